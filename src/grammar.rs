@@ -1,0 +1,62 @@
+//! A checked rule file: types, value domain, start graph, rules and final condition.
+
+use crate::diag::{Source, Span};
+use crate::model::{AttrId, Domain, Graph, NodeId, NodeTypeId, TypeSystem};
+use crate::rule::{Condition, Rule};
+
+/// The cells made by `grid RxC of T`: the order puzzles and `start` blocks fill them in.
+#[derive(Clone, Debug)]
+pub struct Grid {
+    pub rows: u32,
+    pub cols: u32,
+    /// Row-major: cell (r, c), 1-based, is `cells[(r - 1) * cols + (c - 1)]`.
+    pub cells: Vec<NodeId>,
+    /// The type of an empty cell.
+    pub cell_type: NodeTypeId,
+    /// `grid ... given T`: a given cell becomes a node of type `T` (attributes of the same
+    /// name are copied) instead of having its value attribute set.
+    pub given_type: Option<NodeTypeId>,
+    /// The attribute that holds a cell's value: of `given_type` when there is one, else of
+    /// `cell_type`.
+    pub value_attr: AttrId,
+    /// Box shape (rows, columns) from `groups boxes RxC`, used to draw separators.
+    pub boxes: Option<(u32, u32)>,
+    pub span: Span,
+}
+
+impl Grid {
+    pub fn len(&self) -> usize {
+        self.cells.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.cells.is_empty()
+    }
+}
+
+/// The givens of a `start` block or of one puzzle line: one entry per grid cell.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Givens {
+    /// The domain index of each cell's given value, `None` for an empty cell.
+    pub values: Vec<Option<u16>>,
+    /// Where each cell's character stands, for diagnostics.
+    pub spans: Vec<Span>,
+}
+
+/// Everything a rule file says, checked and with every generator expanded.
+#[derive(Clone, Debug)]
+pub struct Grammar {
+    pub source: Source,
+    pub domain: Domain,
+    pub types: TypeSystem,
+    /// The start graph before givens are placed.
+    pub base: Graph,
+    /// The name of each node of `base` (`r1c1`, `row1`, `box3`, `centre`, ...).
+    pub names: Vec<String>,
+    pub grid: Option<Grid>,
+    /// The `start` block's givens, when the file has one.
+    pub start: Option<Givens>,
+    pub rules: Vec<Rule>,
+    /// `final:`; absent means GROOVE's default: a state where no rule applies.
+    pub final_cond: Option<Condition>,
+}

@@ -1,0 +1,2 @@
+//! The `grafter` command line.
+fn main() {}

@@ -1,0 +1,11 @@
+//! The host side of the engine: ids, values, the type graph and host graphs.
+
+pub mod graph;
+pub mod ids;
+pub mod types;
+pub mod value;
+
+pub use graph::{Graph, NodeData};
+pub use ids::{AttrId, LabelId, NodeId, NodeTypeId, RuleId, StateId, VarId};
+pub use types::{AttrDef, AttrType, BaseType, EdgeLabel, NodeType, TypeSystem};
+pub use value::{Domain, DomainValue, Value};

@@ -1,0 +1,96 @@
+//! Graph patterns: the left side of a rule, its NACs, and graph conditions.
+
+use crate::diag::Span;
+use crate::model::{LabelId, NodeTypeId, VarId};
+
+use super::expr::Expr;
+
+/// A node of a pattern, bound to variable `bound + i` for the i-th node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PatNode {
+    pub name: String,
+    pub ty: NodeTypeId,
+    pub span: Span,
+}
+
+/// A regular expression over edge labels, read from the source node to the target node.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum PathExpr {
+    Label(LabelId),
+    /// The expression read backwards: `~gr` follows `gr` edges from target to source.
+    Inverse(Box<PathExpr>),
+    Seq(Vec<PathExpr>),
+    Alt(Vec<PathExpr>),
+    Star(Box<PathExpr>),
+    Plus(Box<PathExpr>),
+    Opt(Box<PathExpr>),
+}
+
+impl PathExpr {
+    /// The label when the expression is one plain edge.
+    pub fn as_label(&self) -> Option<LabelId> {
+        match self {
+            PathExpr::Label(l) => Some(*l),
+            _ => None,
+        }
+    }
+}
+
+/// `src -path-> tgt`. A plain label is one edge; anything else is a path of edges.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PatEdge {
+    pub src: VarId,
+    pub tgt: VarId,
+    pub path: PathExpr,
+    pub span: Span,
+}
+
+/// A pattern. Variables `0..bound` belong to enclosing patterns (a NAC sees the rule's
+/// nodes); this pattern's own nodes are `bound..bound + nodes.len()`. Matching is
+/// injective: distinct variables take distinct host nodes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pattern {
+    pub bound: u32,
+    pub nodes: Vec<PatNode>,
+    pub edges: Vec<PatEdge>,
+    /// Conditions over attributes and parameters; all must hold.
+    pub conds: Vec<Expr>,
+    /// Negative application conditions: a match is rejected when any NAC extends it.
+    pub nacs: Vec<Pattern>,
+    pub span: Span,
+}
+
+impl Pattern {
+    /// One past the last variable this pattern binds.
+    pub fn var_end(&self) -> u32 {
+        self.bound + self.nodes.len() as u32
+    }
+
+    /// The variables this pattern binds itself.
+    pub fn own_vars(&self) -> impl Iterator<Item = VarId> {
+        (self.bound..self.var_end()).map(VarId)
+    }
+
+    pub fn node(&self, v: VarId) -> Option<&PatNode> {
+        v.0.checked_sub(self.bound)
+            .and_then(|i| self.nodes.get(i as usize))
+    }
+
+    /// The number of variables needed to match this pattern and every nested NAC.
+    pub fn depth(&self) -> u32 {
+        self.nacs
+            .iter()
+            .map(Pattern::depth)
+            .fold(self.var_end(), u32::max)
+    }
+}
+
+/// A graph condition, as used by `final:`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Condition {
+    /// Holds when the pattern has a match.
+    Exists(Pattern),
+    Not(Box<Condition>),
+    And(Vec<Condition>),
+    Or(Vec<Condition>),
+}
