@@ -1,0 +1,262 @@
+//! A brute-force enumerator, independent of grafter: plain backtracking over the cells in
+//! row-major order, and an enumeration of the whole `--expand all` state space (every
+//! consistent partial filling that extends the givens).
+
+use crate::variant::Variant;
+
+/// Constraints of a variant, arranged per cell for backtracking.
+struct Plan {
+    /// Cells that must differ from each cell.
+    differ: Vec<Vec<usize>>,
+    /// Cells whose value must be greater than each cell's.
+    greater: Vec<Vec<usize>>,
+    /// Cells whose value must be smaller than each cell's.
+    smaller: Vec<Vec<usize>>,
+}
+
+impl Plan {
+    fn new(v: &Variant) -> Plan {
+        let mut greater = vec![Vec::new(); v.cells()];
+        let mut smaller = vec![Vec::new(); v.cells()];
+        for &(a, b) in &v.less {
+            greater[a].push(b);
+            smaller[b].push(a);
+        }
+        Plan { differ: v.neighbours(), greater, smaller }
+    }
+
+    /// Whether `cell = x` agrees with every filled cell of `vals`.
+    fn allows(&self, vals: &[Option<usize>], cell: usize, x: usize) -> bool {
+        self.differ[cell].iter().all(|&d| vals[d] != Some(x))
+            && self.greater[cell].iter().all(|&d| vals[d].is_none_or(|y| x < y))
+            && self.smaller[cell].iter().all(|&d| vals[d].is_none_or(|y| y < x))
+    }
+
+    /// Whether the givens agree with each other.
+    fn consistent(&self, givens: &[Option<usize>]) -> bool {
+        let mut vals = vec![None; givens.len()];
+        for (i, g) in givens.iter().enumerate() {
+            if let Some(x) = *g {
+                if !self.allows(&vals, i, x) {
+                    return false;
+                }
+                vals[i] = Some(x);
+            }
+        }
+        true
+    }
+}
+
+/// The number of solutions extending the givens.
+pub fn count(v: &Variant, givens: &[Option<usize>]) -> u64 {
+    let plan = Plan::new(v);
+    if !plan.consistent(givens) {
+        return 0;
+    }
+    let mut vals = givens.to_vec();
+    let empty: Vec<usize> = (0..v.cells()).filter(|&i| givens[i].is_none()).collect();
+    fn go(plan: &Plan, n: usize, vals: &mut Vec<Option<usize>>, empty: &[usize]) -> u64 {
+        let Some((&cell, rest)) = empty.split_first() else { return 1 };
+        let mut total = 0;
+        for x in 0..n {
+            if plan.allows(vals, cell, x) {
+                vals[cell] = Some(x);
+                total += go(plan, n, vals, rest);
+                vals[cell] = None;
+            }
+        }
+        total
+    }
+    go(&plan, v.values.len(), &mut vals, &empty)
+}
+
+/// Every solution extending the givens, as value indices, in lexicographic order.
+pub fn solutions(v: &Variant, givens: &[Option<usize>]) -> Vec<Vec<usize>> {
+    let plan = Plan::new(v);
+    let mut out = Vec::new();
+    if !plan.consistent(givens) {
+        return out;
+    }
+    let mut vals = givens.to_vec();
+    fn go(plan: &Plan, n: usize, vals: &mut Vec<Option<usize>>, cell: usize, out: &mut Vec<Vec<usize>>) {
+        if cell == vals.len() {
+            out.push(vals.iter().map(|x| x.unwrap()).collect());
+            return;
+        }
+        if vals[cell].is_some() {
+            return go(plan, n, vals, cell + 1, out);
+        }
+        for x in 0..n {
+            if plan.allows(vals, cell, x) {
+                vals[cell] = Some(x);
+                go(plan, n, vals, cell + 1, out);
+                vals[cell] = None;
+            }
+        }
+    }
+    go(&plan, v.values.len(), &mut vals, 0, &mut out);
+    out
+}
+
+/// One solution extending the givens, trying values in the order `order(cell)` gives.
+pub fn first_solution(
+    v: &Variant,
+    givens: &[Option<usize>],
+    order: &mut dyn FnMut(usize) -> Vec<usize>,
+) -> Option<Vec<usize>> {
+    let plan = Plan::new(v);
+    if !plan.consistent(givens) {
+        return None;
+    }
+    let mut vals = givens.to_vec();
+    fn go(
+        plan: &Plan,
+        vals: &mut Vec<Option<usize>>,
+        cell: usize,
+        order: &mut dyn FnMut(usize) -> Vec<usize>,
+        budget: &mut u64,
+    ) -> bool {
+        if cell == vals.len() {
+            return true;
+        }
+        if vals[cell].is_some() {
+            return go(plan, vals, cell + 1, order, budget);
+        }
+        if *budget == 0 {
+            return false;
+        }
+        *budget -= 1;
+        for x in order(cell) {
+            if plan.allows(vals, cell, x) {
+                vals[cell] = Some(x);
+                if go(plan, vals, cell + 1, order, budget) {
+                    return true;
+                }
+                vals[cell] = None;
+            }
+        }
+        false
+    }
+    // A budget keeps unsatisfiable random variants quick; they then count as having none.
+    let mut budget = 2_000_000;
+    go(&plan, &mut vals, 0, order, &mut budget).then(|| vals.iter().map(|x| x.unwrap()).collect())
+}
+
+/// The `--expand all` state space: consistent partial fillings extending the givens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Space {
+    pub states: u64,
+    /// Allowed (cell, value) placements, summed over the states.
+    pub transitions: u64,
+    /// States that are not solutions and allow no placement.
+    pub dead_ends: u64,
+    pub solutions: u64,
+}
+
+/// Enumerates the state space; `None` when it has more than `cap` states.
+pub fn space(v: &Variant, givens: &[Option<usize>], cap: u64) -> Option<Space> {
+    let plan = Plan::new(v);
+    let mut s = Space { states: 0, transitions: 0, dead_ends: 0, solutions: 0 };
+    if !plan.consistent(givens) {
+        return Some(s);
+    }
+    let empty: Vec<usize> = (0..v.cells()).filter(|&i| givens[i].is_none()).collect();
+    let mut vals = givens.to_vec();
+    struct Walk<'a> {
+        plan: &'a Plan,
+        n: usize,
+        empty: &'a [usize],
+        cap: u64,
+        s: Space,
+    }
+    impl Walk<'_> {
+        // Decides the cells empty[k..]: each stays empty or takes a value that agrees with
+        // the cells decided before it, so every consistent partial filling is met once.
+        fn go(&mut self, vals: &mut Vec<Option<usize>>, k: usize) -> bool {
+            if k == self.empty.len() {
+                self.s.states += 1;
+                if self.s.states > self.cap {
+                    return false;
+                }
+                let mut moves = 0;
+                let mut full = true;
+                for &cell in self.empty {
+                    if vals[cell].is_none() {
+                        full = false;
+                        moves += (0..self.n).filter(|&x| self.plan.allows(vals, cell, x)).count() as u64;
+                    }
+                }
+                self.s.transitions += moves;
+                if full {
+                    self.s.solutions += 1;
+                } else if moves == 0 {
+                    self.s.dead_ends += 1;
+                }
+                return true;
+            }
+            let cell = self.empty[k];
+            if !self.go(vals, k + 1) {
+                return false;
+            }
+            for x in 0..self.n {
+                if self.plan.allows(vals, cell, x) {
+                    vals[cell] = Some(x);
+                    let more = self.go(vals, k + 1);
+                    vals[cell] = None;
+                    if !more {
+                        return false;
+                    }
+                }
+            }
+            true
+        }
+    }
+    let mut w = Walk { plan: &plan, n: v.values.len(), empty: &empty, cap, s };
+    w.go(&mut vals, 0).then_some(w.s)
+}
+
+/// The brute force itself is checked against the reference counts of data/README.md.
+#[test]
+fn brute_force_reproduces_the_reference_counts() {
+    let d4 = || Variant::digits(4);
+    let sudoku4 = Variant::sudoku(4, 2, 2, d4());
+    let centre = Variant::sudoku(4, 2, 2, d4()).with_window(2, 2, 2, 2);
+    let empty16 = vec![None; 16];
+    assert_eq!(count(&sudoku4, &empty16), 288);
+    assert_eq!(count(&centre, &empty16), 168);
+    assert_eq!(count(&Variant::latin(4, d4()), &empty16), 576);
+    assert_eq!(count(&Variant::sudoku(4, 2, 2, d4()).with_diagonals(), &empty16), 48);
+    let x6 = Variant::sudoku(6, 2, 3, Variant::digits(6)).with_diagonals();
+    assert_eq!(count(&x6, &[None; 36]), 8640);
+    let s6 = Variant::sudoku(6, 2, 3, Variant::digits(6));
+    assert_eq!(count(&s6, &s6.parse_givens(&format!("123456{}", ".".repeat(30)))), 39168);
+
+    let g = "..3...1....3...1";
+    let space_of = |v: &Variant, g: &str| space(v, &v.parse_givens(g), 1_000_000).unwrap();
+    assert_eq!(
+        space_of(&centre, g),
+        Space { states: 72_837, transitions: 436_549, dead_ends: 688, solutions: 4 }
+    );
+    assert_eq!(
+        space_of(&sudoku4, g),
+        Space { states: 104_233, transitions: 643_152, dead_ends: 840, solutions: 12 }
+    );
+    assert_eq!(
+        space_of(&sudoku4, "1234............"),
+        Space { states: 104_489, transitions: 643_800, dead_ends: 816, solutions: 12 }
+    );
+    assert_eq!(space(&sudoku4, &empty16, 1000), None, "the cap stops the walk");
+}
+
+#[test]
+fn brute_force_solutions_pass_the_checker_and_honour_inequalities() {
+    let v = crate::variant::rule_file("futoshiki-5x5").variant;
+    let all = solutions(&v, &vec![None; 25]);
+    assert_eq!(all.len() as u64, count(&v, &vec![None; 25]));
+    assert!(!all.is_empty());
+    for s in &all {
+        crate::checker::check_values(&v, &vec![None; 25], s).unwrap();
+    }
+    let first = first_solution(&v, &vec![None; 25], &mut |_| (0..5).rev().collect()).unwrap();
+    assert!(all.contains(&first));
+}

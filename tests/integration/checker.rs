@@ -1,0 +1,95 @@
+//! An independent solution checker: a grid is a solution when every cell holds a domain
+//! value, the givens are kept and every group, difference and inequality constraint holds.
+
+use crate::variant::Variant;
+
+/// Checks a solution grid written one character per cell against a variant and its givens.
+pub fn check(v: &Variant, givens: &[Option<usize>], grid: &str) -> Result<(), String> {
+    let chars: Vec<char> = grid.chars().collect();
+    if chars.len() != v.cells() {
+        return Err(format!("grid {grid:?} has {} cells, expected {}", chars.len(), v.cells()));
+    }
+    let mut vals = Vec::with_capacity(chars.len());
+    for (i, &ch) in chars.iter().enumerate() {
+        let (r, c) = v.rc(i);
+        match v.value_of_char(ch) {
+            Some(x) => vals.push(x),
+            None => return Err(format!("grid {grid:?}: r{r}c{c} holds {ch:?}, not a domain value")),
+        }
+    }
+    check_values(v, givens, &vals).map_err(|e| format!("grid {grid:?}: {e}"))
+}
+
+/// Checks a complete assignment of value indices.
+pub fn check_values(v: &Variant, givens: &[Option<usize>], vals: &[usize]) -> Result<(), String> {
+    let name = |cell: usize| {
+        let (r, c) = v.rc(cell);
+        format!("r{r}c{c}")
+    };
+    assert_eq!(givens.len(), v.cells());
+    for (i, g) in givens.iter().enumerate() {
+        if let Some(g) = g {
+            if vals[i] != *g {
+                return Err(format!("given {} = {} was changed to {}", name(i), v.values[*g], v.values[vals[i]]));
+            }
+        }
+    }
+    for (k, group) in v.groups.iter().enumerate() {
+        for (x, &a) in group.iter().enumerate() {
+            for &b in &group[x + 1..] {
+                if vals[a] == vals[b] {
+                    return Err(format!("group {k}: {} and {} both hold {}", name(a), name(b), v.values[vals[a]]));
+                }
+            }
+        }
+    }
+    for &(a, b) in &v.differ {
+        if vals[a] == vals[b] {
+            return Err(format!("{} and {} must differ, both hold {}", name(a), name(b), v.values[vals[a]]));
+        }
+    }
+    for &(a, b) in &v.less {
+        if vals[a] >= vals[b] {
+            return Err(format!(
+                "{} < {} fails: {} vs {}",
+                name(a),
+                name(b),
+                v.values[vals[a]],
+                v.values[vals[b]]
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Checks every grid of one puzzle and that no grid is reported twice.
+pub fn check_all(v: &Variant, givens: &[Option<usize>], grids: &[String]) -> Result<(), String> {
+    for g in grids {
+        check(v, givens, g)?;
+    }
+    let mut sorted: Vec<&String> = grids.iter().collect();
+    sorted.sort();
+    if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
+        return Err(format!("solution {} reported twice", w[0]));
+    }
+    Ok(())
+}
+
+#[test]
+fn the_checker_accepts_a_sudoku_and_rejects_broken_ones() {
+    let v = Variant::sudoku(4, 2, 2, Variant::digits(4));
+    let g = v.parse_givens("..3...1....3...1");
+    assert_eq!(check(&v, &g, "1234341221434321"), Ok(()));
+    assert!(check(&v, &v.parse_givens("................"), "1234341221434321").is_ok());
+    assert!(check(&v, &v.parse_givens("................"), "1234341221434312").is_err(), "column clash");
+    assert!(check(&v, &v.parse_givens("................"), "1234214334124321").is_err(), "box clash");
+    assert!(check(&v, &v.parse_givens("2..............."), "1234341221434321").is_err(), "given lost");
+    assert!(check(&v, &v.parse_givens("................"), "123434122143432").is_err(), "short");
+    assert!(check(&v, &v.parse_givens("................"), "12343412214343.1").is_err(), "empty cell");
+    let k = Variant::latin(4, Variant::digits(4)).with_knight();
+    // 1234/3412/... has r1c1 = 1 and r2c3 = 1 a knight's move apart.
+    assert!(check(&k, &k.parse_givens("................"), "1234341221434321").is_err());
+    let f = Variant::latin(4, Variant::digits(4)).with_less(0, 1);
+    assert!(check(&f, &f.parse_givens("................"), "1234341221434321").is_ok());
+    assert!(check(&f, &f.parse_givens("................"), "2134341212434321").is_err());
+}

@@ -1,0 +1,336 @@
+//! Independent descriptions of puzzle variants (cells, domain, constraints), shared by the
+//! checker and the brute-force enumerator, and the table of the rule files in `rules/`.
+
+/// A puzzle variant: a grid of cells, a value domain and the constraints between cells.
+/// Cells are numbered row-major from 0; values by their index in `values`.
+#[derive(Clone, Debug)]
+pub struct Variant {
+    pub rows: usize,
+    pub cols: usize,
+    /// The domain, in declaration order (the order `<` uses).
+    pub values: Vec<String>,
+    /// Sets of cells that must all hold different values.
+    pub groups: Vec<Vec<usize>>,
+    /// Pairs of cells that must hold different values (anti-knight and the like).
+    pub differ: Vec<(usize, usize)>,
+    /// Pairs (a, b): the value of a comes before the value of b in the domain.
+    pub less: Vec<(usize, usize)>,
+}
+
+impl Variant {
+    /// An empty grid with no constraints.
+    pub fn grid(rows: usize, cols: usize, values: &[&str]) -> Variant {
+        Variant {
+            rows,
+            cols,
+            values: values.iter().map(|v| v.to_string()).collect(),
+            groups: Vec::new(),
+            differ: Vec::new(),
+            less: Vec::new(),
+        }
+    }
+
+    /// The values 1..n (n at most 9).
+    pub fn digits(n: usize) -> Vec<String> {
+        (1..=n).map(|d| d.to_string()).collect()
+    }
+
+    /// A square grid with the given domain, rows and columns.
+    pub fn latin(n: usize, values: Vec<String>) -> Variant {
+        assert_eq!(values.len(), n);
+        let mut v = Variant { rows: n, cols: n, values, groups: Vec::new(), differ: Vec::new(), less: Vec::new() };
+        v.add_rows_and_columns();
+        v
+    }
+
+    /// A Sudoku of side n with boxes of br rows x bc columns.
+    pub fn sudoku(n: usize, br: usize, bc: usize, values: Vec<String>) -> Variant {
+        Variant::latin(n, values).with_boxes(br, bc)
+    }
+
+    pub fn cells(&self) -> usize {
+        self.rows * self.cols
+    }
+
+    /// The cell at 1-based row r and column c.
+    pub fn at(&self, r: usize, c: usize) -> usize {
+        assert!(r >= 1 && r <= self.rows && c >= 1 && c <= self.cols, "r{r}c{c} outside the grid");
+        (r - 1) * self.cols + (c - 1)
+    }
+
+    /// 1-based (row, column) of a cell.
+    pub fn rc(&self, cell: usize) -> (usize, usize) {
+        (cell / self.cols + 1, cell % self.cols + 1)
+    }
+
+    pub fn add_rows_and_columns(&mut self) {
+        for r in 1..=self.rows {
+            let g = (1..=self.cols).map(|c| self.at(r, c)).collect();
+            self.groups.push(g);
+        }
+        for c in 1..=self.cols {
+            let g = (1..=self.rows).map(|r| self.at(r, c)).collect();
+            self.groups.push(g);
+        }
+    }
+
+    /// A block of h rows x w columns with top-left cell (r, c).
+    pub fn block(&self, r: usize, c: usize, h: usize, w: usize) -> Vec<usize> {
+        let mut g = Vec::new();
+        for i in r..r + h {
+            for j in c..c + w {
+                g.push(self.at(i, j));
+            }
+        }
+        g
+    }
+
+    pub fn with_boxes(mut self, br: usize, bc: usize) -> Variant {
+        assert!(self.rows % br == 0 && self.cols % bc == 0);
+        for r in (1..=self.rows).step_by(br) {
+            for c in (1..=self.cols).step_by(bc) {
+                let b = self.block(r, c, br, bc);
+                self.groups.push(b);
+            }
+        }
+        self
+    }
+
+    pub fn with_group(mut self, cells: Vec<usize>) -> Variant {
+        self.groups.push(cells);
+        self
+    }
+
+    /// A `block` window of h x w cells at 1-based (r, c).
+    pub fn with_window(self, r: usize, c: usize, h: usize, w: usize) -> Variant {
+        let b = self.block(r, c, h, w);
+        self.with_group(b)
+    }
+
+    pub fn with_diagonals(self) -> Variant {
+        assert_eq!(self.rows, self.cols);
+        let n = self.rows;
+        let d1 = (1..=n).map(|i| self.at(i, i)).collect();
+        let d2 = (1..=n).map(|i| self.at(i, n + 1 - i)).collect();
+        self.with_group(d1).with_group(d2)
+    }
+
+    /// One group per letter of a layout (one string per row).
+    pub fn with_regions(mut self, layout: &[&str]) -> Variant {
+        assert_eq!(layout.len(), self.rows);
+        let mut by_letter: std::collections::BTreeMap<char, Vec<usize>> = Default::default();
+        for (r, line) in layout.iter().enumerate() {
+            assert_eq!(line.chars().count(), self.cols);
+            for (c, ch) in line.chars().enumerate() {
+                by_letter.entry(ch).or_default().push(self.at(r + 1, c + 1));
+            }
+        }
+        self.groups.extend(by_letter.into_values());
+        self
+    }
+
+    /// Every unordered pair of cells for which `related(r1, c1, r2, c2)` holds (1-based)
+    /// must differ.
+    pub fn with_differ(mut self, related: impl Fn(i64, i64, i64, i64) -> bool) -> Variant {
+        for a in 0..self.cells() {
+            for b in 0..self.cells() {
+                let (ra, ca) = self.rc(a);
+                let (rb, cb) = self.rc(b);
+                if a != b && related(ra as i64, ca as i64, rb as i64, cb as i64) {
+                    self.differ.push((a.min(b), a.max(b)));
+                }
+            }
+        }
+        self.differ.sort();
+        self.differ.dedup();
+        self
+    }
+
+    pub fn with_knight(self) -> Variant {
+        self.with_differ(|r1, c1, r2, c2| (r1 - r2).abs() * (c1 - c2).abs() == 2)
+    }
+
+    /// The value of cell a must come before that of cell b.
+    pub fn with_less(mut self, a: usize, b: usize) -> Variant {
+        self.less.push((a, b));
+        self
+    }
+
+    /// The index of a value written as one character, if it is one.
+    pub fn value_of_char(&self, ch: char) -> Option<usize> {
+        self.values.iter().position(|v| v.chars().eq(std::iter::once(ch)))
+    }
+
+    /// Parses givens written one character per cell (`.`, or `0` when 0 is not a value,
+    /// for an empty cell). Panics on anything else: the test data are fixed.
+    pub fn parse_givens(&self, text: &str) -> Vec<Option<usize>> {
+        let cells: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
+        assert_eq!(cells.len(), self.cells(), "givens {text:?} have the wrong length");
+        cells
+            .iter()
+            .map(|&ch| match self.value_of_char(ch) {
+                Some(v) => Some(v),
+                None if ch == '.' || ch == '0' => None,
+                None => panic!("givens {text:?}: {ch:?} is no value"),
+            })
+            .collect()
+    }
+
+    /// For every cell, the cells it must differ from (each listed once).
+    pub fn neighbours(&self) -> Vec<Vec<usize>> {
+        let mut n = vec![Vec::new(); self.cells()];
+        for g in &self.groups {
+            for &a in g {
+                for &b in g {
+                    if a != b {
+                        n[a].push(b);
+                    }
+                }
+            }
+        }
+        for &(a, b) in &self.differ {
+            n[a].push(b);
+            n[b].push(a);
+        }
+        for list in &mut n {
+            list.sort();
+            list.dedup();
+        }
+        n
+    }
+}
+
+/// The jigsaw layout of `data/variants/9x9-jigsaw.txt` (data/README.md).
+pub const JIGSAW: [&str; 9] = [
+    "ABBBBBCFF", "AABBBBCFF", "AAAAAACCF", "DDDDEECCF", "DDEEEECCF", "DDEGEECFF", "DGGGHHHHI", "GGGHHHIII",
+    "GGHHIIIII",
+];
+
+/// A rule file in `rules/`: its variant, its data file and its start block's solution count.
+pub struct RuleFile {
+    pub name: &'static str,
+    pub variant: Variant,
+    /// Data files (relative to `../shared/data`) whose lines the rule file solves.
+    pub data: &'static [&'static str],
+    /// How many solutions the file's own `start` block has.
+    pub start_solutions: u64,
+}
+
+fn values(list: &str) -> Vec<String> {
+    list.split_whitespace().map(String::from).collect()
+}
+
+/// Every rule file of `rules/`, described independently of its text.
+pub fn rule_files() -> Vec<RuleFile> {
+    let d9 = || Variant::digits(9);
+    let futoshiki = {
+        let v = Variant::latin(5, Variant::digits(5));
+        let lt = [
+            ((1, 1), (1, 2)),
+            ((1, 1), (2, 1)),
+            ((1, 4), (1, 3)),
+            ((2, 4), (3, 4)),
+            ((3, 3), (2, 3)),
+            ((3, 4), (3, 3)),
+            ((5, 2), (5, 1)),
+            ((5, 2), (5, 3)),
+            ((5, 3), (5, 4)),
+        ];
+        lt.iter().fold(v, |v, &((r1, c1), (r2, c2))| {
+            let (a, b) = (v.at(r1, c1), v.at(r2, c2));
+            v.with_less(a, b)
+        })
+    };
+    let rf = |name, variant, data, start_solutions| RuleFile { name, variant, data, start_solutions };
+    vec![
+        rf("sudoku-4x4", Variant::sudoku(4, 2, 2, Variant::digits(4)), &["variants/4x4.txt"], 12),
+        rf(
+            "sudoku-4x4-centre",
+            Variant::sudoku(4, 2, 2, Variant::digits(4)).with_window(2, 2, 2, 2),
+            &["variants/4x4-centre.txt"],
+            4,
+        ),
+        rf("sudoku-4x4-letters", Variant::sudoku(4, 2, 2, values("A B C D")), &["variants/4x4-letters.txt"], 2),
+        rf("latin-4x4", Variant::latin(4, Variant::digits(4)), &[], 3),
+        rf("sudoku-6x6", Variant::sudoku(6, 2, 3, Variant::digits(6)), &["variants/6x6.txt"], 2),
+        rf("sudoku-8x8", Variant::sudoku(8, 2, 4, Variant::digits(8)), &["variants/8x8.txt"], 2),
+        rf(
+            "sudoku-9x9",
+            Variant::sudoku(9, 3, 3, d9()),
+            &["variants/9x9.txt", "sudoku9/multi.txt", "sudoku9/hardest.txt", "sudoku9/easy50.txt", "sudoku9/top95.txt"],
+            2,
+        ),
+        rf("sudoku-12x12", Variant::sudoku(12, 3, 4, values("1 2 3 4 5 6 7 8 9 A B C")), &["variants/12x12.txt"], 2),
+        rf(
+            "sudoku-16x16",
+            Variant::sudoku(16, 4, 4, values("1 2 3 4 5 6 7 8 9 A B C D E F G")),
+            &["variants/16x16.txt"],
+            2,
+        ),
+        rf("x-sudoku-9x9", Variant::sudoku(9, 3, 3, d9()).with_diagonals(), &["variants/9x9-x.txt"], 2),
+        rf(
+            "windoku-9x9",
+            Variant::sudoku(9, 3, 3, d9())
+                .with_window(2, 2, 3, 3)
+                .with_window(2, 6, 3, 3)
+                .with_window(6, 2, 3, 3)
+                .with_window(6, 6, 3, 3),
+            &["variants/9x9-windoku.txt"],
+            4,
+        ),
+        rf("jigsaw-9x9", Variant::latin(9, d9()).with_regions(&JIGSAW), &["variants/9x9-jigsaw.txt"], 4),
+        rf(
+            "anti-knight-9x9",
+            Variant::sudoku(9, 3, 3, d9()).with_knight(),
+            &["variants/9x9-antiknight.txt"],
+            4,
+        ),
+        rf("futoshiki-5x5", futoshiki, &[], 3),
+    ]
+}
+
+/// The description of one rule file.
+pub fn rule_file(name: &str) -> RuleFile {
+    rule_files().into_iter().find(|r| r.name == name).unwrap_or_else(|| panic!("no rule file {name} described"))
+}
+
+/// The givens of a rule file's `start { }` block, one character per cell, read from its text
+/// (comments dropped, blanks ignored).
+pub fn start_givens(text: &str) -> String {
+    let no_comments: String = text.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n");
+    let at = no_comments.find("start {").or_else(|| no_comments.find("start{")).expect("a start block");
+    let body = &no_comments[at..];
+    let open = body.find('{').unwrap() + 1;
+    let close = body.find('}').expect("the start block closes");
+    body[open..close].chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+#[test]
+fn every_rule_file_is_described_and_every_description_has_a_file() {
+    let described: Vec<String> = rule_files().iter().map(|r| format!("{}.graft", r.name)).collect();
+    let mut on_disk: Vec<String> = crate::support::rule_files()
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    on_disk.sort();
+    let mut d = described.clone();
+    d.sort();
+    assert_eq!(d, on_disk);
+}
+
+#[test]
+fn descriptions_have_the_expected_shapes() {
+    let jig = rule_file("jigsaw-9x9").variant;
+    assert_eq!(jig.groups.len(), 27);
+    assert!(jig.groups.iter().all(|g| g.len() == 9), "each jigsaw region has nine cells");
+    let ak = rule_file("anti-knight-9x9").variant;
+    // r1c1 reaches r2c3 and r3c2, both in its box; r5c5 reaches eight cells outside its groups.
+    let n = ak.neighbours();
+    assert!(ak.differ.contains(&(ak.at(1, 1), ak.at(2, 3))));
+    assert_eq!(ak.differ.iter().filter(|&&(a, b)| a == ak.at(5, 5) || b == ak.at(5, 5)).count(), 8);
+    assert_eq!(n[ak.at(1, 1)].len(), 20);
+    assert_eq!(n[ak.at(5, 5)].len(), 28);
+    let w = rule_file("windoku-9x9").variant;
+    assert_eq!(w.groups.len(), 31);
+    assert_eq!(start_givens("x start { 1 . // 3\n . 2 }\nrule"), "1..2");
+}
