@@ -10,9 +10,14 @@
 
 pub mod check;
 pub mod diag;
+pub mod explore;
 pub mod grammar;
+pub mod matcher;
+pub mod output;
+pub mod puzzle;
 pub mod model;
 pub mod rule;
+pub mod slot;
 pub mod syntax;
 
 pub use diag::{Diagnostic, Diagnostics, Source, Span};

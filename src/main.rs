@@ -1,2 +1,341 @@
-//! The `grafter` command line.
-fn main() {}
+//! The `grafter` command line: arguments -> load -> explore -> print.
+//!
+//! Exit status: 0 done, 1 bad input (each message `file:line:col: error: ...`), 2 bad usage,
+//! 3 stopped by a limit (the partial results are printed).
+
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use grafter::diag::{Diagnostic, Source};
+use grafter::explore::{Config, Engine, EngineKind, Expand, Limits, Order};
+use grafter::grammar::{Givens, Grammar};
+use grafter::output;
+use grafter::puzzle::read_puzzles;
+
+const BAD_INPUT: u8 = 1;
+const STOPPED: u8 = 3;
+
+#[derive(Parser)]
+#[command(name = "grafter", version, about = "Explore the state space of graph rewriting rules and list every solution")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Every solution of the file's start graph (or of each puzzle), then a summary.
+    Solve(SolveArgs),
+    /// Parse and type-check a rule file; summarise its nodes, edges and rules.
+    Check {
+        file: PathBuf,
+    },
+    /// Print the graph a rule file expands to, as a rule file or as Graphviz DOT.
+    Expand {
+        file: PathBuf,
+        #[arg(long, value_enum, default_value_t = ExpandFormat::Graft)]
+        format: ExpandFormat,
+    },
+}
+
+#[derive(clap::Args)]
+struct SolveArgs {
+    file: PathBuf,
+    /// One start graph per line of this puzzle file, for the same rules.
+    #[arg(long)]
+    puzzles: Option<PathBuf>,
+    /// Print only each puzzle's number of solutions, one line per puzzle.
+    #[arg(long)]
+    count: bool,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    #[arg(long, value_enum, default_value_t = OrderArg::Dfs)]
+    order: OrderArg,
+    /// `focus` branches on one cell at a time where that is sound; `all` is every match
+    /// of every rule (GROOVE's semantics).
+    #[arg(long, value_enum, default_value_t = ExpandArg::Focus)]
+    expand: ExpandArg,
+    /// Stop each run after this many states.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    max_states: Option<u64>,
+    /// Stop each run after this many solutions.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    max_solutions: Option<u64>,
+    /// Stop each run after this many seconds.
+    #[arg(long)]
+    timeout: Option<f64>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ExpandFormat {
+    Graft,
+    Dot,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum OrderArg {
+    Dfs,
+    Bfs,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ExpandArg {
+    Focus,
+    All,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Solve(args) => solve(&args),
+        Command::Check { file } => check(&file),
+        Command::Expand { file, format } => expand(&file, format),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(Failure::BadInput(text)) => {
+            eprint!("{text}");
+            ExitCode::from(BAD_INPUT)
+        }
+        Err(Failure::Io(e)) => {
+            // A closed pipe (e.g. `| head`) is not an error worth a message.
+            if e.kind() == io::ErrorKind::BrokenPipe {
+                ExitCode::SUCCESS
+            } else {
+                eprintln!("error: {e}");
+                ExitCode::from(BAD_INPUT)
+            }
+        }
+    }
+}
+
+enum Failure {
+    /// Rendered diagnostics.
+    BadInput(String),
+    Io(io::Error),
+}
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Self {
+        Failure::Io(e)
+    }
+}
+
+fn read_source(path: &Path) -> Result<Source, Failure> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(Source::new(path.display().to_string(), text)),
+        Err(e) => Err(Failure::BadInput(format!("{}: error: cannot read: {e}\n", path.display()))),
+    }
+}
+
+fn load(path: &Path) -> Result<Grammar, Failure> {
+    let source = read_source(path)?;
+    grafter::check::check(source).map_err(|d| Failure::BadInput(d.to_string()))
+}
+
+fn render_all(source: &Source, items: &[Diagnostic]) -> String {
+    items.iter().map(|d| source.render(d)).collect()
+}
+
+fn solve(args: &SolveArgs) -> Result<u8, Failure> {
+    let grammar = load(&args.file)?;
+    let engine = Engine::new(&grammar);
+    let config = Config {
+        order: match args.order {
+            OrderArg::Dfs => Order::Dfs,
+            OrderArg::Bfs => Order::Bfs,
+        },
+        expand: match args.expand {
+            ExpandArg::Focus => Expand::Focus,
+            ExpandArg::All => Expand::All,
+        },
+        limits: Limits {
+            max_states: args.max_states,
+            max_solutions: args.max_solutions,
+            timeout: match args.timeout {
+                Some(t) if t.is_finite() && t >= 0.0 => Some(Duration::from_secs_f64(t)),
+                Some(t) => {
+                    return Err(Failure::BadInput(format!(
+                        "error: --timeout expects a number of seconds, found `{t}`\n"
+                    )))
+                }
+                None => None,
+            },
+        },
+    };
+    // Every puzzle is read and its givens checked before anything is solved, so bad
+    // input stops the run before partial output.
+    let runs: Vec<(usize, Option<Givens>)> = match &args.puzzles {
+        None => {
+            if let Err(d) = engine.check_givens(None) {
+                return Err(Failure::BadInput(grammar.source.render(&d)));
+            }
+            vec![(1, None)]
+        }
+        Some(path) => {
+            let source = read_source(path)?;
+            let puzzles =
+                read_puzzles(&grammar, &source).map_err(|ds| Failure::BadInput(render_all(&source, &ds)))?;
+            let clashes: Vec<Diagnostic> = puzzles
+                .iter()
+                .filter_map(|p| engine.check_givens(Some(&p.givens)).err())
+                .collect();
+            if !clashes.is_empty() {
+                return Err(Failure::BadInput(render_all(&source, &clashes)));
+            }
+            puzzles.into_iter().map(|p| (p.number, Some(p.givens))).collect()
+        }
+    };
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let mut stopped = false;
+    let many = args.puzzles.is_some();
+    for (number, givens) in &runs {
+        let mut found = 0u64;
+        let mut io_error: Option<io::Error> = None;
+        let mut print = |graph: &grafter::model::Graph| {
+            found += 1;
+            let text = match args.format {
+                Format::Json => output::json::solution(&grammar, *number, found, graph) + "\n",
+                Format::Text => {
+                    let body = output::draw_grid(&grammar, graph)
+                        .unwrap_or_else(|| output::text::list_nodes(&grammar, graph));
+                    if many {
+                        format!("puzzle {number} solution {found}\n{body}\n")
+                    } else {
+                        format!("solution {found}\n{body}\n")
+                    }
+                }
+            };
+            if io_error.is_none() {
+                if let Err(e) = out.write_all(text.as_bytes()) {
+                    io_error = Some(e);
+                }
+            }
+        };
+        let sink: Option<&mut dyn FnMut(&grafter::model::Graph)> =
+            if args.count { None } else { Some(&mut print) };
+        let report = engine
+            .solve(givens.as_ref(), &config, sink)
+            .map_err(|d| Failure::BadInput(grammar.source.render(&d)))?;
+        if let Some(e) = io_error {
+            return Err(Failure::Io(e));
+        }
+        if let Some(stop) = report.stop {
+            stopped = true;
+            eprintln!("puzzle {number}: {stop}");
+        }
+        if args.count {
+            writeln!(out, "{}", report.counts.solutions)?;
+        } else {
+            match args.format {
+                Format::Json => writeln!(out, "{}", output::json::summary(*number, &report))?,
+                Format::Text => {
+                    if many {
+                        writeln!(out, "puzzle {number}")?;
+                    }
+                    writeln!(out, "{}", output::text::summary(&report))?;
+                }
+            }
+        }
+    }
+    out.flush()?;
+    Ok(if stopped { STOPPED } else { 0 })
+}
+
+fn check(path: &Path) -> Result<u8, Failure> {
+    let grammar = load(path)?;
+    let engine = Engine::new(&grammar);
+    if let Err(d) = engine.check_givens(None) {
+        return Err(Failure::BadInput(grammar.source.render(&d)));
+    }
+    let mut out = io::stdout().lock();
+    writeln!(out, "{}: ok", grammar.source.name)?;
+    writeln!(out, "values: {} ({})", grammar.domain.describe(), grammar.domain.len())?;
+    for (i, t) in grammar.types.nodes.iter().enumerate() {
+        let count = grammar
+            .base
+            .find_nodes()
+            .filter(|&n| grammar.base.ty(n).index() == i)
+            .count();
+        let parent = t
+            .parent
+            .map(|p| format!(" : {}", grammar.types.node(p).name))
+            .unwrap_or_default();
+        writeln!(out, "node {}{parent}: {count} nodes", t.name)?;
+    }
+    for (i, l) in grammar.types.labels.iter().enumerate() {
+        let count = grammar
+            .base
+            .find_edges()
+            .filter(|&(_, lab, _)| lab.index() == i)
+            .count();
+        writeln!(
+            out,
+            "edge {}: {} -> {}: {count} edges",
+            l.name,
+            grammar.types.node(l.source).name,
+            grammar.types.node(l.target).name
+        )?;
+    }
+    if let Some(grid) = &grammar.grid {
+        let givens = grammar
+            .start
+            .as_ref()
+            .map_or(0, |s| s.values.iter().filter(|v| v.is_some()).count());
+        writeln!(out, "grid: {}x{} ({givens} givens)", grid.rows, grid.cols)?;
+    }
+    for r in &grammar.rules {
+        writeln!(
+            out,
+            "rule {}: {} nodes, {} NACs, {} effects",
+            r.name,
+            r.lhs.nodes.len(),
+            r.lhs.nacs.len(),
+            r.effects.len()
+        )?;
+    }
+    writeln!(
+        out,
+        "final: {}",
+        if grammar.final_cond.is_some() { "as declared" } else { "no rule applies" }
+    )?;
+    match &engine.kind {
+        EngineKind::Slot(m) => writeln!(
+            out,
+            "engine: slot ({} slots, {} NAC indexes, {} exactly-once groups)",
+            m.slots.len(),
+            m.hubs.len(),
+            m.once.len()
+        )?,
+        EngineKind::Graph(_) => writeln!(out, "engine: graph")?,
+    }
+    match engine.focus_unsound() {
+        None => writeln!(out, "expand focus: sound")?,
+        Some(why) => writeln!(out, "expand focus: falls back to all: {why}")?,
+    }
+    Ok(0)
+}
+
+fn expand(path: &Path, format: ExpandFormat) -> Result<u8, Failure> {
+    let grammar = load(path)?;
+    let text = match format {
+        ExpandFormat::Graft => grafter::check::print_expanded(&grammar),
+        ExpandFormat::Dot => {
+            let engine = Engine::new(&grammar);
+            output::to_dot(&grammar, &engine.start_graph(None))
+        }
+    };
+    io::stdout().lock().write_all(text.as_bytes())?;
+    Ok(0)
+}

@@ -1,0 +1,63 @@
+//! Exploration settings: order, expansion, limits, threads.
+
+use std::time::Duration;
+
+/// The order states are taken from the frontier.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Order {
+    /// Depth-first (a stack). The default: memory grows with depth, not breadth.
+    #[default]
+    Dfs,
+    /// Breadth-first (a queue).
+    Bfs,
+}
+
+impl Order {
+    pub fn name(self) -> &'static str {
+        match self {
+            Order::Dfs => "dfs",
+            Order::Bfs => "bfs",
+        }
+    }
+}
+
+/// Which applications of each state are explored.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Expand {
+    /// Branch on the matches of the most constrained slot only; sound for grammars that
+    /// fill slots (checked, with a fall-back to `All` and its reason).
+    #[default]
+    Focus,
+    /// Every match of every rule: GROOVE's semantics.
+    All,
+}
+
+impl Expand {
+    pub fn name(self) -> &'static str {
+        match self {
+            Expand::Focus => "focus",
+            Expand::All => "all",
+        }
+    }
+}
+
+/// Limits that stop a run cleanly. `None` means no limit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Stop once this many states have been explored (range: 1..).
+    pub max_states: Option<u64>,
+    /// Stop once this many solutions have been found (range: 1..).
+    pub max_solutions: Option<u64>,
+    /// Stop once this much wall-clock time has passed.
+    pub timeout: Option<Duration>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Config {
+    /// Default: `dfs`.
+    pub order: Order,
+    /// Default: `focus` (falls back to `all` where unsound).
+    pub expand: Expand,
+    /// Default: none.
+    pub limits: Limits,
+}

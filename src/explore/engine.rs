@@ -1,0 +1,278 @@
+//! Chooses the state representation for a grammar (packed slots where the rules allow,
+//! whole graphs otherwise), places givens, and runs the exploration loop on it.
+
+use std::time::Instant;
+
+use crate::diag::{Diagnostic, Span};
+use crate::grammar::{Givens, Grammar};
+use crate::model::{Graph, Value};
+use crate::slot::{self, FocusSpace, FullSpace, Mask, NotSlot, SlotModel, Tables, Work};
+
+use super::config::{Config, Expand};
+use super::explorer::explore;
+use super::graph_space::GraphSpace;
+use super::report::Report;
+use super::space::Space;
+
+/// The slot tables at the narrowest mask width that holds the domain.
+enum Width {
+    W16(Tables<u16>),
+    W32(Tables<u32>),
+    W64(Tables<u64>),
+    W128(Tables<u128>),
+}
+
+/// Which engine a grammar runs on.
+pub enum EngineKind {
+    Slot(SlotModel),
+    /// The reason the slot engine does not apply.
+    Graph(NotSlot),
+}
+
+/// A grammar compiled once, ready to explore any number of start graphs.
+pub struct Engine<'g> {
+    pub grammar: &'g Grammar,
+    pub kind: EngineKind,
+    width: Option<Width>,
+}
+
+impl<'g> Engine<'g> {
+    pub fn new(grammar: &'g Grammar) -> Engine<'g> {
+        match slot::compile(grammar) {
+            Ok(model) => {
+                let width = Some(match model.d {
+                    0..=16 => Width::W16(Tables::new(&model)),
+                    17..=32 => Width::W32(Tables::new(&model)),
+                    33..=64 => Width::W64(Tables::new(&model)),
+                    _ => Width::W128(Tables::new(&model)),
+                });
+                Engine {
+                    grammar,
+                    kind: EngineKind::Slot(model),
+                    width,
+                }
+            }
+            Err(why) => Engine {
+                grammar,
+                kind: EngineKind::Graph(why),
+                width: None,
+            },
+        }
+    }
+
+    /// The slot model, when the grammar has one.
+    pub fn slot_model(&self) -> Option<&SlotModel> {
+        match &self.kind {
+            EngineKind::Slot(m) => Some(m),
+            EngineKind::Graph(_) => None,
+        }
+    }
+
+    /// Why `--expand focus` cannot be used, if it cannot.
+    pub fn focus_unsound(&self) -> Option<String> {
+        match &self.kind {
+            EngineKind::Slot(m) => m.focus.clone().err(),
+            EngineKind::Graph(why) => {
+                let (line, col) = self.grammar.source.line_col(why.span.start);
+                Some(format!(
+                    "the rules are not slot-filling ({}:{line}:{col}: {}), so only whole graphs can be explored",
+                    self.grammar.source.name, why.reason
+                ))
+            }
+        }
+    }
+
+    /// The start graph: the base graph with `givens` (or the file's `start` block) placed.
+    pub fn start_graph(&self, givens: Option<&Givens>) -> Graph {
+        let g = self.grammar;
+        let mut graph = g.base.clone();
+        let (Some(grid), Some(givens)) = (&g.grid, givens.or(g.start.as_ref())) else {
+            return graph;
+        };
+        for (&cell, value) in grid.cells.iter().zip(&givens.values) {
+            let Some(x) = value else { continue };
+            match grid.given_type {
+                None => graph.set_attr(cell, grid.value_attr, Value::Val(*x)),
+                Some(t) => {
+                    let old = g.types.node(graph.ty(cell));
+                    let new = g.types.node(t);
+                    let mut attrs = smallvec::SmallVec::from_elem(Value::None, new.attrs.len());
+                    for (i, a) in new.attrs.iter().enumerate() {
+                        if let Some(j) = old.attr(&a.name) {
+                            attrs[i] = graph.attr(cell, j);
+                        }
+                    }
+                    attrs[grid.value_attr.index()] = Value::Val(*x);
+                    graph.retype(cell, t, attrs);
+                }
+            }
+        }
+        graph
+    }
+
+    /// Checks that the givens (the file's `start` block when `None`) do not clash: no given
+    /// is blocked by another. The slot engine checks this exactly; whole-graph grammars
+    /// have no notion of a given to check against.
+    pub fn check_givens(&self, givens: Option<&Givens>) -> Result<(), Diagnostic> {
+        let (EngineKind::Slot(model), Some(width)) = (&self.kind, &self.width) else {
+            return Ok(());
+        };
+        let start = self.start_graph(givens);
+        let givens = givens.or(self.grammar.start.as_ref());
+        match width {
+            Width::W16(t) => self.start_work(model, t, &start, givens).map(drop),
+            Width::W32(t) => self.start_work(model, t, &start, givens).map(drop),
+            Width::W64(t) => self.start_work(model, t, &start, givens).map(drop),
+            Width::W128(t) => self.start_work(model, t, &start, givens).map(drop),
+        }
+    }
+
+    /// Explores from the start graph with `givens` placed (the file's `start` block when
+    /// `None`). Calls `on_solution` with each final state when given. Fails only when
+    /// givens clash with each other.
+    pub fn solve(
+        &self,
+        givens: Option<&Givens>,
+        config: &Config,
+        on_solution: Option<&mut dyn FnMut(&Graph)>,
+    ) -> Result<Report, Diagnostic> {
+        let started = Instant::now();
+        let start = self.start_graph(givens);
+        let givens = givens.or(self.grammar.start.as_ref());
+        let mut expand = config.expand;
+        let fallback = if expand == Expand::Focus {
+            self.focus_unsound()
+        } else {
+            None
+        };
+        if fallback.is_some() {
+            expand = Expand::All;
+        }
+        let config = Config { expand, ..*config };
+        let mut sink = on_solution;
+        let (counts, stop, engine) = match (&self.kind, &self.width) {
+            (EngineKind::Slot(model), Some(width)) => {
+                let r = match width {
+                    Width::W16(t) => self.run_slot(model, t, &start, givens, &config, &mut sink),
+                    Width::W32(t) => self.run_slot(model, t, &start, givens, &config, &mut sink),
+                    Width::W64(t) => self.run_slot(model, t, &start, givens, &config, &mut sink),
+                    Width::W128(t) => self.run_slot(model, t, &start, givens, &config, &mut sink),
+                }?;
+                (r.0, r.1, "slot")
+            }
+            _ => {
+                let space = GraphSpace::new(self.grammar, start);
+                let (c, s) = run(&space, &config, &mut sink);
+                (c, s, "graph")
+            }
+        };
+        Ok(Report {
+            counts,
+            stop,
+            order: config.order,
+            expand,
+            fallback,
+            engine,
+            elapsed: started.elapsed(),
+        })
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn run_slot<M: Mask>(
+        &self,
+        model: &SlotModel,
+        tables: &Tables<M>,
+        start: &Graph,
+        givens: Option<&Givens>,
+        config: &Config,
+        sink: &mut Option<&mut dyn FnMut(&Graph)>,
+    ) -> Result<(super::Counts, Option<super::StopReason>), Diagnostic> {
+        let work = self.start_work(model, tables, start, givens)?;
+        Ok(match config.expand {
+            Expand::Focus => {
+                let space = FocusSpace::new(self.grammar, model, tables, &self.grammar.base, work);
+                run(&space, config, sink)
+            }
+            Expand::All => {
+                let space = FullSpace::new(self.grammar, model, tables, &self.grammar.base, work);
+                run(&space, config, sink)
+            }
+        })
+    }
+
+    /// Places the start graph's slot values, reporting the first that clashes with an
+    /// earlier one.
+    fn start_work<M: Mask>(
+        &self,
+        model: &SlotModel,
+        tables: &Tables<M>,
+        start: &Graph,
+        givens: Option<&Givens>,
+    ) -> Result<Work<M>, Diagnostic> {
+        let values = slot::compile::slot_values(model, start);
+        let mut work = tables.empty();
+        let mut placed: Vec<usize> = Vec::new();
+        for (s, v) in values.iter().enumerate() {
+            let Some(y) = *v else { continue };
+            if tables.blocked(&work, s, u32::from(y)) {
+                return Err(self.clash(model, tables, &values, &placed, s, y, givens));
+            }
+            tables.place_unchecked(&mut work, s, u32::from(y));
+            placed.push(s);
+        }
+        Ok(work)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn clash<M: Mask>(
+        &self,
+        model: &SlotModel,
+        tables: &Tables<M>,
+        values: &[Option<u16>],
+        placed: &[usize],
+        s: usize,
+        y: u16,
+        givens: Option<&Givens>,
+    ) -> Diagnostic {
+        let g = self.grammar;
+        let cell_name = |s: usize| {
+            let n = model.slots[s].0;
+            g.names.get(n.index()).cloned().unwrap_or_else(|| format!("#{}", n.0))
+        };
+        let span_of = |s: usize| -> Span {
+            let n = model.slots[s].0;
+            g.grid
+                .as_ref()
+                .and_then(|grid| grid.cells.iter().position(|&c| c == n))
+                .and_then(|i| givens.and_then(|gv| gv.spans.get(i).copied()))
+                .unwrap_or_default()
+        };
+        let name = g.domain.name(y);
+        let other = placed.iter().copied().find(|&t| {
+            let mut w = tables.empty();
+            tables.place_unchecked(&mut w, t, u32::from(values[t].unwrap_or(0)));
+            tables.blocked(&w, s, u32::from(y))
+        });
+        let message = match other {
+            Some(t) => format!(
+                "given `{name}` at {} clashes with `{}` at {}",
+                cell_name(s),
+                g.domain.name(values[t].unwrap_or(0)),
+                cell_name(t)
+            ),
+            None => format!("given `{name}` at {} is not a value any rule can place there", cell_name(s)),
+        };
+        Diagnostic::error(span_of(s), message)
+    }
+}
+
+fn run<S: Space>(
+    space: &S,
+    config: &Config,
+    sink: &mut Option<&mut dyn FnMut(&Graph)>,
+) -> (super::Counts, Option<super::StopReason>) {
+    match sink {
+        Some(f) => explore(space, config, &mut |s| f(&space.to_graph(s))),
+        None => explore(space, config, &mut |_| {}),
+    }
+}

@@ -1,0 +1,98 @@
+//! The one exploration loop: pop a state, expand it, record what it is, push what is new.
+
+use std::time::Instant;
+
+use super::config::Config;
+use super::frontier::{Frontier, Successors};
+use super::report::{Counts, StopReason};
+use super::space::Space;
+use super::store::StateStore;
+
+/// Explores `space` in `config.order` until the frontier is empty or a limit is reached,
+/// calling `on_solution` for each final state in the order found.
+pub fn explore<S: Space>(
+    space: &S,
+    config: &Config,
+    on_solution: &mut dyn FnMut(&S::State),
+) -> (Counts, Option<StopReason>) {
+    let started = Instant::now();
+    let limits = config.limits;
+    let mut counts = Counts::default();
+    let mut frontier = Frontier::new(config.order);
+    let mut store = space.needs_visited().then(StateStore::new);
+    let mut key = Vec::new();
+    let mut batch = Vec::new();
+
+    match space.initial() {
+        Some(s) => {
+            if let Some(store) = store.as_mut() {
+                space.key(&s, &mut key);
+                store.insert(&key);
+            }
+            frontier.push(s);
+        }
+        None => {
+            counts.states = 1;
+            counts.dead_ends = 1;
+        }
+    }
+
+    while let Some(state) = frontier.pop() {
+        if limits.max_states.is_some_and(|m| counts.states >= m) {
+            return (counts, Some(StopReason::MaxStates(counts.states)));
+        }
+        if counts.states % 256 == 0 {
+            if let Some(t) = limits.timeout {
+                if started.elapsed() >= t {
+                    return (counts, Some(StopReason::Timeout(started.elapsed())));
+                }
+            }
+        }
+        counts.states += 1;
+        let mut succ = Successors {
+            items: std::mem::take(&mut batch),
+            pool: &mut frontier,
+            dead: 0,
+        };
+        let exp = space.expand(&state, &mut succ);
+        let dead = succ.dead;
+        batch = std::mem::take(&mut succ.items);
+        counts.transitions += exp.transitions;
+        counts.states += dead;
+        counts.dead_ends += dead;
+        if space.is_final(&state, &exp) {
+            counts.solutions += 1;
+            on_solution(&state);
+        } else if exp.transitions == 0 {
+            counts.dead_ends += 1;
+        }
+        // A stack pops the last pushed first: push in reverse so a DFS visits successors
+        // in the order the space produced them.
+        let reverse = matches!(config.order, super::config::Order::Dfs);
+        let mut push = |s: S::State, frontier: &mut Frontier<S::State>| match store.as_mut() {
+            Some(store) => {
+                space.key(&s, &mut key);
+                if store.insert(&key) {
+                    frontier.push(s);
+                } else {
+                    frontier.recycle(s);
+                }
+            }
+            None => frontier.push(s),
+        };
+        if reverse {
+            for s in batch.drain(..).rev() {
+                push(s, &mut frontier);
+            }
+        } else {
+            for s in batch.drain(..) {
+                push(s, &mut frontier);
+            }
+        }
+        frontier.recycle(state);
+        if limits.max_solutions.is_some_and(|m| counts.solutions >= m) && !frontier.is_empty() {
+            return (counts, Some(StopReason::MaxSolutions(counts.solutions)));
+        }
+    }
+    (counts, None)
+}

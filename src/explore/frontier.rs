@@ -1,0 +1,77 @@
+//! The frontier of states waiting to be expanded: a stack (DFS) or a queue (BFS), with a
+//! pool of spent states whose buffers are reused so that the hot path does not allocate.
+
+use std::collections::VecDeque;
+
+use super::config::Order;
+
+pub struct Frontier<S> {
+    order: Order,
+    items: VecDeque<S>,
+    pool: Vec<S>,
+}
+
+impl<S> Frontier<S> {
+    pub fn new(order: Order) -> Self {
+        Frontier {
+            order,
+            items: VecDeque::new(),
+            pool: Vec::new(),
+        }
+    }
+
+    pub fn push(&mut self, s: S) {
+        self.items.push_back(s);
+    }
+
+    pub fn pop(&mut self) -> Option<S> {
+        match self.order {
+            Order::Dfs => self.items.pop_back(),
+            Order::Bfs => self.items.pop_front(),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// Returns a spent state's buffer for reuse.
+    pub fn recycle(&mut self, s: S) {
+        if self.pool.len() < 4096 {
+            self.pool.push(s);
+        }
+    }
+
+    pub fn take_spare(&mut self) -> Option<S> {
+        self.pool.pop()
+    }
+}
+
+/// The successors of one state, filled by a [`super::Space`]. Buffers come from the
+/// frontier's pool.
+pub struct Successors<'a, S> {
+    pub(super) items: Vec<S>,
+    pub(super) pool: &'a mut Frontier<S>,
+    /// Successors found dead while they were built (counted as explored dead ends).
+    pub dead: u64,
+}
+
+impl<S> Successors<'_, S> {
+    /// A state buffer to overwrite, when the pool has one.
+    pub fn spare(&mut self) -> Option<S> {
+        self.pool.take_spare()
+    }
+
+    pub fn push(&mut self, s: S) {
+        self.items.push(s);
+    }
+
+    /// Hands back a buffer that did not become a successor.
+    pub fn discard(&mut self, s: S) {
+        self.pool.recycle(s);
+    }
+}

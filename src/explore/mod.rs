@@ -1,0 +1,21 @@
+//! Exploring a state space: one loop with an injected frontier (stack or queue), an exact
+//! visited set where states can repeat, limits, and the report.
+
+pub mod apply;
+pub mod canon;
+pub mod config;
+pub mod engine;
+pub mod explorer;
+pub mod frontier;
+pub mod graph_space;
+pub mod report;
+pub mod space;
+pub mod store;
+
+pub use config::{Config, Expand, Limits, Order};
+pub use engine::{Engine, EngineKind};
+pub use explorer::explore;
+pub use frontier::{Frontier, Successors};
+pub use report::{Counts, Report, StopReason};
+pub use space::{Expansion, Space};
+pub use store::StateStore;

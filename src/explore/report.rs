@@ -1,0 +1,79 @@
+//! What an exploration found and why it stopped.
+
+use std::fmt;
+use std::time::Duration;
+
+use super::config::{Expand, Order};
+
+/// Why a run stopped before exhausting the state space. Reaching a limit is not an error:
+/// the partial results stay valid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopReason {
+    MaxStates(u64),
+    MaxSolutions(u64),
+    Timeout(Duration),
+}
+
+impl StopReason {
+    /// A short machine-readable name: `max-states`, `max-solutions`, `timeout`.
+    pub fn name(self) -> &'static str {
+        match self {
+            StopReason::MaxStates(_) => "max-states",
+            StopReason::MaxSolutions(_) => "max-solutions",
+            StopReason::Timeout(_) => "timeout",
+        }
+    }
+}
+
+impl fmt::Display for StopReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StopReason::MaxStates(n) => write!(f, "stopped after {n} states (--max-states)"),
+            StopReason::MaxSolutions(n) => {
+                write!(f, "stopped after {n} solutions (--max-solutions)")
+            }
+            StopReason::Timeout(d) => write!(f, "stopped after {:.3} s (--timeout)", d.as_secs_f64()),
+        }
+    }
+}
+
+/// The counts of one exploration. `states` counts every state explored, `transitions`
+/// every rule application leaving an explored state, `dead_ends` the explored states that
+/// are not final and allow no application.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub solutions: u64,
+    pub states: u64,
+    pub transitions: u64,
+    pub dead_ends: u64,
+}
+
+impl Counts {
+    pub fn add(&mut self, other: &Counts) {
+        self.solutions += other.solutions;
+        self.states += other.states;
+        self.transitions += other.transitions;
+        self.dead_ends += other.dead_ends;
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub counts: Counts,
+    /// `None` when the whole space was explored.
+    pub stop: Option<StopReason>,
+    pub order: Order,
+    /// The expansion actually used.
+    pub expand: Expand,
+    /// Why `focus` was not used when it was asked for.
+    pub fallback: Option<String>,
+    /// Which engine ran: `slot` (packed states) or `graph` (general host graphs).
+    pub engine: &'static str,
+    pub elapsed: Duration,
+}
+
+impl Report {
+    pub fn complete(&self) -> bool {
+        self.stop.is_none()
+    }
+}

@@ -1,0 +1,12 @@
+//! Matching patterns in host graphs: search plans compiled once per pattern, backtracking
+//! search with injective bindings, NACs as "no extension exists", regular paths.
+
+pub mod condition;
+pub mod path;
+pub mod plan;
+pub mod search;
+
+pub use condition::CompiledCondition;
+pub use path::PathNfa;
+pub use plan::{SearchPlan, Step};
+pub use search::{BindingEnv, Matcher, UNBOUND};

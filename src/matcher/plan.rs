@@ -1,0 +1,171 @@
+//! Search plans: a pattern compiled once into an ordered list of binding and checking
+//! steps, so that matching never decides the search order at run time.
+
+use crate::model::{LabelId, NodeTypeId, VarId};
+use crate::rule::{Expr, Pattern};
+
+use super::path::PathNfa;
+
+#[derive(Clone, Debug)]
+pub enum Step {
+    /// Bind `var` to each live node of type `ty` (or a subtype).
+    Scan { var: VarId, ty: NodeTypeId },
+    /// Bind `var` to each neighbour of `from` over `label` (out-edges when `forward`).
+    Follow {
+        from: VarId,
+        label: LabelId,
+        forward: bool,
+        var: VarId,
+        ty: NodeTypeId,
+    },
+    /// Bind `var` to each node reachable from `from` by path `nfa` (an index).
+    Reach {
+        from: VarId,
+        nfa: usize,
+        var: VarId,
+        ty: NodeTypeId,
+    },
+    /// Both ends bound: the edge must exist.
+    CheckEdge {
+        src: VarId,
+        label: LabelId,
+        tgt: VarId,
+    },
+    /// Both ends bound: the path must exist.
+    CheckPath { src: VarId, nfa: usize, tgt: VarId },
+    /// Every variable the condition reads is bound: it must hold.
+    Cond(Expr),
+}
+
+/// A compiled pattern with its NACs compiled the same way.
+#[derive(Clone, Debug)]
+pub struct SearchPlan {
+    pub steps: Vec<Step>,
+    pub nfas: Vec<PathNfa>,
+    pub nacs: Vec<SearchPlan>,
+    /// The binding array must be at least this long.
+    pub depth: usize,
+}
+
+impl SearchPlan {
+    /// Orders the pattern greedily: conditions as soon as their variables are bound,
+    /// edges between bound nodes as checks, then the next node reached over a plain edge
+    /// from a bound node, then over a path, and only then a scan of its type.
+    pub fn compile(p: &Pattern) -> SearchPlan {
+        let mut bound = vec![false; p.var_end() as usize];
+        for b in bound.iter_mut().take(p.bound as usize) {
+            *b = true;
+        }
+        let mut steps = Vec::new();
+        let mut nfas = Vec::new();
+        let mut edge_done = vec![false; p.edges.len()];
+        let mut cond_done = vec![false; p.conds.len()];
+        let nfa_of: Vec<Option<usize>> = p
+            .edges
+            .iter()
+            .map(|e| {
+                e.path.as_label().is_none().then(|| {
+                    nfas.push(PathNfa::compile(&e.path));
+                    nfas.len() - 1
+                })
+            })
+            .collect();
+        let ty_of = |v: VarId| p.node(v).expect("own variable").ty;
+        loop {
+            // Everything that can be checked now.
+            for (i, c) in p.conds.iter().enumerate() {
+                if !cond_done[i] && c.max_var() <= bound.len() && all_bound(c, &bound) {
+                    cond_done[i] = true;
+                    steps.push(Step::Cond(c.clone()));
+                }
+            }
+            for (i, e) in p.edges.iter().enumerate() {
+                if !edge_done[i] && bound[e.src.index()] && bound[e.tgt.index()] {
+                    edge_done[i] = true;
+                    steps.push(match (e.path.as_label(), nfa_of[i]) {
+                        (Some(label), _) => Step::CheckEdge {
+                            src: e.src,
+                            label,
+                            tgt: e.tgt,
+                        },
+                        (None, Some(nfa)) => Step::CheckPath {
+                            src: e.src,
+                            nfa,
+                            tgt: e.tgt,
+                        },
+                        (None, None) => unreachable!("paths have an NFA"),
+                    });
+                }
+            }
+            let Some(next) = p.own_vars().find(|v| !bound[v.index()]) else {
+                break;
+            };
+            // Prefer a plain edge from a bound node, then a path, then a scan.
+            let follow = p.edges.iter().enumerate().find_map(|(i, e)| {
+                if edge_done[i] || e.path.as_label().is_none() {
+                    return None;
+                }
+                let label = e.path.as_label()?;
+                if bound[e.src.index()] && !bound[e.tgt.index()] {
+                    Some((i, e.src, label, true, e.tgt))
+                } else if bound[e.tgt.index()] && !bound[e.src.index()] {
+                    Some((i, e.tgt, label, false, e.src))
+                } else {
+                    None
+                }
+            });
+            if let Some((i, from, label, forward, var)) = follow {
+                edge_done[i] = true;
+                bound[var.index()] = true;
+                steps.push(Step::Follow {
+                    from,
+                    label,
+                    forward,
+                    var,
+                    ty: ty_of(var),
+                });
+                continue;
+            }
+            let reach = p.edges.iter().enumerate().find_map(|(i, e)| {
+                let nfa = nfa_of[i]?;
+                (!edge_done[i] && bound[e.src.index()] && !bound[e.tgt.index()])
+                    .then_some((i, e.src, nfa, e.tgt))
+            });
+            if let Some((i, from, nfa, var)) = reach {
+                edge_done[i] = true;
+                bound[var.index()] = true;
+                steps.push(Step::Reach {
+                    from,
+                    nfa,
+                    var,
+                    ty: ty_of(var),
+                });
+                continue;
+            }
+            bound[next.index()] = true;
+            steps.push(Step::Scan {
+                var: next,
+                ty: ty_of(next),
+            });
+        }
+        // Conditions that read variables of no pattern (parameters only) were emitted in
+        // the first pass; any left read unbound variables, which the checker rejects.
+        for (i, c) in p.conds.iter().enumerate() {
+            if !cond_done[i] {
+                steps.push(Step::Cond(c.clone()));
+            }
+        }
+        SearchPlan {
+            steps,
+            nfas,
+            nacs: p.nacs.iter().map(SearchPlan::compile).collect(),
+            depth: p.depth() as usize,
+        }
+    }
+}
+
+fn all_bound(e: &Expr, bound: &[bool]) -> bool {
+    let mut ok = true;
+    e.visit_attrs(&mut |v, _| ok &= bound.get(v.index()).copied().unwrap_or(false));
+    ok
+}

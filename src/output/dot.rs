@@ -1,0 +1,28 @@
+//! Graphviz DOT of a host graph.
+
+use crate::grammar::Grammar;
+use crate::model::Graph;
+
+use super::json::quote;
+use super::text::{node_line, node_name};
+
+pub fn to_dot(grammar: &Grammar, graph: &Graph) -> String {
+    let mut out = String::from("digraph grafter {\n  node [shape=box, fontname=\"monospace\"];\n");
+    for n in graph.find_nodes() {
+        out.push_str(&format!(
+            "  {} [label={}];\n",
+            quote(&node_name(grammar, n)),
+            quote(&node_line(grammar, graph, n))
+        ));
+    }
+    for (s, l, t) in graph.find_edges() {
+        out.push_str(&format!(
+            "  {} -> {} [label={}];\n",
+            quote(&node_name(grammar, s)),
+            quote(&node_name(grammar, t)),
+            quote(&grammar.types.label(l).name)
+        ));
+    }
+    out.push_str("}\n");
+    out
+}

@@ -1,0 +1,9 @@
+//! Printing what grafter found: grids, node lists, JSON lines, Graphviz DOT.
+
+pub mod dot;
+pub mod grid;
+pub mod json;
+pub mod text;
+
+pub use dot::to_dot;
+pub use grid::{draw_grid, grid_line};

@@ -1,0 +1,141 @@
+//! `--expand focus` over a slot grammar: at each state branch on the slot with the fewest
+//! candidates (DSatur's most saturated vertex), or on the cells of an exactly-once group
+//! that can still take some value when they are fewer; forced moves are applied inside a
+//! successor without storing intermediate states.
+//!
+//! Why this finds exactly the final states of `--expand all` (checked when the model is
+//! built, else the explorer falls back): rules only fill empty slots, blocking is monotone
+//! (a placement never enables another) and symmetric, and final states have every slot
+//! filled. Symmetry makes every final state's placements pairwise consistent, so it is
+//! reachable from each of its subsets in any order; so every final state extending the
+//! current one holds some candidate of the focus slot, and branching on the focus's
+//! candidates partitions them. A slot with one candidate is forced, one with none (or a
+//! value no cell of an exactly-once group can take) proves no final state extends the
+//! current one. An exactly-once group (as many members as values, pairwise blocking equal
+//! values) holds each value once in every final state, so branching on the members that
+//! can take one value partitions them too.
+
+use std::cell::RefCell;
+
+use crate::grammar::Grammar;
+use crate::model::Graph;
+
+use crate::explore::{Expansion, Space, Successors};
+
+use super::mask::Mask;
+use super::model::{FinalKind, SlotModel};
+use super::solver::{Tables, Work};
+
+pub struct FocusSpace<'a, M: Mask> {
+    pub(super) grammar: &'a Grammar,
+    pub(super) model: &'a SlotModel,
+    pub(super) tables: &'a Tables<M>,
+    pub(super) start: Option<Work<M>>,
+    pub(super) base: &'a Graph,
+    queue: RefCell<Vec<(u32, u32)>>,
+}
+
+impl<'a, M: Mask> FocusSpace<'a, M> {
+    /// `start` holds the givens; it is propagated here.
+    pub fn new(
+        grammar: &'a Grammar,
+        model: &'a SlotModel,
+        tables: &'a Tables<M>,
+        base: &'a Graph,
+        mut start: Work<M>,
+    ) -> Self {
+        let mut queue = Vec::new();
+        for s in 0..tables.n {
+            if start.vals[s] == 0 {
+                let c = start.cand[s];
+                if c.count() == 1 {
+                    queue.push((s as u32, c.first()));
+                }
+            }
+        }
+        let dead = (0..tables.n).any(|s| start.vals[s] == 0 && start.cand[s].is_zero());
+        let alive = !dead && tables.propagate(&mut start, &mut queue);
+        FocusSpace {
+            grammar,
+            model,
+            tables,
+            start: alive.then_some(start),
+            base,
+            queue: RefCell::new(queue),
+        }
+    }
+
+    fn branch(
+        &self,
+        state: &Work<M>,
+        succ: &mut Successors<'_, Work<M>>,
+        s: u32,
+        y: u32,
+        queue: &mut Vec<(u32, u32)>,
+    ) {
+        let mut child = succ.spare().unwrap_or_else(|| state.clone());
+        child.clone_from(state);
+        queue.clear();
+        let t = self.tables;
+        if t.place(&mut child, s as usize, y, queue) && t.propagate(&mut child, queue) {
+            succ.push(child);
+        } else {
+            succ.dead += 1;
+            succ.discard(child);
+        }
+    }
+}
+
+impl<M: Mask> Space for FocusSpace<'_, M> {
+    type State = Work<M>;
+
+    fn initial(&self) -> Option<Work<M>> {
+        self.start.clone()
+    }
+
+    fn expand(&self, state: &Work<M>, succ: &mut Successors<'_, Work<M>>) -> Expansion {
+        let t = self.tables;
+        let Some((s, k)) = t.best_slot(state) else {
+            return Expansion { transitions: 0 };
+        };
+        let mut queue = self.queue.borrow_mut();
+        if let Some((h, y, kv)) = t.best_value(state, k) {
+            for &m in t.members(h as usize) {
+                if state.cand[m as usize] & M::bit(y) != M::ZERO {
+                    self.branch(state, succ, m, y, &mut queue);
+                }
+            }
+            return Expansion {
+                transitions: u64::from(kv),
+            };
+        }
+        let mut c = state.cand[s as usize];
+        while !c.is_zero() {
+            let y = c.pop_first();
+            self.branch(state, succ, s, y, &mut queue);
+        }
+        Expansion {
+            transitions: u64::from(k),
+        }
+    }
+
+    fn is_final(&self, state: &Work<M>, _: &Expansion) -> bool {
+        state.open == 0
+            && match &self.model.final_kind {
+                FinalKind::Full => true,
+                FinalKind::FullAnd(c) => c.holds(&self.grammar.types, &self.to_graph(state)),
+                // Focus is only chosen when finals need every slot filled.
+                FinalKind::Cond(_) | FinalKind::Stuck => false,
+            }
+    }
+
+    fn needs_visited(&self) -> bool {
+        false
+    }
+
+    fn key(&self, _: &Work<M>, _: &mut Vec<u8>) {}
+
+    fn to_graph(&self, state: &Work<M>) -> Graph {
+        super::write_graph(self.model, self.base, &state.vals)
+    }
+}

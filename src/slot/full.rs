@@ -1,0 +1,174 @@
+//! `--expand all` over a slot grammar: every enabled placement of every state, states kept
+//! packed to a few bits per slot.
+//!
+//! When blocking is symmetric (see [`super::model::SlotModel::symmetric`]) every subset of
+//! a reachable state is reachable, so the reachable states are exactly the consistent
+//! extensions of the start, and each is generated once by placing its slots in increasing
+//! order: a state only extends slots after the last one it placed. That spanning tree of
+//! the state graph needs no visited set; the transitions of each state are still all its
+//! enabled placements, counted. Otherwise successors go through the exact visited set.
+
+use std::cell::RefCell;
+
+use smallvec::SmallVec;
+
+use crate::grammar::Grammar;
+use crate::model::Graph;
+
+use crate::explore::{Expansion, Space, Successors};
+
+use super::mask::Mask;
+use super::model::{FinalKind, SlotModel};
+use super::solver::{Tables, Work};
+
+/// A state: slot values packed `bits` to a slot, whole slots per word, and the last slot
+/// placed by a transition (for orderly generation; not part of the key).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Packed {
+    words: SmallVec<[u64; 2]>,
+    last: u32,
+}
+
+pub struct FullSpace<'a, M: Mask> {
+    pub(super) grammar: &'a Grammar,
+    pub(super) model: &'a SlotModel,
+    pub(super) tables: &'a Tables<M>,
+    pub(super) base: &'a Graph,
+    start: Work<M>,
+    start_vals: Vec<u8>,
+    orderly: bool,
+    bits: u32,
+    per_word: u32,
+    scratch: RefCell<Work<M>>,
+}
+
+impl<'a, M: Mask> FullSpace<'a, M> {
+    pub fn new(
+        grammar: &'a Grammar,
+        model: &'a SlotModel,
+        tables: &'a Tables<M>,
+        base: &'a Graph,
+        start: Work<M>,
+    ) -> Self {
+        let bits = u32::BITS - (tables.d as u32).leading_zeros();
+        FullSpace {
+            grammar,
+            model,
+            tables,
+            base,
+            start_vals: start.vals.clone(),
+            scratch: RefCell::new(start.clone()),
+            start,
+            orderly: model.symmetric.is_ok(),
+            bits,
+            per_word: 64 / bits,
+        }
+    }
+
+    /// True when the space is a tree (orderly generation) rather than a graph.
+    pub fn orderly(&self) -> bool {
+        self.orderly
+    }
+
+    #[inline]
+    fn get(&self, p: &Packed, s: usize) -> u8 {
+        let (w, o) = (s / self.per_word as usize, (s % self.per_word as usize) as u32 * self.bits);
+        ((p.words[w] >> o) & ((1 << self.bits) - 1)) as u8
+    }
+
+    #[inline]
+    fn set(&self, p: &mut Packed, s: usize, v: u8) {
+        let (w, o) = (s / self.per_word as usize, (s % self.per_word as usize) as u32 * self.bits);
+        let mask = ((1u64 << self.bits) - 1) << o;
+        p.words[w] = (p.words[w] & !mask) | (u64::from(v) << o);
+    }
+
+    fn pack(&self, vals: &[u8]) -> Packed {
+        let words = vals.len().div_ceil(self.per_word as usize).max(1);
+        let mut p = Packed {
+            words: SmallVec::from_elem(0, words),
+            last: u32::MAX,
+        };
+        for (s, &v) in vals.iter().enumerate() {
+            self.set(&mut p, s, v);
+        }
+        p
+    }
+
+    /// Rebuilds the indexes of a packed state on top of the start state.
+    fn unpack(&self, p: &Packed, w: &mut Work<M>) {
+        w.clone_from(&self.start);
+        for s in 0..self.tables.n {
+            let v = self.get(p, s);
+            if v != 0 && self.start_vals[s] == 0 {
+                self.tables.place_unchecked(w, s, u32::from(v) - 1);
+            }
+        }
+        w.last = p.last;
+    }
+
+    fn vals(&self, p: &Packed) -> Vec<u8> {
+        (0..self.tables.n).map(|s| self.get(p, s)).collect()
+    }
+}
+
+impl<M: Mask> Space for FullSpace<'_, M> {
+    type State = Packed;
+
+    fn initial(&self) -> Option<Packed> {
+        Some(self.pack(&self.start.vals))
+    }
+
+    fn expand(&self, state: &Packed, succ: &mut Successors<'_, Packed>) -> Expansion {
+        let mut w = self.scratch.borrow_mut();
+        self.unpack(state, &mut w);
+        let t = self.tables;
+        let from = if self.orderly {
+            state.last.wrapping_add(1) as usize
+        } else {
+            0
+        };
+        for s in from..t.n {
+            if w.vals[s] != 0 {
+                continue;
+            }
+            let mut c = w.cand[s];
+            while !c.is_zero() {
+                let y = c.pop_first();
+                let mut child = succ.spare().unwrap_or_else(|| state.clone());
+                child.clone_from(state);
+                self.set(&mut child, s, y as u8 + 1);
+                child.last = s as u32;
+                succ.push(child);
+            }
+        }
+        Expansion {
+            transitions: t.transitions(&w),
+        }
+    }
+
+    fn is_final(&self, state: &Packed, exp: &Expansion) -> bool {
+        let full = || (0..self.tables.n).all(|s| self.get(state, s) != 0);
+        match &self.model.final_kind {
+            FinalKind::Full => full(),
+            FinalKind::FullAnd(c) => full() && c.holds(&self.grammar.types, &self.to_graph(state)),
+            FinalKind::Cond(c) => c.holds(&self.grammar.types, &self.to_graph(state)),
+            FinalKind::Stuck => exp.transitions == 0,
+        }
+    }
+
+    fn needs_visited(&self) -> bool {
+        !self.orderly
+    }
+
+    fn key(&self, state: &Packed, out: &mut Vec<u8>) {
+        out.clear();
+        for w in &state.words {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+    }
+
+    fn to_graph(&self, state: &Packed) -> Graph {
+        super::write_graph(self.model, self.base, &self.vals(state))
+    }
+}

@@ -1,0 +1,31 @@
+//! The slot engine: grammars whose rules only fill empty attributes ("slots") run on
+//! packed states over one shared graph structure, with NACs answered from hub indexes.
+
+pub mod compile;
+pub mod focus;
+pub mod full;
+pub mod mask;
+pub mod model;
+pub mod solver;
+
+pub use compile::{compile, NotSlot};
+pub use focus::FocusSpace;
+pub use full::FullSpace;
+pub use mask::Mask;
+pub use model::{FinalKind, Hub, SlotModel};
+pub use solver::{Tables, Work};
+
+use crate::model::{Graph, Value};
+
+/// The host graph of a state: `base` with every slot set from `vals` (0 = none).
+pub fn write_graph(model: &SlotModel, base: &Graph, vals: &[u8]) -> Graph {
+    let mut g = base.clone();
+    for (s, &(n, a)) in model.slots.iter().enumerate() {
+        let v = match vals[s] {
+            0 => Value::None,
+            v => Value::Val(u16::from(v) - 1),
+        };
+        g.set_attr(n, a, v);
+    }
+    g
+}

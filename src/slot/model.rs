@@ -1,0 +1,248 @@
+//! The compiled form of a slot grammar: slots, the values rules may place in them, the
+//! hubs that answer NACs, and what the grammar allows the explorer to assume.
+
+use std::collections::HashMap;
+
+use crate::grammar::Grammar;
+use crate::matcher::CompiledCondition;
+use crate::model::{AttrId, NodeId, Value};
+use crate::rule::{BinOp, Condition, ExprKind};
+
+/// A NAC index: the union of `table[value]` over its writers' values blocks those placed
+/// values in each of its readers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hub {
+    pub writers: Vec<u32>,
+    pub readers: Vec<u32>,
+    pub table: u32,
+}
+
+/// How final states are recognised.
+#[derive(Clone, Debug)]
+pub enum FinalKind {
+    /// Final exactly when every slot is filled.
+    Full,
+    /// Final when every slot is filled and the condition holds.
+    FullAnd(CompiledCondition),
+    /// Final when the condition holds (it may hold with empty slots).
+    Cond(CompiledCondition),
+    /// No `final:`: final when no rule applies.
+    Stuck,
+}
+
+#[derive(Clone, Debug)]
+pub struct SlotModel {
+    /// Domain size.
+    pub d: usize,
+    /// Each slot's node and attribute.
+    pub slots: Vec<(NodeId, AttrId)>,
+    pub slot_of: HashMap<(NodeId, AttrId), u32>,
+    /// Per slot: the values some rule may place there (bit x = value x).
+    pub allowed: Vec<u128>,
+    /// Per slot: the rule that fills it.
+    pub rule_of: Vec<Option<usize>>,
+    pub hubs: Vec<Hub>,
+    /// `tables[t][y]`: placed values blocked while a writer holds `y`.
+    pub tables: Vec<Vec<u128>>,
+    pub final_kind: FinalKind,
+    /// Ok when blocking is symmetric: "x in a is blocked by y in b" exactly when "y in b
+    /// is blocked by x in a". Then every reachable state's placements are pairwise
+    /// consistent, the order of placements does not matter, and every subset of a
+    /// reachable state is reachable.
+    pub symmetric: Result<(), String>,
+    /// Ok when `--expand focus` is sound; otherwise the reason.
+    pub focus: Result<(), String>,
+    /// Hubs whose members must hold every value exactly once in a final state.
+    pub once: Vec<u32>,
+}
+
+impl SlotModel {
+    pub(super) fn new(
+        _g: &Grammar,
+        slots: Vec<(NodeId, AttrId)>,
+        slot_of: HashMap<(NodeId, AttrId), u32>,
+        d: usize,
+    ) -> SlotModel {
+        let n = slots.len();
+        SlotModel {
+            d,
+            slots,
+            slot_of,
+            allowed: vec![0; n],
+            rule_of: vec![None; n],
+            hubs: Vec::new(),
+            tables: Vec::new(),
+            final_kind: FinalKind::Stuck,
+            symmetric: Ok(()),
+            focus: Ok(()),
+            once: Vec::new(),
+        }
+    }
+
+    pub(super) fn add_table(&mut self, table: Vec<u128>) -> u32 {
+        match self.tables.iter().position(|t| *t == table) {
+            Some(i) => i as u32,
+            None => {
+                self.tables.push(table);
+                (self.tables.len() - 1) as u32
+            }
+        }
+    }
+
+    /// `r1c1.val`, for messages.
+    pub fn slot_name(&self, g: &Grammar, s: u32) -> String {
+        let (n, a) = self.slots[s as usize];
+        let node = g.names.get(n.index()).cloned().unwrap_or_else(|| format!("#{}", n.0));
+        let attr = &g.types.node(g.base.ty(n)).attrs[a.index()].name;
+        format!("{node}.{attr}")
+    }
+
+    pub fn full_mask(&self) -> u128 {
+        if self.d >= 128 {
+            u128::MAX
+        } else {
+            (1u128 << self.d) - 1
+        }
+    }
+
+    /// Derives what the explorer may assume: how finals look, symmetry, focus soundness
+    /// and the exactly-once groups.
+    pub(super) fn finish(&mut self, g: &Grammar) {
+        self.final_kind = self.classify_final(g);
+        self.symmetric = self.check_symmetric(g);
+        self.focus = match (&self.symmetric, &self.final_kind) {
+            (Err(e), _) => Err(e.clone()),
+            (Ok(()), FinalKind::Full | FinalKind::FullAnd(_)) => Ok(()),
+            (Ok(()), FinalKind::Stuck) => Err(
+                "the file has no `final:` condition, so every dead end is final, and focus would skip them"
+                    .into(),
+            ),
+            (Ok(()), FinalKind::Cond(_)) => Err(
+                "the final condition does not require every slot to be filled, so final states may lie off the focus path"
+                    .into(),
+            ),
+        };
+        if self.focus.is_ok() {
+            let full = self.full_mask();
+            self.once = (0..self.hubs.len() as u32)
+                .filter(|&h| {
+                    let hub = &self.hubs[h as usize];
+                    let table = &self.tables[hub.table as usize];
+                    hub.writers == hub.readers
+                        && hub.writers.len() == self.d
+                        && table.iter().enumerate().all(|(y, &row)| row == 1u128 << y)
+                        && hub.writers.iter().all(|&s| self.allowed[s as usize] & !full == 0)
+                })
+                .collect();
+        }
+    }
+
+    fn classify_final(&self, g: &Grammar) -> FinalKind {
+        let Some(cond) = &g.final_cond else {
+            return FinalKind::Stuck;
+        };
+        let parts: Vec<&Condition> = match cond {
+            Condition::And(cs) => cs.iter().collect(),
+            c => vec![c],
+        };
+        let (full, rest): (Vec<&Condition>, Vec<&Condition>) =
+            parts.into_iter().partition(|c| self.is_all_filled(g, c));
+        let rest_cond = match rest.len() {
+            0 => None,
+            1 => Some(CompiledCondition::compile(rest[0])),
+            _ => Some(CompiledCondition::compile(&Condition::And(
+                rest.into_iter().cloned().collect(),
+            ))),
+        };
+        match (full.is_empty(), rest_cond) {
+            (false, None) => FinalKind::Full,
+            (false, Some(c)) => FinalKind::FullAnd(c),
+            (true, Some(c)) => FinalKind::Cond(c),
+            (true, None) => FinalKind::Stuck,
+        }
+    }
+
+    /// True for `not { n: T { a == none } }` where the pattern's matches are exactly the
+    /// empty slots.
+    fn is_all_filled(&self, g: &Grammar, c: &Condition) -> bool {
+        let Condition::Not(inner) = c else {
+            return false;
+        };
+        let Condition::Exists(p) = inner.as_ref() else {
+            return false;
+        };
+        if p.nodes.len() != 1 || !p.edges.is_empty() || !p.nacs.is_empty() || p.conds.len() != 1 {
+            return false;
+        }
+        let ty = p.nodes[0].ty;
+        let attr = match &p.conds[0].kind {
+            ExprKind::Binary(BinOp::Eq, a, b) => match (&a.kind, &b.kind) {
+                (ExprKind::Attr(v, a), ExprKind::Const(Value::None))
+                | (ExprKind::Const(Value::None), ExprKind::Attr(v, a))
+                    if v.0 == p.bound =>
+                {
+                    *a
+                }
+                _ => return false,
+            },
+            _ => return false,
+        };
+        // Every slot is matched by the pattern, and the pattern matches only slots.
+        let covers_slots = self
+            .slots
+            .iter()
+            .all(|&(n, a)| a == attr && g.types.is_subtype(g.base.ty(n), ty));
+        let only_slots = g
+            .base
+            .find_nodes()
+            .filter(|&n| g.types.is_subtype(g.base.ty(n), ty))
+            .all(|n| self.slot_of.contains_key(&(n, attr)));
+        covers_slots && only_slots
+    }
+
+    /// Compares "x at a blocked by y at b" with "y at b blocked by x at a" over every pair
+    /// of slots that share a hub.
+    fn check_symmetric(&self, g: &Grammar) -> Result<(), String> {
+        let mut blocks: HashMap<(u32, u32), Vec<u128>> = HashMap::new();
+        for hub in &self.hubs {
+            let table = &self.tables[hub.table as usize];
+            for &r in &hub.readers {
+                for &w in &hub.writers {
+                    if r == w {
+                        continue;
+                    }
+                    let e = blocks.entry((r, w)).or_insert_with(|| vec![0; self.d]);
+                    for (y, row) in table.iter().enumerate() {
+                        e[y] |= row;
+                    }
+                }
+            }
+        }
+        let empty = vec![0u128; self.d];
+        for (&(a, b), rows) in &blocks {
+            let back = blocks.get(&(b, a)).unwrap_or(&empty);
+            for y in 0..self.d {
+                if self.allowed[b as usize] & (1 << y) == 0 {
+                    continue;
+                }
+                for x in 0..self.d {
+                    if self.allowed[a as usize] & (1 << x) == 0 {
+                        continue;
+                    }
+                    let forward = rows[y] & (1 << x) != 0;
+                    let backward = back[x] & (1 << y) != 0;
+                    if forward != backward {
+                        let (ad, bd) = (g.domain.name(x as u16), g.domain.name(y as u16));
+                        return Err(format!(
+                            "the NACs are not symmetric: `{ad}` in {} is {} by `{bd}` in {}, but not the other way round, so the order of placements matters",
+                            self.slot_name(g, a),
+                            if forward { "blocked" } else { "allowed" },
+                            self.slot_name(g, b),
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
