@@ -1,0 +1,411 @@
+//! Expressions: resolve names (attribute, parameter, domain value), infer int / value /
+//! bool, turn integer literals compared with values into domain values.
+
+use super::{list_or, Checker};
+use crate::diag::Span;
+use crate::model::{AttrType, BaseType, NodeTypeId, Value, VarId};
+use crate::rule::{BinOp, Expr, ExprKind, Param, UnOp};
+use crate::syntax::ast;
+
+/// A pattern node visible to an expression.
+#[derive(Clone, Debug)]
+pub(super) struct ScopeNode {
+    pub name: String,
+    pub var: VarId,
+    pub ty: NodeTypeId,
+    pub span: Span,
+}
+
+/// What names an expression can see.
+#[derive(Clone, Copy)]
+pub(super) struct Scope<'a> {
+    pub nodes: &'a [ScopeNode],
+    /// The node whose braces the expression stands in: its attributes are bare names.
+    pub this: Option<&'a ScopeNode>,
+    pub params: &'a [Param],
+}
+
+impl Scope<'_> {
+    pub const EMPTY: Scope<'static> = Scope {
+        nodes: &[],
+        this: None,
+        params: &[],
+    };
+
+    pub fn node(&self, name: &str) -> Option<&ScopeNode> {
+        // Later declarations shadow nothing (names are unique), so any match is the one.
+        self.nodes.iter().find(|n| n.name == name)
+    }
+}
+
+/// The type of an expression. `None` is the literal `none`, which fits any optional type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Ty {
+    Int,
+    Value,
+    Bool,
+    None,
+}
+
+impl Ty {
+    fn name(self) -> &'static str {
+        match self {
+            Ty::Int => "int",
+            Ty::Value => "value",
+            Ty::Bool => "bool",
+            Ty::None => "none",
+        }
+    }
+
+    fn of(base: BaseType) -> Ty {
+        match base {
+            BaseType::Int => Ty::Int,
+            BaseType::Value => Ty::Value,
+            BaseType::Bool => Ty::Bool,
+        }
+    }
+}
+
+/// A lowered expression with its type.
+#[derive(Clone, Debug)]
+pub(super) struct Typed {
+    pub expr: Expr,
+    pub ty: Ty,
+    /// The expression may be `none` at run time.
+    pub optional: bool,
+}
+
+impl Typed {
+    fn int_literal(&self) -> Option<i64> {
+        match self.expr.kind {
+            ExprKind::Const(Value::Int(n)) if self.ty == Ty::Int => Some(n),
+            _ => None,
+        }
+    }
+}
+
+impl Checker<'_> {
+    /// Lowers an expression; `None` when it has an error (already reported).
+    pub(super) fn lower_expr(&mut self, e: &ast::Expr, scope: Scope) -> Option<Typed> {
+        let span = e.span;
+        let typed = |kind, ty, optional| Typed {
+            expr: Expr::new(kind, span),
+            ty,
+            optional,
+        };
+        Some(match &e.kind {
+            ast::ExprKind::Int(n) => typed(ExprKind::Const(Value::Int(*n)), Ty::Int, false),
+            ast::ExprKind::None => typed(ExprKind::Const(Value::None), Ty::None, true),
+            ast::ExprKind::Bool(b) => typed(ExprKind::Const(Value::Bool(*b)), Ty::Bool, false),
+            ast::ExprKind::Quoted(name) => match self.domain.find(name) {
+                Some(i) => typed(ExprKind::Const(Value::Val(i)), Ty::Value, false),
+                None => {
+                    let d = self.domain.describe();
+                    self.error(
+                        span,
+                        format!("unknown value `'{name}'`: expected one of {d}"),
+                    );
+                    return None;
+                }
+            },
+            ast::ExprKind::Name(name) => return self.lower_name(name, span, scope),
+            ast::ExprKind::Attr(node, attr) => {
+                let Some(n) = scope.node(&node.name) else {
+                    self.error(node.span, self.unknown_node(&node.name, scope));
+                    return None;
+                };
+                let (var, ty) = (n.var, n.ty);
+                let Some(a) = self
+                    .types
+                    .nodes
+                    .get(ty.index())
+                    .and_then(|t| t.attr(&attr.name))
+                else {
+                    let expected = self.attr_list(ty);
+                    let tn = self.type_name(ty).to_string();
+                    self.error(
+                        attr.span,
+                        format!("unknown attribute `{}` of `{tn}`: {expected}", attr.name),
+                    );
+                    return None;
+                };
+                let at = self.types.nodes[ty.index()].attrs[a.index()].ty;
+                typed(ExprKind::Attr(var, a), Ty::of(at.base), at.optional)
+            }
+            ast::ExprKind::Unary(op, inner) => {
+                let inner = self.lower_expr(inner, scope)?;
+                let want = if *op == UnOp::Not { Ty::Bool } else { Ty::Int };
+                if inner.ty != want {
+                    let what = match op {
+                        UnOp::Not => "`not`",
+                        UnOp::Neg => "`-`",
+                        UnOp::Abs => "`abs`",
+                    };
+                    self.error(
+                        inner.expr.span,
+                        format!(
+                            "{what} needs {} operand: expected {}, found {}",
+                            article(want),
+                            want.name(),
+                            inner.ty.name()
+                        ),
+                    );
+                    return None;
+                }
+                let optional = inner.optional;
+                typed(ExprKind::Unary(*op, Box::new(inner.expr)), want, optional)
+            }
+            ast::ExprKind::Binary(op, a, b) => {
+                let a = self.lower_expr(a, scope);
+                let b = self.lower_expr(b, scope);
+                return self.lower_binary(*op, a?, b?, span);
+            }
+        })
+    }
+
+    fn lower_name(&mut self, name: &str, span: Span, scope: Scope) -> Option<Typed> {
+        if let Some(this) = scope.this {
+            if let Some(a) = self
+                .types
+                .nodes
+                .get(this.ty.index())
+                .and_then(|t| t.attr(name))
+            {
+                let at = self.types.nodes[this.ty.index()].attrs[a.index()].ty;
+                return Some(Typed {
+                    expr: Expr::new(ExprKind::Attr(this.var, a), span),
+                    ty: Ty::of(at.base),
+                    optional: at.optional,
+                });
+            }
+        }
+        if let Some(i) = scope.params.iter().position(|p| p.name == name) {
+            let pt = scope.params[i].ty;
+            return Some(Typed {
+                expr: Expr::new(ExprKind::Param(i as u32), span),
+                ty: Ty::of(pt.base),
+                optional: pt.optional,
+            });
+        }
+        if let Some(v) = self.domain.find(name) {
+            return Some(Typed {
+                expr: Expr::new(ExprKind::Const(Value::Val(v)), span),
+                ty: Ty::Value,
+                optional: false,
+            });
+        }
+        let message = if let Some(n) = scope.node(name) {
+            let example = self
+                .types
+                .nodes
+                .get(n.ty.index())
+                .and_then(|t| t.attrs.first())
+                .map_or("attr".to_string(), |a| a.name.clone());
+            format!(
+                "`{name}` is a node, not a value: expected an attribute such as `{name}.{example}`"
+            )
+        } else {
+            let mut kinds = Vec::new();
+            if let Some(this) = scope.this {
+                kinds.push(format!("an attribute of `{}`", self.type_name(this.ty)));
+            }
+            if !scope.params.is_empty() {
+                kinds.push("a parameter".to_string());
+            }
+            kinds.push(format!("a value ({})", self.domain.describe()));
+            format!("unknown name `{name}`: expected {}", list_or(&kinds))
+        };
+        self.error(span, message);
+        None
+    }
+
+    fn lower_binary(&mut self, op: BinOp, a: Typed, b: Typed, span: Span) -> Option<Typed> {
+        let sym = op.symbol();
+        let optional = a.optional || b.optional;
+        let (a, b, ty) = match op {
+            BinOp::And | BinOp::Or => {
+                for side in [&a, &b] {
+                    if side.ty != Ty::Bool {
+                        self.error(
+                            side.expr.span,
+                            format!(
+                                "`{sym}` needs bool operands: expected bool, found {}",
+                                side.ty.name()
+                            ),
+                        );
+                        return None;
+                    }
+                }
+                (a, b, Ty::Bool)
+            }
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => {
+                for side in [&a, &b] {
+                    if side.ty != Ty::Int {
+                        self.error(
+                            side.expr.span,
+                            format!(
+                                "`{sym}` needs int operands: expected int, found {}",
+                                side.ty.name()
+                            ),
+                        );
+                        return None;
+                    }
+                }
+                (a, b, Ty::Int)
+            }
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                let ordering = !matches!(op, BinOp::Eq | BinOp::Ne);
+                let (a, b) = self.unify(a, b, sym)?;
+                if ordering {
+                    for side in [&a, &b] {
+                        if side.ty == Ty::None {
+                            self.error(
+                                side.expr.span,
+                                format!("`{sym}` cannot order `none`: expected an int or a value (use `==` or `!=` to test for none)"),
+                            );
+                            return None;
+                        }
+                    }
+                }
+                (a, b, Ty::Bool)
+            }
+        };
+        // Ordering and arithmetic on `none` give `none`; `==`, `!=`, `and`, `or` never do.
+        let optional = optional && !matches!(op, BinOp::Eq | BinOp::Ne | BinOp::And | BinOp::Or);
+        Some(Typed {
+            expr: Expr::new(
+                ExprKind::Binary(op, Box::new(a.expr), Box::new(b.expr)),
+                span,
+            ),
+            ty,
+            optional,
+        })
+    }
+
+    /// Makes both sides of a comparison one type: an integer literal beside a value is the
+    /// domain value written that way; `none` fits anything.
+    fn unify(&mut self, a: Typed, b: Typed, sym: &str) -> Option<(Typed, Typed)> {
+        if a.ty == b.ty || a.ty == Ty::None || b.ty == Ty::None {
+            return Some((a, b));
+        }
+        if a.ty == Ty::Value && b.int_literal().is_some() {
+            let b = self.int_as_value(b)?;
+            return Some((a, b));
+        }
+        if b.ty == Ty::Value && a.int_literal().is_some() {
+            let a = self.int_as_value(a)?;
+            return Some((a, b));
+        }
+        self.error(
+            b.expr.span,
+            format!(
+                "`{sym}` compares {} with {}: expected both sides of one type",
+                a.ty.name(),
+                b.ty.name()
+            ),
+        );
+        None
+    }
+
+    /// An integer literal standing where a value is expected.
+    fn int_as_value(&mut self, t: Typed) -> Option<Typed> {
+        let n = t.int_literal()?;
+        match self.domain.find_int(n) {
+            Some(v) => Some(Typed {
+                expr: Expr::new(ExprKind::Const(Value::Val(v)), t.expr.span),
+                ty: Ty::Value,
+                optional: false,
+            }),
+            None => {
+                let d = self.domain.describe();
+                self.error(
+                    t.expr.span,
+                    format!("value `{n}` is outside the domain: expected one of {d}"),
+                );
+                None
+            }
+        }
+    }
+
+    /// Lowers a condition, which must be bool.
+    pub(super) fn lower_cond(&mut self, e: &ast::Expr, scope: Scope) -> Option<Expr> {
+        let t = self.lower_expr(e, scope)?;
+        if t.ty != Ty::Bool {
+            self.error(
+                t.expr.span,
+                format!(
+                    "a condition must be bool: expected a comparison, found {}",
+                    t.ty.name()
+                ),
+            );
+            return None;
+        }
+        Some(t.expr)
+    }
+
+    /// Lowers an expression assigned to something of type `target` (`what` names it).
+    pub(super) fn lower_assigned(
+        &mut self,
+        e: &ast::Expr,
+        target: AttrType,
+        what: &str,
+        scope: Scope,
+    ) -> Option<Expr> {
+        let mut t = self.lower_expr(e, scope)?;
+        let want = Ty::of(target.base);
+        if want == Ty::Value && t.int_literal().is_some() {
+            t = self.int_as_value(t)?;
+        }
+        if t.ty == Ty::None {
+            if !target.optional {
+                self.error(
+                    t.expr.span,
+                    format!("{what} is not optional: expected {target}, found none"),
+                );
+                return None;
+            }
+            return Some(t.expr);
+        }
+        if t.ty != want {
+            self.error(
+                t.expr.span,
+                format!(
+                    "{what} has type {target}: expected {}, found {}",
+                    want.name(),
+                    t.ty.name()
+                ),
+            );
+            return None;
+        }
+        if t.optional && !target.optional {
+            self.error(
+                t.expr.span,
+                format!("{what} is not optional, but this may be none: expected {target}"),
+            );
+            return None;
+        }
+        Some(t.expr)
+    }
+
+    pub(super) fn unknown_node(&self, name: &str, scope: Scope) -> String {
+        let known: Vec<String> = scope
+            .nodes
+            .iter()
+            .map(|n| format!("`{}`", n.name))
+            .collect();
+        if known.is_empty() {
+            format!("unknown node `{name}`: no node is declared here")
+        } else {
+            format!("unknown node `{name}`: expected {}", list_or(&known))
+        }
+    }
+}
+
+fn article(t: Ty) -> &'static str {
+    match t {
+        Ty::Int => "an int",
+        Ty::Value => "a value",
+        Ty::Bool => "a bool",
+        Ty::None => "a",
+    }
+}
