@@ -156,7 +156,7 @@ pub struct Space {
 /// Enumerates the state space; `None` when it has more than `cap` states.
 pub fn space(v: &Variant, givens: &[Option<usize>], cap: u64) -> Option<Space> {
     let plan = Plan::new(v);
-    let mut s = Space { states: 0, transitions: 0, dead_ends: 0, solutions: 0 };
+    let s = Space { states: 0, transitions: 0, dead_ends: 0, solutions: 0 };
     if !plan.consistent(givens) {
         return Some(s);
     }

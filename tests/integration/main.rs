@@ -3,5 +3,10 @@
 
 mod brute;
 mod checker;
+mod counts;
+mod diagnostics;
+mod random_variants;
+mod semantics;
+mod solutions;
 mod support;
 mod variant;

@@ -102,14 +102,15 @@ fn floor(s: &str, mut n: usize) -> usize {
     n
 }
 
-/// Runs `grafter ARGS...` to completion.
+/// Runs `grafter ARGS...` to completion, in the repository root (so relative paths in
+/// arguments and messages read `tests/fixtures/...`).
 pub fn grafter<I, S>(args: I) -> Run
 where
     I: IntoIterator<Item = S>,
     S: AsRef<OsStr>,
 {
     let args: Vec<std::ffi::OsString> = args.into_iter().map(|a| a.as_ref().to_owned()).collect();
-    let out = Command::new(BIN).args(&args).output().expect("the grafter binary runs");
+    let out = Command::new(BIN).current_dir(root()).args(&args).output().expect("the grafter binary runs");
     Run {
         args: args.iter().map(|a| a.to_string_lossy().into_owned()).collect(),
         code: out.status.code().unwrap_or(-1),

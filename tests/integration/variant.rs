@@ -18,18 +18,6 @@ pub struct Variant {
 }
 
 impl Variant {
-    /// An empty grid with no constraints.
-    pub fn grid(rows: usize, cols: usize, values: &[&str]) -> Variant {
-        Variant {
-            rows,
-            cols,
-            values: values.iter().map(|v| v.to_string()).collect(),
-            groups: Vec::new(),
-            differ: Vec::new(),
-            less: Vec::new(),
-        }
-    }
-
     /// The values 1..n (n at most 9).
     pub fn digits(n: usize) -> Vec<String> {
         (1..=n).map(|d| d.to_string()).collect()
