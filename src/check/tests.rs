@@ -99,3 +99,250 @@ impl Grammar {
         crate::model::NodeId::from_index(i)
     }
 }
+
+/// A 4x4 file with `body` after the common declarations.
+fn file4(body: &str) -> String {
+    format!(
+        "values 1..4\nnode Cell {{ row: int, col: int, val: value? }}\nnode Group\nedge in: Cell -> Group\ngrid 4x4 of Cell\n{body}\n"
+    )
+}
+
+fn groups_of(g: &Grammar, group: &str) -> Vec<String> {
+    let gid = g.node_id(group);
+    let mut members: Vec<String> = g
+        .base
+        .inc(gid)
+        .iter()
+        .map(|&(_, s)| g.names[s.index()].clone())
+        .collect();
+    members.sort();
+    members
+}
+
+#[test]
+fn regions_make_one_group_per_letter() {
+    let g = ok(&file4(
+        "groups regions {\n  AABB\n  AABB /* comment */\n  CCDD // rest\n  CCDD\n}",
+    ));
+    assert_eq!(
+        g.names[16..],
+        ["region_A", "region_B", "region_C", "region_D"]
+    );
+    assert_eq!(groups_of(&g, "region_B"), ["r1c3", "r1c4", "r2c3", "r2c4"]);
+}
+
+#[test]
+fn diagonals_and_blocks() {
+    let g = ok(&file4("groups diagonals\ngroup w = block 2x3 at r2c2"));
+    assert_eq!(groups_of(&g, "diag1"), ["r1c1", "r2c2", "r3c3", "r4c4"]);
+    assert_eq!(groups_of(&g, "diag2"), ["r1c4", "r2c3", "r3c2", "r4c1"]);
+    assert_eq!(
+        groups_of(&g, "w"),
+        ["r2c2", "r2c3", "r2c4", "r3c2", "r3c3", "r3c4"]
+    );
+}
+
+#[test]
+fn boxes_are_numbered_row_major() {
+    let g = ok(&file4("groups boxes 2x2"));
+    assert_eq!(groups_of(&g, "box2"), ["r1c3", "r1c4", "r2c3", "r2c4"]);
+    assert_eq!(groups_of(&g, "box3"), ["r3c1", "r3c2", "r4c1", "r4c2"]);
+}
+
+#[test]
+fn the_edges_generator_evaluates_its_condition_per_pair() {
+    let g = ok(&file4(
+        "edge knight: Cell -> Cell\nedges c -knight-> d where abs(c.row - d.row) * abs(c.col - d.col) == 2",
+    ));
+    let knight = g.types.find_label("knight").unwrap();
+    let n = g.base.find_edges().filter(|&(_, l, _)| l == knight).count();
+    assert_eq!(n, 48);
+    assert!(g
+        .base
+        .has_edge(g.node_id("r1c1"), knight, g.node_id("r2c3")));
+    assert!(g
+        .base
+        .has_edge(g.node_id("r2c3"), knight, g.node_id("r1c1")));
+}
+
+#[test]
+fn a_grid_over_nodes_written_by_hand() {
+    let g = ok("values 1 2\nnode Cell { row: int, col: int, val: value? }\nnode Group\nedge in: Cell -> Group\n\
+        a: Cell { row = 1, col = 1 }\nb: Cell { row = 1, col = 2, val = 2 }\ng: Group\na -in-> g <-in- b\n\
+        grid 1x2 = a b\nstart { . 1 }\nrule r(v: value) { c: Cell { val == none } set c.val = v }");
+    let grid = g.grid.as_ref().unwrap();
+    assert_eq!(grid.cells, [g.node_id("a"), g.node_id("b")]);
+    assert_eq!(g.base.edge_count(), 2);
+    assert_eq!(g.base.attr(g.node_id("b"), grid.value_attr), Value::Val(1));
+    assert_eq!(g.start.as_ref().unwrap().values, [None, Some(0)]);
+}
+
+#[test]
+fn inherited_attributes_come_first_and_given_types_hold_the_value() {
+    let g = ok("values 1..4\nnode N { row: int, col: int }\nnode Node : N\nnode NodeVal : N { val: value }\n\
+        node Group\nedge in: N -> Group\ngrid 4x4 of Node given NodeVal\ngroups rows\n\
+        rule r(v: value) { c: Node  d: N  where d.row == c.row  new e: NodeVal { row = 1, col = 2, val = v } }");
+    let nv = g.types.find_node("NodeVal").unwrap();
+    let n = g.types.find_node("N").unwrap();
+    assert_eq!(g.types.node(nv).attr("row"), g.types.node(n).attr("row"));
+    assert_eq!(g.types.node(nv).attr("val"), Some(crate::model::AttrId(2)));
+    let grid = g.grid.as_ref().unwrap();
+    assert_eq!(grid.given_type, Some(nv));
+    assert_eq!(grid.value_attr, crate::model::AttrId(2));
+    assert!(g.types.is_subtype(grid.cell_type, n));
+}
+
+#[test]
+fn nacs_number_their_nodes_after_the_enclosing_pattern() {
+    let g = ok(&file4(
+        "rule r(v: value) {\n  c: Cell d: Cell\n  not { c -in-> g: Group not { e: Cell -in-> g  where e.val == v } }\n  not { d -in-> h: Group }\n}",
+    ));
+    let lhs = &g.rules[0].lhs;
+    assert_eq!((lhs.bound, lhs.var_end()), (0, 2));
+    assert_eq!(lhs.nacs[0].bound, 2);
+    assert_eq!(lhs.nacs[0].nacs[0].bound, 3);
+    assert_eq!(lhs.nacs[1].bound, 2);
+    assert_eq!(lhs.depth(), 4);
+    let inner = &lhs.nacs[0].nacs[0];
+    // `g` is the enclosing NAC's node 2; `e` is the inner NAC's own node 3.
+    assert_eq!(
+        (inner.edges[0].src, inner.edges[0].tgt),
+        (crate::model::VarId(3), crate::model::VarId(2))
+    );
+}
+
+#[test]
+fn paths_lower_to_path_expressions() {
+    use crate::rule::PathExpr;
+    let g = ok(&file4(
+        "rule r { c: Cell  d: Cell  c -(in.~in)+-> d  c -in?-> x: Group  d <-~in- x }",
+    ));
+    let lhs = &g.rules[0].lhs;
+    let l = g.types.find_label("in").unwrap();
+    let seq = PathExpr::Seq(vec![
+        PathExpr::Label(l),
+        PathExpr::Inverse(Box::new(PathExpr::Label(l))),
+    ]);
+    assert_eq!(lhs.edges[0].path, PathExpr::Plus(Box::new(seq)));
+    assert_eq!(
+        lhs.edges[1].path,
+        PathExpr::Opt(Box::new(PathExpr::Label(l)))
+    );
+    // `d <-~in- x` is a `~in` path from x to d.
+    assert_eq!(lhs.edges[2].src, crate::model::VarId(2));
+    assert_eq!(
+        lhs.edges[2].path,
+        PathExpr::Inverse(Box::new(PathExpr::Label(l)))
+    );
+}
+
+#[test]
+fn effects_are_sorted_and_new_nodes_numbered_after_every_nac() {
+    let g = ok(&file4(
+        "rule r {\n  c: Cell -in-> g: Group  d: Cell\n  not { d -in-> h: Group }\n  new c -in-> n\n  new n: Group\n  del d\n  del c -in-> g\n  set c.val = 1\n}",
+    ));
+    let effects = &g.rules[0].effects;
+    let kinds: Vec<&str> = effects
+        .iter()
+        .map(|e| match e {
+            Effect::Set { .. } => "set",
+            Effect::DelEdge { .. } => "del-edge",
+            Effect::DelNode { .. } => "del-node",
+            Effect::NewNode { .. } => "new-node",
+            Effect::NewEdge { .. } => "new-edge",
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        ["set", "del-edge", "del-node", "new-node", "new-edge"]
+    );
+    let Effect::NewNode { var, .. } = effects[3] else {
+        panic!()
+    };
+    assert_eq!(var, crate::model::VarId(4));
+    let Effect::NewEdge { src, tgt, .. } = effects[4] else {
+        panic!()
+    };
+    assert_eq!((src, tgt), (crate::model::VarId(0), crate::model::VarId(4)));
+}
+
+#[test]
+fn final_conditions_combine_patterns() {
+    use crate::rule::Condition;
+    let g = ok(&file4(
+        "final: { c: Cell { val == 1 } } and not ({ d: Cell { val == none } } or { e: Cell })",
+    ));
+    let Some(Condition::And(parts)) = &g.final_cond else {
+        panic!("{:?}", g.final_cond)
+    };
+    assert!(matches!(parts[0], Condition::Exists(_)));
+    let Condition::Not(inner) = &parts[1] else {
+        panic!()
+    };
+    assert!(matches!(**inner, Condition::Or(_)));
+}
+
+#[test]
+fn letters_and_multi_character_values() {
+    let g = ok("values 1..9 A..C\nnode Cell { val: value? }\ngrid 2x2 of Cell\nstart { 1.B0 }");
+    assert_eq!(g.domain.len(), 12);
+    assert_eq!(g.domain.find("B"), Some(10));
+    assert_eq!(
+        g.start.as_ref().unwrap().values,
+        [Some(0), None, Some(10), None]
+    );
+    let g = ok("values 1..12\nnode Cell { val: value? }\ngrid 2x2 of Cell\nstart { 10 . 12 0 }");
+    assert_eq!(
+        g.start.as_ref().unwrap().values,
+        [Some(9), None, Some(11), None]
+    );
+    // Not one character each: cells are separated by blanks, and `10` is not a value.
+    let e =
+        errors("values 1..12\nnode Cell { val: value? }\ngrid 2x2 of Cell\nstart { 10 . 13 0 }");
+    assert!(
+        e.contains("unexpected `13`: expected a value (1 2 3 4 5 6 7 8 9 10 11 12) or `.`"),
+        "{e}"
+    );
+}
+
+#[test]
+fn the_expanded_file_checks_to_the_same_start_graph() {
+    let g = ok(CENTRE);
+    let text = print_expanded(&g);
+    let h = ok(&text);
+    assert_eq!(g.names, h.names);
+    assert_eq!(g.base, h.base, "{text}");
+    assert_eq!(
+        g.grid.as_ref().unwrap().cells,
+        h.grid.as_ref().unwrap().cells
+    );
+    assert_eq!(
+        g.start,
+        h.start.map(|s| Givens {
+            spans: g.start.as_ref().unwrap().spans.clone(),
+            ..s
+        })
+    );
+    assert_eq!(g.rules.len(), h.rules.len());
+    assert_eq!(g.final_cond.is_some(), h.final_cond.is_some());
+    assert!(text.contains("r2c2 -in-> centre"), "{text}");
+    assert!(text.contains("grid 4x4 = r1c1 r1c2"), "{text}");
+}
+
+#[test]
+fn the_expanded_file_keeps_given_types_letters_and_inheritance() {
+    let src = "values A..D\nnode N { row: int, col: int }\nnode Node : N\nnode NodeVal : N { val: value }\n\
+        node Group\nedge in: N -> Group\ngrid 4x4 of Node given NodeVal\ngroups rows, columns, boxes 2x2, diagonals\n\
+        start { A... .... .... ...D }";
+    let g = ok(src);
+    let h = ok(&print_expanded(&g));
+    assert_eq!(g.base, h.base);
+    assert_eq!(
+        h.grid.as_ref().unwrap().given_type,
+        g.grid.as_ref().unwrap().given_type
+    );
+    assert_eq!(
+        h.start.as_ref().unwrap().values,
+        g.start.as_ref().unwrap().values
+    );
+}
