@@ -11,7 +11,7 @@ use std::time::Duration;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use grafter::diag::{Diagnostic, Source};
-use grafter::explore::{Config, Engine, EngineKind, Expand, Limits, Order};
+use grafter::explore::{Config, Engine, EngineChoice, EngineKind, Expand, Limits, Order};
 use grafter::grammar::{Givens, Grammar};
 use grafter::output;
 use grafter::puzzle::read_puzzles;
@@ -68,6 +68,16 @@ struct SolveArgs {
     /// Stop each run after this many seconds.
     #[arg(long)]
     timeout: Option<f64>,
+    /// `auto` packs slot-filling grammars into compact states; `graph` always explores
+    /// whole host graphs with the general matcher (slower; for comparison).
+    #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
+    engine: EngineArg,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum EngineArg {
+    Auto,
+    Graph,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -158,6 +168,10 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
         expand: match args.expand {
             ExpandArg::Focus => Expand::Focus,
             ExpandArg::All => Expand::All,
+        },
+        engine: match args.engine {
+            EngineArg::Auto => EngineChoice::Auto,
+            EngineArg::Graph => EngineChoice::Graph,
         },
         limits: Limits {
             max_states: args.max_states,

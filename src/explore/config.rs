@@ -52,6 +52,16 @@ pub struct Limits {
     pub timeout: Option<Duration>,
 }
 
+/// Which state representation to use.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EngineChoice {
+    /// Packed slots where the grammar allows, whole graphs otherwise.
+    #[default]
+    Auto,
+    /// Whole host graphs and the general matcher, always (for comparison and debugging).
+    Graph,
+}
+
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Config {
     /// Default: `dfs`.
@@ -60,4 +70,6 @@ pub struct Config {
     pub expand: Expand,
     /// Default: none.
     pub limits: Limits,
+    /// Default: `Auto`.
+    pub engine: EngineChoice,
 }

@@ -8,7 +8,7 @@ use crate::grammar::{Givens, Grammar};
 use crate::model::{Graph, Value};
 use crate::slot::{self, FocusSpace, FullSpace, Mask, NotSlot, SlotModel, Tables, Work};
 
-use super::config::{Config, Expand};
+use super::config::{Config, EngineChoice, Expand};
 use super::explorer::explore;
 use super::graph_space::GraphSpace;
 use super::report::Report;
@@ -140,10 +140,11 @@ impl<'g> Engine<'g> {
         let start = self.start_graph(givens);
         let givens = givens.or(self.grammar.start.as_ref());
         let mut expand = config.expand;
-        let fallback = if expand == Expand::Focus {
-            self.focus_unsound()
-        } else {
-            None
+        let forced_graph = config.engine == EngineChoice::Graph;
+        let fallback = match expand {
+            Expand::Focus if forced_graph => Some("--engine graph explores whole graphs, which has no focus".to_string()),
+            Expand::Focus => self.focus_unsound(),
+            Expand::All => None,
         };
         if fallback.is_some() {
             expand = Expand::All;
@@ -151,7 +152,7 @@ impl<'g> Engine<'g> {
         let config = Config { expand, ..*config };
         let mut sink = on_solution;
         let (counts, stop, engine) = match (&self.kind, &self.width) {
-            (EngineKind::Slot(model), Some(width)) => {
+            (EngineKind::Slot(model), Some(width)) if !forced_graph => {
                 let r = match width {
                     Width::W16(t) => self.run_slot(model, t, &start, givens, &config, &mut sink),
                     Width::W32(t) => self.run_slot(model, t, &start, givens, &config, &mut sink),

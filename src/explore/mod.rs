@@ -12,7 +12,7 @@ pub mod report;
 pub mod space;
 pub mod store;
 
-pub use config::{Config, Expand, Limits, Order};
+pub use config::{Config, EngineChoice, Expand, Limits, Order};
 pub use engine::{Engine, EngineKind};
 pub use explorer::explore;
 pub use frontier::{Frontier, Successors};
