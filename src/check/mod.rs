@@ -1,9 +1,11 @@
 //! AST to checked grammar: resolve names, build the types and the domain, expand the
 //! generators into the start graph, type-check rules. Every diagnostic is collected.
 
+mod effect;
 mod expand;
 mod expr;
 mod graph;
+mod grid;
 mod groups;
 mod rule;
 mod start;
@@ -11,6 +13,8 @@ mod types;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_errors;
 
 use std::collections::{HashMap, HashSet};
 

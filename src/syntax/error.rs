@@ -164,6 +164,10 @@ pub fn to_diagnostic(text: &str, e: &Error<Rule>) -> Diagnostic {
                 format!("expected {}, found {found}", one_of(&expected))
             }
         }
+        // pest's guard against deep recursion ("stack limit reached", "call limit reached").
+        ErrorVariant::CustomError { message } if message.contains("limit reached") => format!(
+            "nested too deeply: expected fewer levels of parentheses, braces or NACs (the parser's {message})"
+        ),
         ErrorVariant::CustomError { message } => message.clone(),
     };
     Diagnostic::error(span, message)

@@ -1,0 +1,192 @@
+//! `grid RxC of T [given U]` and `grid RxC = names`: the cells puzzles and `start` fill.
+
+use smallvec::SmallVec;
+
+use super::Checker;
+use crate::diag::Span;
+use crate::grammar::Grid;
+use crate::model::{AttrId, BaseType, NodeId, NodeTypeId, Value};
+use crate::syntax::ast;
+
+/// Grids above this many cells are surely a typo and would exhaust memory.
+const MAX_CELLS: u64 = 1 << 20;
+
+impl Checker<'_> {
+    pub(super) fn lower_grid(&mut self, d: &ast::GridDecl) {
+        if let Some(first) = &self.grid {
+            let first = first.span;
+            self.duplicate(d.span, "grid", first);
+            return;
+        }
+        let (rows, cols) = (d.dims.rows, d.dims.cols);
+        let size = u64::from(rows) * u64::from(cols);
+        if size == 0 || size > MAX_CELLS {
+            self.error(
+                d.dims.span,
+                format!("grid {rows}x{cols}: expected at least one row and one column and at most {MAX_CELLS} cells"),
+            );
+            return;
+        }
+        let (cells, cell_type, given) = match &d.kind {
+            ast::GridKind::Of { ty, given } => {
+                let Some(cell_type) = self.resolve_type(ty) else {
+                    return;
+                };
+                let Some(cells) = self.make_cells(rows, cols, cell_type, d.span) else {
+                    return;
+                };
+                (cells, cell_type, given)
+            }
+            ast::GridKind::Names { names, given } => {
+                if names.len() as u64 != size {
+                    self.error(
+                        d.span,
+                        format!(
+                            "grid {rows}x{cols} needs {size} nodes, found {}",
+                            names.len()
+                        ),
+                    );
+                    return;
+                }
+                let cells: Vec<Option<NodeId>> =
+                    names.iter().map(|n| self.find_base_node(n)).collect();
+                let Some(cells) = cells.into_iter().collect::<Option<Vec<_>>>() else {
+                    return;
+                };
+                let cell_type = self.graph.ty(cells[0]);
+                for (n, &c) in names.iter().zip(&cells) {
+                    let ty = self.graph.ty(c);
+                    if ty != cell_type {
+                        self.error(
+                            n.span,
+                            format!(
+                                "grid cells must share one type: expected `{}` (the type of `{}`), found `{}`",
+                                self.type_name(cell_type),
+                                names[0].name,
+                                self.type_name(ty)
+                            ),
+                        );
+                        return;
+                    }
+                }
+                (cells, cell_type, given)
+            }
+        };
+        let given_type = match given {
+            Some(g) => match self.resolve_type(g) {
+                Some(t) => Some(t),
+                None => return,
+            },
+            None => None,
+        };
+        let value_attr = match given_type {
+            Some(t) => self.value_attr(t, true, d.span),
+            None => self.value_attr(cell_type, false, d.span),
+        };
+        self.grid = Some(Grid {
+            rows,
+            cols,
+            cells,
+            cell_type,
+            given_type,
+            // Without one the file has an error and no grammar is returned.
+            value_attr: value_attr.unwrap_or(AttrId(0)),
+            boxes: None,
+            span: d.span,
+        });
+    }
+
+    /// Cells `r1c1 ..` with `row` and `col` set when the type has int attributes so named.
+    fn make_cells(
+        &mut self,
+        rows: u32,
+        cols: u32,
+        ty: NodeTypeId,
+        span: Span,
+    ) -> Option<Vec<NodeId>> {
+        let t = self.types.node(ty).clone();
+        let coord = |name: &str| {
+            t.attr(name)
+                .filter(|a| t.attrs[a.index()].ty.base == BaseType::Int)
+        };
+        let (row, col) = (coord("row"), coord("col"));
+        let required: Vec<String> = t
+            .attrs
+            .iter()
+            .enumerate()
+            .filter(|(i, a)| {
+                !a.ty.optional
+                    && Some(AttrId::from_index(*i)) != row
+                    && Some(AttrId::from_index(*i)) != col
+            })
+            .map(|(_, a)| format!("`{}: {}`", a.name, a.ty))
+            .collect();
+        if !required.is_empty() {
+            self.error(
+                span,
+                format!(
+                    "grid cells of type `{}` start empty, but it has {}: expected only `row`, `col` and optional attributes",
+                    t.name,
+                    required.join(", ")
+                ),
+            );
+            return None;
+        }
+        let mut cells = Vec::new();
+        for r in 1..=rows {
+            for c in 1..=cols {
+                let mut attrs: SmallVec<[Value; 4]> = t.attrs.iter().map(|_| Value::None).collect();
+                if let Some(a) = row {
+                    attrs[a.index()] = Value::Int(r.into());
+                }
+                if let Some(a) = col {
+                    attrs[a.index()] = Value::Int(c.into());
+                }
+                cells.push(self.add_base_node(&format!("r{r}c{c}"), ty, attrs, span)?);
+            }
+        }
+        Some(cells)
+    }
+
+    /// The attribute holding a cell's value: the type's one attribute of type `value?`
+    /// (`value` or `value?` for a `given` type).
+    pub(super) fn value_attr(&mut self, ty: NodeTypeId, given: bool, span: Span) -> Option<AttrId> {
+        let t = self.types.node(ty);
+        let found: Vec<usize> = t
+            .attrs
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.ty.base == BaseType::Value && (a.ty.optional || given))
+            .map(|(i, _)| i)
+            .collect();
+        let want = if given {
+            "`value` or `value?`"
+        } else {
+            "`value?`"
+        };
+        match found.as_slice() {
+            [one] => Some(AttrId::from_index(*one)),
+            [] => {
+                let msg = format!(
+                    "`{}` has no attribute of type {want}: expected one to hold a cell's value",
+                    t.name
+                );
+                self.error(span, msg);
+                None
+            }
+            many => {
+                let names: Vec<String> = many
+                    .iter()
+                    .map(|&i| format!("`{}`", t.attrs[i].name))
+                    .collect();
+                let msg = format!(
+                    "`{}` has several attributes of type {want} ({}): expected exactly one to hold a cell's value",
+                    t.name,
+                    names.join(", ")
+                );
+                self.error(span, msg);
+                None
+            }
+        }
+    }
+}
