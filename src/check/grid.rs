@@ -53,6 +53,16 @@ impl Checker<'_> {
                 let Some(cells) = cells.into_iter().collect::<Option<Vec<_>>>() else {
                     return;
                 };
+                for (i, n) in names.iter().enumerate() {
+                    if names[..i].iter().any(|m| m.name == n.name) {
+                        let msg = format!(
+                            "node `{}` is twice in the grid: expected each cell once",
+                            n.name
+                        );
+                        self.error(n.span, msg);
+                        return;
+                    }
+                }
                 let cell_type = self.graph.ty(cells[0]);
                 for (n, &c) in names.iter().zip(&cells) {
                     let ty = self.graph.ty(c);
@@ -83,6 +93,9 @@ impl Checker<'_> {
             Some(t) => self.value_attr(t, true, d.span),
             None => self.value_attr(cell_type, false, d.span),
         };
+        if let (Some(t), Some(v)) = (given_type, value_attr) {
+            self.check_given_type(cell_type, t, v, d.span);
+        }
         self.grid = Some(Grid {
             rows,
             cols,
@@ -94,6 +107,32 @@ impl Checker<'_> {
             boxes: None,
             span: d.span,
         });
+    }
+
+    /// A given cell copies the attributes of the same name from the empty cell and sets
+    /// its value: every other attribute of the given type must be optional.
+    fn check_given_type(&mut self, cell: NodeTypeId, given: NodeTypeId, value: AttrId, span: Span) {
+        let (c, g) = (self.types.node(cell), self.types.node(given));
+        let unfilled: Vec<String> = g
+            .attrs
+            .iter()
+            .enumerate()
+            .filter(|&(i, a)| {
+                i != value.index()
+                    && !a.ty.optional
+                    && !c.attrs.iter().any(|b| b.name == a.name && b.ty == a.ty)
+            })
+            .map(|(_, a)| format!("`{}: {}`", a.name, a.ty))
+            .collect();
+        if !unfilled.is_empty() {
+            let msg = format!(
+                "a given cell cannot fill {} of `{}`: expected `{}` to have the same attribute, or it to be optional",
+                unfilled.join(", "),
+                g.name,
+                c.name
+            );
+            self.error(span, msg);
+        }
     }
 
     /// Cells `r1c1 ..` with `row` and `col` set when the type has int attributes so named.

@@ -239,7 +239,6 @@ impl Checker<'_> {
     }
 
     /// `strict`: the node's type must be a subtype of the end type (for created edges).
-
     pub(super) fn check_edge_ends(
         &mut self,
         label: LabelId,
