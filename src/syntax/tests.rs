@@ -170,3 +170,24 @@ fn a_huge_number_is_an_error_not_a_panic() {
     let e = error_of("values 1..99999999999999999999");
     assert!(e.contains("is too large"), "{e}");
 }
+
+#[test]
+fn blocks_keep_their_raw_text_and_grids_their_names() {
+    let f = parse_str("values 1 grid 1x2 = a b given T groups regions { AB // } in a comment\n }")
+        .unwrap_or_else(|d| panic!("{d:?}"));
+    let ast::Item::Grid(g) = &f.items[1] else {
+        panic!()
+    };
+    let ast::GridKind::Names { names, given } = &g.kind else {
+        panic!()
+    };
+    assert_eq!(names.len(), 2);
+    assert_eq!(given.as_ref().map(|g| g.name.as_str()), Some("T"));
+    let ast::Item::Groups(gs) = &f.items[2] else {
+        panic!()
+    };
+    let ast::GroupShapeKind::Regions(raw) = &gs.shapes[0].kind else {
+        panic!()
+    };
+    assert!(raw.text.contains("AB // } in a comment"), "{:?}", raw.text);
+}
