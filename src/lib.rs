@@ -5,6 +5,27 @@
 //! The pipeline: [`syntax`] parses text into a spanned AST, [`check`] resolves names,
 //! expands generators and type-checks into a [`Grammar`], [`explore`] runs the state space
 //! and [`output`] prints what it found.
+//!
+//! ```
+//! use grafter::explore::{Config, Engine};
+//!
+//! let grammar = grafter::load_str("latin.graft", r#"
+//!     values 1..3
+//!     node Cell { row: int, col: int, val: value? }
+//!     node Group
+//!     edge in: Cell -> Group
+//!     grid 3x3 of Cell
+//!     groups rows, columns
+//!     rule place(v: value) {
+//!       c: Cell { val == none }
+//!       not { c -in-> g: Group <-in- d: Cell { val == v } }
+//!       set c.val = v
+//!     }
+//!     final: not { c: Cell { val == none } }
+//! "#).unwrap();
+//! let report = Engine::new(&grammar).solve(None, &Config::default(), None).unwrap();
+//! assert_eq!(report.counts.solutions, 12); // the 3x3 Latin squares
+//! ```
 
 #![forbid(unsafe_code)]
 
@@ -13,9 +34,9 @@ pub mod diag;
 pub mod explore;
 pub mod grammar;
 pub mod matcher;
+pub mod model;
 pub mod output;
 pub mod puzzle;
-pub mod model;
 pub mod rule;
 pub mod slot;
 pub mod syntax;
