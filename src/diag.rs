@@ -161,7 +161,10 @@ mod tests {
         let s = Source::new("f.graft", "values 1..4\nnode Cel { }\n");
         let d = Diagnostic::error(Span::new(17, 20), "unknown type `Cel`");
         let text = s.render(&d);
-        assert!(text.starts_with("f.graft:2:6: error: unknown type `Cel`\n"), "{text}");
+        assert!(
+            text.starts_with("f.graft:2:6: error: unknown type `Cel`\n"),
+            "{text}"
+        );
         assert!(text.contains("2 | node Cel { }\n"), "{text}");
         assert!(text.contains("  |      ^^^\n"), "{text}");
     }

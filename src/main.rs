@@ -20,7 +20,11 @@ const BAD_INPUT: u8 = 1;
 const STOPPED: u8 = 3;
 
 #[derive(Parser)]
-#[command(name = "grafter", version, about = "Explore the state space of graph rewriting rules and list every solution")]
+#[command(
+    name = "grafter",
+    version,
+    about = "Explore the state space of graph rewriting rules and list every solution"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -31,9 +35,7 @@ enum Command {
     /// Every solution of the file's start graph (or of each puzzle), then a summary.
     Solve(SolveArgs),
     /// Parse and type-check a rule file; summarise its nodes, edges and rules.
-    Check {
-        file: PathBuf,
-    },
+    Check { file: PathBuf },
     /// Print the graph a rule file expands to, as a rule file or as Graphviz DOT.
     Expand {
         file: PathBuf,
@@ -144,7 +146,10 @@ impl From<io::Error> for Failure {
 fn read_source(path: &Path) -> Result<Source, Failure> {
     match std::fs::read_to_string(path) {
         Ok(text) => Ok(Source::new(path.display().to_string(), text)),
-        Err(e) => Err(Failure::BadInput(format!("{}: error: cannot read: {e}\n", path.display()))),
+        Err(e) => Err(Failure::BadInput(format!(
+            "{}: error: cannot read: {e}\n",
+            path.display()
+        ))),
     }
 }
 
@@ -198,8 +203,8 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
         }
         Some(path) => {
             let source = read_source(path)?;
-            let puzzles =
-                read_puzzles(&grammar, &source).map_err(|ds| Failure::BadInput(render_all(&source, &ds)))?;
+            let puzzles = read_puzzles(&grammar, &source)
+                .map_err(|ds| Failure::BadInput(render_all(&source, &ds)))?;
             let clashes: Vec<Diagnostic> = puzzles
                 .iter()
                 .filter_map(|p| engine.check_givens(Some(&p.givens)).err())
@@ -207,7 +212,10 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
             if !clashes.is_empty() {
                 return Err(Failure::BadInput(render_all(&source, &clashes)));
             }
-            puzzles.into_iter().map(|p| (p.number, Some(p.givens))).collect()
+            puzzles
+                .into_iter()
+                .map(|p| (p.number, Some(p.givens)))
+                .collect()
         }
     };
     let stdout = io::stdout();
@@ -275,7 +283,12 @@ fn check(path: &Path) -> Result<u8, Failure> {
     }
     let mut out = io::stdout().lock();
     writeln!(out, "{}: ok", grammar.source.name)?;
-    writeln!(out, "values: {} ({})", grammar.domain.describe(), grammar.domain.len())?;
+    writeln!(
+        out,
+        "values: {} ({})",
+        grammar.domain.describe(),
+        grammar.domain.len()
+    )?;
     for (i, t) in grammar.types.nodes.iter().enumerate() {
         let count = grammar
             .base
@@ -322,7 +335,11 @@ fn check(path: &Path) -> Result<u8, Failure> {
     writeln!(
         out,
         "final: {}",
-        if grammar.final_cond.is_some() { "as declared" } else { "no rule applies" }
+        if grammar.final_cond.is_some() {
+            "as declared"
+        } else {
+            "no rule applies"
+        }
     )?;
     match &engine.kind {
         EngineKind::Slot(m) => writeln!(

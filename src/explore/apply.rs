@@ -64,7 +64,13 @@ impl<'g> CompiledRule<'g> {
     /// The graph after applying the rule at a match. Every expression is evaluated on the
     /// graph before the change; effects run as sets, edge deletions, node deletions, node
     /// creations, edge creations.
-    pub fn apply(&self, types: &TypeSystem, graph: &Graph, params: &[Value], binding: &[NodeId]) -> Graph {
+    pub fn apply(
+        &self,
+        types: &TypeSystem,
+        graph: &Graph,
+        params: &[Value],
+        binding: &[NodeId],
+    ) -> Graph {
         let env = BindingEnv {
             graph,
             binding,
@@ -74,7 +80,9 @@ impl<'g> CompiledRule<'g> {
         for e in &self.rule.effects {
             match e {
                 Effect::Set { value, .. } => values.push(value.eval(&env)),
-                Effect::NewNode { attrs, .. } => values.extend(attrs.iter().map(|(_, x)| x.eval(&env))),
+                Effect::NewNode { attrs, .. } => {
+                    values.extend(attrs.iter().map(|(_, x)| x.eval(&env)))
+                }
                 _ => {}
             }
         }
@@ -87,7 +95,9 @@ impl<'g> CompiledRule<'g> {
                     let v = next_value.next().expect("evaluated");
                     g.set_attr(vars[var.index()], *attr, v);
                 }
-                Effect::DelEdge { src, label, tgt, .. } => {
+                Effect::DelEdge {
+                    src, label, tgt, ..
+                } => {
                     g.remove_edge(vars[src.index()], *label, vars[tgt.index()]);
                 }
                 Effect::DelNode { var, .. } => g.remove_node(vars[var.index()]),
@@ -103,7 +113,9 @@ impl<'g> CompiledRule<'g> {
                     }
                     vars[var.index()] = n;
                 }
-                Effect::NewEdge { src, label, tgt, .. } => {
+                Effect::NewEdge {
+                    src, label, tgt, ..
+                } => {
                     let (s, t) = (vars[src.index()], vars[tgt.index()]);
                     if g.is_alive(s) && g.is_alive(t) {
                         g.add_edge(s, *label, t);

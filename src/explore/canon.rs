@@ -171,8 +171,10 @@ fn refine(mut colours: Vec<u32>, links: &[Vec<(u8, u32, usize)>]) -> Vec<u32> {
         let classes = count_classes(&colours);
         let keys: Vec<(u32, Vec<(u8, u32, u32)>)> = (0..colours.len())
             .map(|i| {
-                let mut nb: Vec<(u8, u32, u32)> =
-                    links[i].iter().map(|&(d, l, j)| (d, l, colours[j])).collect();
+                let mut nb: Vec<(u8, u32, u32)> = links[i]
+                    .iter()
+                    .map(|&(d, l, j)| (d, l, colours[j]))
+                    .collect();
                 nb.sort_unstable();
                 (colours[i], nb)
             })

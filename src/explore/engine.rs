@@ -142,7 +142,9 @@ impl<'g> Engine<'g> {
         let mut expand = config.expand;
         let forced_graph = config.engine == EngineChoice::Graph;
         let fallback = match expand {
-            Expand::Focus if forced_graph => Some("--engine graph explores whole graphs, which has no focus".to_string()),
+            Expand::Focus if forced_graph => {
+                Some("--engine graph explores whole graphs, which has no focus".to_string())
+            }
             Expand::Focus => self.focus_unsound(),
             Expand::All => None,
         };
@@ -238,7 +240,10 @@ impl<'g> Engine<'g> {
         let g = self.grammar;
         let cell_name = |s: usize| {
             let n = model.slots[s].0;
-            g.names.get(n.index()).cloned().unwrap_or_else(|| format!("#{}", n.0))
+            g.names
+                .get(n.index())
+                .cloned()
+                .unwrap_or_else(|| format!("#{}", n.0))
         };
         let span_of = |s: usize| -> Span {
             let n = model.slots[s].0;
@@ -261,7 +266,10 @@ impl<'g> Engine<'g> {
                 g.domain.name(values[t].unwrap_or(0)),
                 cell_name(t)
             ),
-            None => format!("given `{name}` at {} is not a value any rule can place there", cell_name(s)),
+            None => format!(
+                "given `{name}` at {} is not a value any rule can place there",
+                cell_name(s)
+            ),
         };
         Diagnostic::error(span_of(s), message)
     }

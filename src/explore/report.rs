@@ -32,7 +32,9 @@ impl fmt::Display for StopReason {
             StopReason::MaxSolutions(n) => {
                 write!(f, "stopped after {n} solutions (--max-solutions)")
             }
-            StopReason::Timeout(d) => write!(f, "stopped after {:.3} s (--timeout)", d.as_secs_f64()),
+            StopReason::Timeout(d) => {
+                write!(f, "stopped after {:.3} s (--timeout)", d.as_secs_f64())
+            }
         }
     }
 }

@@ -49,7 +49,11 @@ impl PathNfa {
             PathExpr::Seq(parts) => {
                 let mut cur = from;
                 for (i, p) in parts.iter().enumerate() {
-                    let next = if i + 1 == parts.len() { to } else { self.state() };
+                    let next = if i + 1 == parts.len() {
+                        to
+                    } else {
+                        self.state()
+                    };
                     self.build(p, cur, next, forward);
                     cur = next;
                 }
@@ -99,15 +103,24 @@ impl PathNfa {
                     self.build_inverse(q, from, to, forward);
                 }
             }
-            PathExpr::Star(q) => {
-                self.build(&PathExpr::Star(Box::new(PathExpr::Inverse(q.clone()))), from, to, forward)
-            }
-            PathExpr::Plus(q) => {
-                self.build(&PathExpr::Plus(Box::new(PathExpr::Inverse(q.clone()))), from, to, forward)
-            }
-            PathExpr::Opt(q) => {
-                self.build(&PathExpr::Opt(Box::new(PathExpr::Inverse(q.clone()))), from, to, forward)
-            }
+            PathExpr::Star(q) => self.build(
+                &PathExpr::Star(Box::new(PathExpr::Inverse(q.clone()))),
+                from,
+                to,
+                forward,
+            ),
+            PathExpr::Plus(q) => self.build(
+                &PathExpr::Plus(Box::new(PathExpr::Inverse(q.clone()))),
+                from,
+                to,
+                forward,
+            ),
+            PathExpr::Opt(q) => self.build(
+                &PathExpr::Opt(Box::new(PathExpr::Inverse(q.clone()))),
+                from,
+                to,
+                forward,
+            ),
         }
     }
 
@@ -178,7 +191,9 @@ mod tests {
         let l = PathExpr::Label(LabelId(0));
         let star = PathNfa::compile(&PathExpr::Star(Box::new(l.clone())));
         assert_eq!(star.find_reachable(&g, ids[1]), ids[1..].to_vec());
-        let back = PathNfa::compile(&PathExpr::Plus(Box::new(PathExpr::Inverse(Box::new(l.clone())))));
+        let back = PathNfa::compile(&PathExpr::Plus(Box::new(PathExpr::Inverse(Box::new(
+            l.clone(),
+        )))));
         assert_eq!(back.find_reachable(&g, ids[2]), ids[..2].to_vec());
         let both = PathNfa::compile(&PathExpr::Star(Box::new(PathExpr::Alt(vec![
             l.clone(),
@@ -193,7 +208,10 @@ mod tests {
         let l = PathExpr::Label(LabelId(0));
         let two = PathNfa::compile(&PathExpr::Seq(vec![l.clone(), l.clone()]));
         assert_eq!(two.find_reachable(&g, ids[0]), vec![ids[2]]);
-        let inv_two = PathNfa::compile(&PathExpr::Inverse(Box::new(PathExpr::Seq(vec![l.clone(), l]))));
+        let inv_two = PathNfa::compile(&PathExpr::Inverse(Box::new(PathExpr::Seq(vec![
+            l.clone(),
+            l,
+        ]))));
         assert_eq!(inv_two.find_reachable(&g, ids[3]), vec![ids[1]]);
     }
 }

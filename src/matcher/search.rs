@@ -19,7 +19,10 @@ pub struct BindingEnv<'a> {
 
 impl Env for BindingEnv<'_> {
     fn param(&self, index: u32) -> Value {
-        self.params.get(index as usize).copied().unwrap_or(Value::None)
+        self.params
+            .get(index as usize)
+            .copied()
+            .unwrap_or(Value::None)
     }
 
     fn attr(&self, var: VarId, attr: AttrId) -> Value {

@@ -66,11 +66,10 @@ impl Graph {
 
     /// Every edge as `(source, label, target)`, sorted by source, then label, then target.
     pub fn find_edges(&self) -> impl Iterator<Item = (NodeId, LabelId, NodeId)> + '_ {
-        self.adj
-            .out
-            .iter()
-            .enumerate()
-            .flat_map(|(s, list)| list.iter().map(move |&(l, t)| (NodeId::from_index(s), l, t)))
+        self.adj.out.iter().enumerate().flat_map(|(s, list)| {
+            list.iter()
+                .map(move |&(l, t)| (NodeId::from_index(s), l, t))
+        })
     }
 
     #[inline]

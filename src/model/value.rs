@@ -86,7 +86,10 @@ impl Domain {
 
     /// Displays a value for output: a domain value by its name, `none` as `.`.
     pub fn show(&self, v: Value) -> ValueDisplay<'_> {
-        ValueDisplay { domain: self, value: v }
+        ValueDisplay {
+            domain: self,
+            value: v,
+        }
     }
 }
 

@@ -36,7 +36,12 @@ pub fn node_line(grammar: &Grammar, graph: &Graph, n: NodeId) -> String {
     if attrs.is_empty() {
         format!("{}: {}", node_name(grammar, n), ty.name)
     } else {
-        format!("{}: {} {{ {} }}", node_name(grammar, n), ty.name, attrs.join(", "))
+        format!(
+            "{}: {} {{ {} }}",
+            node_name(grammar, n),
+            ty.name,
+            attrs.join(", ")
+        )
     }
 }
 

@@ -193,24 +193,44 @@ mod tests {
 
     fn bin(op: BinOp, a: ExprKind, b: ExprKind) -> Expr {
         Expr::new(
-            ExprKind::Binary(op, Box::new(Expr::new(a, Span::default())), Box::new(Expr::new(b, Span::default()))),
+            ExprKind::Binary(
+                op,
+                Box::new(Expr::new(a, Span::default())),
+                Box::new(Expr::new(b, Span::default())),
+            ),
             Span::default(),
         )
     }
 
     #[test]
     fn comparisons_with_none_are_false_but_equality_sees_it() {
-        let none_le_v = bin(BinOp::Le, ExprKind::Attr(VarId(0), AttrId(0)), ExprKind::Param(0));
+        let none_le_v = bin(
+            BinOp::Le,
+            ExprKind::Attr(VarId(0), AttrId(0)),
+            ExprKind::Param(0),
+        );
         assert!(!none_le_v.holds(&NoEnv));
-        let none_eq_none = bin(BinOp::Eq, ExprKind::Attr(VarId(0), AttrId(0)), ExprKind::Const(Value::None));
+        let none_eq_none = bin(
+            BinOp::Eq,
+            ExprKind::Attr(VarId(0), AttrId(0)),
+            ExprKind::Const(Value::None),
+        );
         assert!(none_eq_none.holds(&NoEnv));
     }
 
     #[test]
     fn undefined_arithmetic_is_none_not_a_panic() {
-        let div = bin(BinOp::Div, ExprKind::Const(Value::Int(1)), ExprKind::Const(Value::Int(0)));
+        let div = bin(
+            BinOp::Div,
+            ExprKind::Const(Value::Int(1)),
+            ExprKind::Const(Value::Int(0)),
+        );
         assert_eq!(div.eval(&NoEnv), Value::None);
-        let overflow = bin(BinOp::Mul, ExprKind::Const(Value::Int(i64::MAX)), ExprKind::Const(Value::Int(2)));
+        let overflow = bin(
+            BinOp::Mul,
+            ExprKind::Const(Value::Int(i64::MAX)),
+            ExprKind::Const(Value::Int(2)),
+        );
         assert_eq!(overflow.eval(&NoEnv), Value::None);
     }
 }

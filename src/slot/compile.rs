@@ -136,7 +136,9 @@ fn is_none_check(e: &Expr, c: VarId, attr: AttrId) -> bool {
     let is_target = |x: &Expr| x.kind == ExprKind::Attr(c, attr);
     let is_none = |x: &Expr| x.kind == ExprKind::Const(Value::None);
     match &e.kind {
-        ExprKind::Binary(BinOp::Eq, a, b) => (is_target(a) && is_none(b)) || (is_none(a) && is_target(b)),
+        ExprKind::Binary(BinOp::Eq, a, b) => {
+            (is_target(a) && is_none(b)) || (is_none(a) && is_target(b))
+        }
         _ => false,
     }
 }
@@ -198,10 +200,16 @@ fn compile_rule(
         );
     }
     if reads_dynamic(value, None).is_some() {
-        return not_slot(value.span, "the value placed depends on a changing attribute");
+        return not_slot(
+            value.span,
+            "the value placed depends on a changing attribute",
+        );
     }
     if r.params.len() > 1 {
-        return not_slot(r.span, format!("rule `{}` has more than one parameter", r.name));
+        return not_slot(
+            r.span,
+            format!("rule `{}` has more than one parameter", r.name),
+        );
     }
     // Instances: every static match of the left side and every parameter value.
     let lhs = Pattern {
@@ -254,7 +262,10 @@ fn compile_rule(
     for &(s, _) in instances.keys() {
         match model.rule_of[s as usize] {
             Some(other) if other != ri => {
-                return not_slot(r.span, format!("two rules fill the same cell ({})", model.slot_name(g, s)));
+                return not_slot(
+                    r.span,
+                    format!("two rules fill the same cell ({})", model.slot_name(g, s)),
+                );
             }
             _ => model.rule_of[s as usize] = Some(ri),
         }
@@ -291,11 +302,9 @@ fn compile_nac(
         if e.reads_params() || reads_dynamic(e, Some(nac)).is_some() {
             let mut bad = false;
             e.visit_attrs(&mut |v, a| {
-                let dynamic = reads_dynamic(
-                    &Expr::new(ExprKind::Attr(v, a), Span::default()),
-                    Some(nac),
-                )
-                .is_some();
+                let dynamic =
+                    reads_dynamic(&Expr::new(ExprKind::Attr(v, a), Span::default()), Some(nac))
+                        .is_some();
                 if !dynamic || v.0 < nac.bound {
                     bad = true;
                 } else {
@@ -320,7 +329,10 @@ fn compile_nac(
     for e in &nac.edges {
         for v in [e.src, e.tgt] {
             if v.0 < nac.bound && v != c {
-                return not_slot(e.span, "a NAC may join the rule's left side only at the cell it fills");
+                return not_slot(
+                    e.span,
+                    "a NAC may join the rule's left side only at the cell it fills",
+                );
             }
         }
     }
@@ -388,7 +400,10 @@ fn compile_nac(
         _ => None,
     };
     if !r.params.is_empty() && placed_of_param.is_none() {
-        return not_slot(r.span, format!("rule `{}` has a parameter but does not place it", r.name));
+        return not_slot(
+            r.span,
+            format!("rule `{}` has a parameter but does not place it", r.name),
+        );
     }
     let holds = |y: Value, x: usize| {
         let params = param_of(x);
@@ -510,7 +525,10 @@ struct TableEnv<'a> {
 
 impl Env for TableEnv<'_> {
     fn param(&self, index: u32) -> Value {
-        self.params.get(index as usize).copied().unwrap_or(Value::None)
+        self.params
+            .get(index as usize)
+            .copied()
+            .unwrap_or(Value::None)
     }
 
     fn attr(&self, var: VarId, attr: AttrId) -> Value {

@@ -72,13 +72,19 @@ impl<'a, M: Mask> FullSpace<'a, M> {
 
     #[inline]
     fn get(&self, p: &Packed, s: usize) -> u8 {
-        let (w, o) = (s / self.per_word as usize, (s % self.per_word as usize) as u32 * self.bits);
+        let (w, o) = (
+            s / self.per_word as usize,
+            (s % self.per_word as usize) as u32 * self.bits,
+        );
         ((p.words[w] >> o) & ((1 << self.bits) - 1)) as u8
     }
 
     #[inline]
     fn set(&self, p: &mut Packed, s: usize, v: u8) {
-        let (w, o) = (s / self.per_word as usize, (s % self.per_word as usize) as u32 * self.bits);
+        let (w, o) = (
+            s / self.per_word as usize,
+            (s % self.per_word as usize) as u32 * self.bits,
+        );
         let mask = ((1u64 << self.bits) - 1) << o;
         p.words[w] = (p.words[w] & !mask) | (u64::from(v) << o);
     }

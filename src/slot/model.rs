@@ -92,7 +92,11 @@ impl SlotModel {
     /// `r1c1.val`, for messages.
     pub fn slot_name(&self, g: &Grammar, s: u32) -> String {
         let (n, a) = self.slots[s as usize];
-        let node = g.names.get(n.index()).cloned().unwrap_or_else(|| format!("#{}", n.0));
+        let node = g
+            .names
+            .get(n.index())
+            .cloned()
+            .unwrap_or_else(|| format!("#{}", n.0));
         let attr = &g.types.node(g.base.ty(n)).attrs[a.index()].name;
         format!("{node}.{attr}")
     }
@@ -131,7 +135,10 @@ impl SlotModel {
                     hub.writers == hub.readers
                         && hub.writers.len() == self.d
                         && table.iter().enumerate().all(|(y, &row)| row == 1u128 << y)
-                        && hub.writers.iter().all(|&s| self.allowed[s as usize] & !full == 0)
+                        && hub
+                            .writers
+                            .iter()
+                            .all(|&s| self.allowed[s as usize] & !full == 0)
                 })
                 .collect();
         }

@@ -146,7 +146,10 @@ impl<M: Mask> Tables<M> {
     /// True when placing `y` in `s` is blocked by the values already placed.
     pub fn blocked(&self, w: &Work<M>, s: usize, y: u32) -> bool {
         self.allowed[s] & M::bit(y) == M::ZERO
-            || self.reads(s).iter().any(|&h| w.hub[h as usize] & M::bit(y) != M::ZERO)
+            || self
+                .reads(s)
+                .iter()
+                .any(|&h| w.hub[h as usize] & M::bit(y) != M::ZERO)
     }
 
     /// Places `y` in `s`; false when a slot is left without candidates (a dead state).
