@@ -22,14 +22,22 @@ impl Plan {
             greater[a].push(b);
             smaller[b].push(a);
         }
-        Plan { differ: v.neighbours(), greater, smaller }
+        Plan {
+            differ: v.neighbours(),
+            greater,
+            smaller,
+        }
     }
 
     /// Whether `cell = x` agrees with every filled cell of `vals`.
     fn allows(&self, vals: &[Option<usize>], cell: usize, x: usize) -> bool {
         self.differ[cell].iter().all(|&d| vals[d] != Some(x))
-            && self.greater[cell].iter().all(|&d| vals[d].is_none_or(|y| x < y))
-            && self.smaller[cell].iter().all(|&d| vals[d].is_none_or(|y| y < x))
+            && self.greater[cell]
+                .iter()
+                .all(|&d| vals[d].is_none_or(|y| x < y))
+            && self.smaller[cell]
+                .iter()
+                .all(|&d| vals[d].is_none_or(|y| y < x))
     }
 
     /// Whether the givens agree with each other.
@@ -56,7 +64,9 @@ pub fn count(v: &Variant, givens: &[Option<usize>]) -> u64 {
     let mut vals = givens.to_vec();
     let empty: Vec<usize> = (0..v.cells()).filter(|&i| givens[i].is_none()).collect();
     fn go(plan: &Plan, n: usize, vals: &mut Vec<Option<usize>>, empty: &[usize]) -> u64 {
-        let Some((&cell, rest)) = empty.split_first() else { return 1 };
+        let Some((&cell, rest)) = empty.split_first() else {
+            return 1;
+        };
         let mut total = 0;
         for x in 0..n {
             if plan.allows(vals, cell, x) {
@@ -78,7 +88,13 @@ pub fn solutions(v: &Variant, givens: &[Option<usize>]) -> Vec<Vec<usize>> {
         return out;
     }
     let mut vals = givens.to_vec();
-    fn go(plan: &Plan, n: usize, vals: &mut Vec<Option<usize>>, cell: usize, out: &mut Vec<Vec<usize>>) {
+    fn go(
+        plan: &Plan,
+        n: usize,
+        vals: &mut Vec<Option<usize>>,
+        cell: usize,
+        out: &mut Vec<Vec<usize>>,
+    ) {
         if cell == vals.len() {
             out.push(vals.iter().map(|x| x.unwrap()).collect());
             return;
@@ -156,7 +172,12 @@ pub struct Space {
 /// Enumerates the state space; `None` when it has more than `cap` states.
 pub fn space(v: &Variant, givens: &[Option<usize>], cap: u64) -> Option<Space> {
     let plan = Plan::new(v);
-    let s = Space { states: 0, transitions: 0, dead_ends: 0, solutions: 0 };
+    let s = Space {
+        states: 0,
+        transitions: 0,
+        dead_ends: 0,
+        solutions: 0,
+    };
     if !plan.consistent(givens) {
         return Some(s);
     }
@@ -183,7 +204,9 @@ pub fn space(v: &Variant, givens: &[Option<usize>], cap: u64) -> Option<Space> {
                 for &cell in self.empty {
                     if vals[cell].is_none() {
                         full = false;
-                        moves += (0..self.n).filter(|&x| self.plan.allows(vals, cell, x)).count() as u64;
+                        moves += (0..self.n)
+                            .filter(|&x| self.plan.allows(vals, cell, x))
+                            .count() as u64;
                     }
                 }
                 self.s.transitions += moves;
@@ -211,7 +234,13 @@ pub fn space(v: &Variant, givens: &[Option<usize>], cap: u64) -> Option<Space> {
             true
         }
     }
-    let mut w = Walk { plan: &plan, n: v.values.len(), empty: &empty, cap, s };
+    let mut w = Walk {
+        plan: &plan,
+        n: v.values.len(),
+        empty: &empty,
+        cap,
+        s,
+    };
     w.go(&mut vals, 0).then_some(w.s)
 }
 
@@ -225,27 +254,52 @@ fn brute_force_reproduces_the_reference_counts() {
     assert_eq!(count(&sudoku4, &empty16), 288);
     assert_eq!(count(&centre, &empty16), 168);
     assert_eq!(count(&Variant::latin(4, d4()), &empty16), 576);
-    assert_eq!(count(&Variant::sudoku(4, 2, 2, d4()).with_diagonals(), &empty16), 48);
+    assert_eq!(
+        count(&Variant::sudoku(4, 2, 2, d4()).with_diagonals(), &empty16),
+        48
+    );
     let x6 = Variant::sudoku(6, 2, 3, Variant::digits(6)).with_diagonals();
     assert_eq!(count(&x6, &[None; 36]), 8640);
     let s6 = Variant::sudoku(6, 2, 3, Variant::digits(6));
-    assert_eq!(count(&s6, &s6.parse_givens(&format!("123456{}", ".".repeat(30)))), 39168);
+    assert_eq!(
+        count(&s6, &s6.parse_givens(&format!("123456{}", ".".repeat(30)))),
+        39168
+    );
 
     let g = "..3...1....3...1";
     let space_of = |v: &Variant, g: &str| space(v, &v.parse_givens(g), 1_000_000).unwrap();
     assert_eq!(
         space_of(&centre, g),
-        Space { states: 72_837, transitions: 436_549, dead_ends: 688, solutions: 4 }
+        Space {
+            states: 72_837,
+            transitions: 436_549,
+            dead_ends: 688,
+            solutions: 4
+        }
     );
     assert_eq!(
         space_of(&sudoku4, g),
-        Space { states: 104_233, transitions: 643_152, dead_ends: 840, solutions: 12 }
+        Space {
+            states: 104_233,
+            transitions: 643_152,
+            dead_ends: 840,
+            solutions: 12
+        }
     );
     assert_eq!(
         space_of(&sudoku4, "1234............"),
-        Space { states: 104_489, transitions: 643_800, dead_ends: 816, solutions: 12 }
+        Space {
+            states: 104_489,
+            transitions: 643_800,
+            dead_ends: 816,
+            solutions: 12
+        }
     );
-    assert_eq!(space(&sudoku4, &empty16, 1000), None, "the cap stops the walk");
+    assert_eq!(
+        space(&sudoku4, &empty16, 1000),
+        None,
+        "the cap stops the walk"
+    );
 }
 
 #[test]

@@ -7,14 +7,22 @@ use crate::variant::Variant;
 pub fn check(v: &Variant, givens: &[Option<usize>], grid: &str) -> Result<(), String> {
     let chars: Vec<char> = grid.chars().collect();
     if chars.len() != v.cells() {
-        return Err(format!("grid {grid:?} has {} cells, expected {}", chars.len(), v.cells()));
+        return Err(format!(
+            "grid {grid:?} has {} cells, expected {}",
+            chars.len(),
+            v.cells()
+        ));
     }
     let mut vals = Vec::with_capacity(chars.len());
     for (i, &ch) in chars.iter().enumerate() {
         let (r, c) = v.rc(i);
         match v.value_of_char(ch) {
             Some(x) => vals.push(x),
-            None => return Err(format!("grid {grid:?}: r{r}c{c} holds {ch:?}, not a domain value")),
+            None => {
+                return Err(format!(
+                    "grid {grid:?}: r{r}c{c} holds {ch:?}, not a domain value"
+                ))
+            }
         }
     }
     check_values(v, givens, &vals).map_err(|e| format!("grid {grid:?}: {e}"))
@@ -30,7 +38,12 @@ pub fn check_values(v: &Variant, givens: &[Option<usize>], vals: &[usize]) -> Re
     for (i, g) in givens.iter().enumerate() {
         if let Some(g) = g {
             if vals[i] != *g {
-                return Err(format!("given {} = {} was changed to {}", name(i), v.values[*g], v.values[vals[i]]));
+                return Err(format!(
+                    "given {} = {} was changed to {}",
+                    name(i),
+                    v.values[*g],
+                    v.values[vals[i]]
+                ));
             }
         }
     }
@@ -38,14 +51,24 @@ pub fn check_values(v: &Variant, givens: &[Option<usize>], vals: &[usize]) -> Re
         for (x, &a) in group.iter().enumerate() {
             for &b in &group[x + 1..] {
                 if vals[a] == vals[b] {
-                    return Err(format!("group {k}: {} and {} both hold {}", name(a), name(b), v.values[vals[a]]));
+                    return Err(format!(
+                        "group {k}: {} and {} both hold {}",
+                        name(a),
+                        name(b),
+                        v.values[vals[a]]
+                    ));
                 }
             }
         }
     }
     for &(a, b) in &v.differ {
         if vals[a] == vals[b] {
-            return Err(format!("{} and {} must differ, both hold {}", name(a), name(b), v.values[vals[a]]));
+            return Err(format!(
+                "{} and {} must differ, both hold {}",
+                name(a),
+                name(b),
+                v.values[vals[a]]
+            ));
         }
     }
     for &(a, b) in &v.less {
@@ -81,11 +104,26 @@ fn the_checker_accepts_a_sudoku_and_rejects_broken_ones() {
     let g = v.parse_givens("..3...1....3...1");
     assert_eq!(check(&v, &g, "1234341221434321"), Ok(()));
     assert!(check(&v, &v.parse_givens("................"), "1234341221434321").is_ok());
-    assert!(check(&v, &v.parse_givens("................"), "1234341221434312").is_err(), "column clash");
-    assert!(check(&v, &v.parse_givens("................"), "1234214334124321").is_err(), "box clash");
-    assert!(check(&v, &v.parse_givens("2..............."), "1234341221434321").is_err(), "given lost");
-    assert!(check(&v, &v.parse_givens("................"), "123434122143432").is_err(), "short");
-    assert!(check(&v, &v.parse_givens("................"), "12343412214343.1").is_err(), "empty cell");
+    assert!(
+        check(&v, &v.parse_givens("................"), "1234341221434312").is_err(),
+        "column clash"
+    );
+    assert!(
+        check(&v, &v.parse_givens("................"), "1234214334124321").is_err(),
+        "box clash"
+    );
+    assert!(
+        check(&v, &v.parse_givens("2..............."), "1234341221434321").is_err(),
+        "given lost"
+    );
+    assert!(
+        check(&v, &v.parse_givens("................"), "123434122143432").is_err(),
+        "short"
+    );
+    assert!(
+        check(&v, &v.parse_givens("................"), "12343412214343.1").is_err(),
+        "empty cell"
+    );
     let k = Variant::latin(4, Variant::digits(4)).with_knight();
     // 1234/3412/... has r1c1 = 1 and r2c3 = 1 a knight's move apart.
     assert!(check(&k, &k.parse_givens("................"), "1234341221434321").is_err());

@@ -7,17 +7,38 @@ use crate::variant::{rule_file, rule_files, start_givens};
 
 #[test]
 fn empty_4x4_sudoku_has_288_solutions() {
-    assert_eq!(count(&rule("sudoku-4x4"), Some(&fixture("puzzles/empty-4x4.txt")), &[]), vec![288]);
+    assert_eq!(
+        count(
+            &rule("sudoku-4x4"),
+            Some(&fixture("puzzles/empty-4x4.txt")),
+            &[]
+        ),
+        vec![288]
+    );
 }
 
 #[test]
 fn empty_4x4_sudoku_with_centre_group_has_168_solutions() {
-    assert_eq!(count(&rule("sudoku-4x4-centre"), Some(&fixture("puzzles/empty-4x4.txt")), &[]), vec![168]);
+    assert_eq!(
+        count(
+            &rule("sudoku-4x4-centre"),
+            Some(&fixture("puzzles/empty-4x4.txt")),
+            &[]
+        ),
+        vec![168]
+    );
 }
 
 #[test]
 fn empty_4x4_latin_square_has_576_solutions() {
-    assert_eq!(count(&rule("latin-4x4"), Some(&fixture("puzzles/empty-4x4.txt")), &[]), vec![576]);
+    assert_eq!(
+        count(
+            &rule("latin-4x4"),
+            Some(&fixture("puzzles/empty-4x4.txt")),
+            &[]
+        ),
+        vec![576]
+    );
 }
 
 #[test]
@@ -32,12 +53,22 @@ fn empty_6x6_x_sudoku_has_8640_solutions() {
 
 #[test]
 fn sudoku_6x6_with_first_row_given_has_39168_solutions() {
-    assert_eq!(count(&rule("sudoku-6x6"), Some(&fixture("puzzles/6x6-first-row.txt")), &[]), vec![39_168]);
+    assert_eq!(
+        count(
+            &rule("sudoku-6x6"),
+            Some(&fixture("puzzles/6x6-first-row.txt")),
+            &[]
+        ),
+        vec![39_168]
+    );
 }
 
 #[test]
 fn multi_has_12690_and_477462_solutions() {
-    assert_eq!(count(&rule("sudoku-9x9"), Some(&data("sudoku9/multi.txt")), &[]), vec![12_690, 477_462]);
+    assert_eq!(
+        count(&rule("sudoku-9x9"), Some(&data("sudoku9/multi.txt")), &[]),
+        vec![12_690, 477_462]
+    );
 }
 
 /// Counts every puzzle of a data file with the rule file and compares line by line with the
@@ -47,9 +78,19 @@ fn assert_file_counts(rules: &str, file: &str) {
     assert!(!lines.is_empty(), "{file} has puzzles");
     let expected: Vec<u64> = lines.iter().map(|(_, n)| n.unwrap_or(1)).collect();
     let got = count(&rule(rules), Some(&data(file)), &[]);
-    assert_eq!(got.len(), expected.len(), "{file}: one count line per puzzle");
+    assert_eq!(
+        got.len(),
+        expected.len(),
+        "{file}: one count line per puzzle"
+    );
     for (i, (g, e)) in got.iter().zip(&expected).enumerate() {
-        assert_eq!(g, e, "{file} puzzle {} ({}): grafter counts {g}, the data say {e}", i + 1, lines[i].0);
+        assert_eq!(
+            g,
+            e,
+            "{file} puzzle {} ({}): grafter counts {g}, the data say {e}",
+            i + 1,
+            lines[i].0
+        );
     }
 }
 
@@ -114,18 +155,36 @@ fn variants_16x16() {
 }
 
 #[test]
-fn sudoku9_hardest_easy_and_top95_are_unique() {
-    for file in ["sudoku9/hardest.txt", "sudoku9/easy50.txt", "sudoku9/top95.txt"] {
+fn sudoku9_hardest_easy_top95_and_hard375_are_unique() {
+    for file in [
+        "sudoku9/hardest.txt",
+        "sudoku9/easy50.txt",
+        "sudoku9/top95.txt",
+        "sudoku9/hard375.txt",
+    ] {
         assert_file_counts("sudoku-9x9", file);
     }
 }
 
 #[test]
+fn sudoku9_all_49151_seventeen_clue_puzzles_are_unique() {
+    assert_file_counts("sudoku-9x9", "sudoku9/17clue.txt");
+}
+
+#[test]
 fn every_data_file_is_covered_by_a_rule_file() {
-    let covered: Vec<&str> = rule_files().iter().flat_map(|r| r.data.iter().copied()).collect();
-    for entry in std::fs::read_dir(data("variants")).expect("../shared/data/variants exists") {
-        let name = format!("variants/{}", entry.unwrap().file_name().to_string_lossy());
-        assert!(covered.contains(&name.as_str()), "no rule file solves {name}");
+    let covered: Vec<&str> = rule_files()
+        .iter()
+        .flat_map(|r| r.data.iter().copied())
+        .collect();
+    for dir in ["variants", "sudoku9"] {
+        for entry in std::fs::read_dir(data(dir)).expect("../shared/data/DIR exists") {
+            let name = format!("{dir}/{}", entry.unwrap().file_name().to_string_lossy());
+            assert!(
+                covered.contains(&name.as_str()),
+                "no rule file solves {name}"
+            );
+        }
     }
 }
 
@@ -133,12 +192,22 @@ fn every_data_file_is_covered_by_a_rule_file() {
 fn every_rule_files_start_block_has_its_pinned_count() {
     for rf in rule_files() {
         let got = count(&rule(rf.name), None, &[]);
-        assert_eq!(got, vec![rf.start_solutions], "rules/{}.graft start block", rf.name);
+        assert_eq!(
+            got,
+            vec![rf.start_solutions],
+            "rules/{}.graft start block",
+            rf.name
+        );
         // Small grids are also counted by brute force from the block's own text.
         if rf.variant.cells() <= 36 {
             let text = std::fs::read_to_string(rule(rf.name)).unwrap();
             let givens = rf.variant.parse_givens(&start_givens(&text));
-            assert_eq!(brute::count(&rf.variant, &givens), rf.start_solutions, "brute force on rules/{}.graft", rf.name);
+            assert_eq!(
+                brute::count(&rf.variant, &givens),
+                rf.start_solutions,
+                "brute force on rules/{}.graft",
+                rf.name
+            );
         }
     }
 }
@@ -148,9 +217,18 @@ fn futoshiki_counts_agree_with_brute_force() {
     let rf = rule_file("futoshiki-5x5");
     let text = std::fs::read_to_string(rule(rf.name)).unwrap();
     let givens = rf.variant.parse_givens(&start_givens(&text));
-    assert_eq!(count(&rule(rf.name), None, &[]), vec![brute::count(&rf.variant, &givens)]);
+    assert_eq!(
+        count(&rule(rf.name), None, &[]),
+        vec![brute::count(&rf.variant, &givens)]
+    );
     // Without the givens only the inequalities and the Latin square constrain the grid.
     let free = brute::count(&rf.variant, &[None; 25]);
-    assert!(free > 3, "the inequalities alone leave many solutions ({free})");
-    assert_eq!(count(&rule(rf.name), Some(&fixture("puzzles/empty-5x5.txt")), &[]), vec![free]);
+    assert!(
+        free > 3,
+        "the inequalities alone leave many solutions ({free})"
+    );
+    assert_eq!(
+        count(&rule(rf.name), Some(&fixture("puzzles/empty-5x5.txt")), &[]),
+        vec![free]
+    );
 }

@@ -14,11 +14,25 @@ fn assert_diagnostic(run: &Run, file: &str, line: usize, col: usize, needles: &[
         .stderr
         .lines()
         .find(|l| l.contains(&at))
-        .unwrap_or_else(|| panic!("grafter {}: no line with {at:?} in stderr:\n{}", run.args.join(" "), run.stderr));
+        .unwrap_or_else(|| {
+            panic!(
+                "grafter {}: no line with {at:?} in stderr:\n{}",
+                run.args.join(" "),
+                run.stderr
+            )
+        });
     for n in needles {
-        assert!(msg.contains(n), "grafter {}: {at:?} line lacks {n:?}: {msg}\n{}", run.args.join(" "), run.stderr);
+        assert!(
+            msg.contains(n),
+            "grafter {}: {at:?} line lacks {n:?}: {msg}\n{}",
+            run.args.join(" "),
+            run.stderr
+        );
     }
-    assert!(run.stdout.trim().is_empty() || !run.stdout.contains("\"solution\""), "no solutions after an error");
+    assert!(
+        run.stdout.trim().is_empty() || !run.stdout.contains("\"solution\""),
+        "no solutions after an error"
+    );
 }
 
 fn check(name: &str) -> (String, Run) {

@@ -93,11 +93,20 @@ pub fn make_case(rng: &mut Rng, index: usize) -> Case {
     let (values, decl): (Vec<String>, String) = match rng.below(5) {
         0 => (Variant::digits(n), format!("1..{n}")),
         1 => (Variant::digits(n), Variant::digits(n).join(" ")),
-        2 => ((0..n).map(|i| i.to_string()).collect(), format!("0..{}", n - 1)),
+        2 => (
+            (0..n).map(|i| i.to_string()).collect(),
+            format!("0..{}", n - 1),
+        ),
         3 => {
             let first = b'A' + rng.below(10) as u8;
-            let vs: Vec<String> = (0..n).map(|i| ((first + i as u8) as char).to_string()).collect();
-            let decl = if rng.chance(1, 2) { format!("{}..{}", vs[0], vs[n - 1]) } else { vs.join(" ") };
+            let vs: Vec<String> = (0..n)
+                .map(|i| ((first + i as u8) as char).to_string())
+                .collect();
+            let decl = if rng.chance(1, 2) {
+                format!("{}..{}", vs[0], vs[n - 1])
+            } else {
+                vs.join(" ")
+            };
             (vs, decl)
         }
         _ => {
@@ -186,7 +195,11 @@ pub fn make_case(rng: &mut Rng, index: usize) -> Case {
                 _ => (a, b),
             };
             if !variant.less.contains(&(a, b)) {
-                lt_lines.push(format!("{} -lt-> {}", cell_name(&variant, a), cell_name(&variant, b)));
+                lt_lines.push(format!(
+                    "{} -lt-> {}",
+                    cell_name(&variant, a),
+                    cell_name(&variant, b)
+                ));
                 variant = variant.with_less(a, b);
             }
         }
@@ -210,10 +223,16 @@ pub fn make_case(rng: &mut Rng, index: usize) -> Case {
 
     let single = values.iter().all(|v| v.chars().count() == 1);
     let spaced = !single || rng.chance(1, 2);
-    let empty = if !values.iter().any(|v| v == "0") && rng.chance(1, 3) { "0" } else { "." };
+    let empty = if !values.iter().any(|v| v == "0") && rng.chance(1, 3) {
+        "0"
+    } else {
+        "."
+    };
     let mut start = String::new();
     for r in 0..n {
-        let row: Vec<&str> = (0..n).map(|c| givens[r * n + c].map_or(empty, |x| values[x].as_str())).collect();
+        let row: Vec<&str> = (0..n)
+            .map(|c| givens[r * n + c].map_or(empty, |x| values[x].as_str()))
+            .collect();
         start.push_str("  ");
         start.push_str(&row.join(if spaced { " " } else { "" }));
         start.push('\n');
@@ -231,17 +250,26 @@ pub fn make_case(rng: &mut Rng, index: usize) -> Case {
     for l in &lt_lines {
         text += &format!("{l}\n");
     }
-    text += &format!("\nstart {{\n{start}}}\n\nrule place(v: value) {{\n  c: Cell {{ val == none }}\n");
+    text +=
+        &format!("\nstart {{\n{start}}}\n\nrule place(v: value) {{\n  c: Cell {{ val == none }}\n");
     text += "  not { c -in-> g: Group <-in- d: Cell { val == v } }\n";
     for nac in &nacs {
         text += &format!("  {nac}\n");
     }
     text += "  set c.val = v\n}\n\nfinal: not { c: Cell { val == none } }\n";
-    Case { text, variant, givens }
+    Case {
+        text,
+        variant,
+        givens,
+    }
 }
 
 fn summary_of(stdout: &str) -> Json {
-    let last = stdout.lines().rev().find(|l| !l.trim().is_empty()).expect("a summary line");
+    let last = stdout
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .expect("a summary line");
     Json::parse(last).expect("the summary is JSON")
 }
 
@@ -254,7 +282,11 @@ fn random_variants_agree_with_brute_force() {
         let case = make_case(&mut rng, index);
         let path = temp_path(&format!("random{index}"), "graft");
         std::fs::write(&path, &case.text).unwrap();
-        let context = format!("random variant {index} ({}):\n{}", path.display(), case.text);
+        let context = format!(
+            "random variant {index} ({}):\n{}",
+            path.display(),
+            case.text
+        );
 
         let expected = brute::count(&case.variant, &case.givens);
         if expected > 0 {
@@ -264,18 +296,30 @@ fn random_variants_agree_with_brute_force() {
         assert_eq!(run.code, 0, "{context}\nstderr: {}", run.stderr);
         assert_eq!(run.counts(), vec![expected], "{context}");
 
-        let bfs = grafter(["solve".as_ref(), path.as_os_str(), "--count".as_ref(), "--order".as_ref(), "bfs".as_ref()]);
+        let bfs = grafter([
+            "solve".as_ref(),
+            path.as_os_str(),
+            "--count".as_ref(),
+            "--order".as_ref(),
+            "bfs".as_ref(),
+        ]);
         assert_eq!(bfs.code, 0, "{context}\nstderr: {}", bfs.stderr);
         assert_eq!(bfs.counts(), vec![expected], "bfs: {context}");
 
         // Solutions themselves, where they print one character per cell.
         if case.variant.values.iter().all(|v| v.chars().count() == 1) && expected <= 50_000 {
-            let run = grafter(["solve".as_ref(), path.as_os_str(), "--format".as_ref(), "json".as_ref()]);
+            let run = grafter([
+                "solve".as_ref(),
+                path.as_os_str(),
+                "--format".as_ref(),
+                "json".as_ref(),
+            ]);
             assert_eq!(run.code, 0, "{context}\nstderr: {}", run.stderr);
             let p = run.puzzles();
             assert_eq!(p.len(), 1, "{context}");
             assert_eq!(p[0].grids.len() as u64, expected, "{context}");
-            checker::check_all(&case.variant, &case.givens, &p[0].grids).unwrap_or_else(|e| panic!("{e}\n{context}"));
+            checker::check_all(&case.variant, &case.givens, &p[0].grids)
+                .unwrap_or_else(|e| panic!("{e}\n{context}"));
         }
 
         // The whole state space, where it is small.
@@ -290,10 +334,24 @@ fn random_variants_agree_with_brute_force() {
             ]);
             assert_eq!(run.code, 0, "{context}\nstderr: {}", run.stderr);
             let s = summary_of(&run.stdout);
-            let got = |k: &str| s.get(k).and_then(Json::as_u64).unwrap_or_else(|| panic!("no {k} in {s:?}"));
+            let got = |k: &str| {
+                s.get(k)
+                    .and_then(Json::as_u64)
+                    .unwrap_or_else(|| panic!("no {k} in {s:?}"))
+            };
             assert_eq!(
-                (got("solutions"), got("states"), got("transitions"), got("dead_ends")),
-                (space.solutions, space.states, space.transitions, space.dead_ends),
+                (
+                    got("solutions"),
+                    got("states"),
+                    got("transitions"),
+                    got("dead_ends")
+                ),
+                (
+                    space.solutions,
+                    space.states,
+                    space.transitions,
+                    space.dead_ends
+                ),
                 "--expand all (solutions, states, transitions, dead ends)\n{context}"
             );
             all_checked += 1;
@@ -301,8 +359,14 @@ fn random_variants_agree_with_brute_force() {
         std::fs::remove_file(&path).ok();
     }
     // The generator must keep producing cases that test something.
-    assert!(nonzero >= 20, "only {nonzero} of 40 random variants have solutions");
-    assert!(all_checked >= 15, "only {all_checked} random variants had a small enough state space");
+    assert!(
+        nonzero >= 20,
+        "only {nonzero} of 40 random variants have solutions"
+    );
+    assert!(
+        all_checked >= 15,
+        "only {all_checked} random variants had a small enough state space"
+    );
 }
 
 #[test]
@@ -312,19 +376,44 @@ fn the_generator_is_deterministic_and_varied() {
         for i in 0..40 {
             let case = make_case(&mut rng, i);
             let space = brute::space(&case.variant, &case.givens, 60_000).map(|s| s.states);
-            eprintln!("random{i}: {} solutions, space {space:?}", brute::count(&case.variant, &case.givens));
+            eprintln!(
+                "random{i}: {} solutions, space {space:?}",
+                brute::count(&case.variant, &case.givens)
+            );
             std::fs::write(format!("{dir}/random{i}.graft"), case.text).unwrap();
         }
     }
     let texts = |seed| {
         let mut rng = Rng::new(seed);
-        (0..40).map(|i| make_case(&mut rng, i).text).collect::<Vec<_>>()
+        (0..40)
+            .map(|i| make_case(&mut rng, i).text)
+            .collect::<Vec<_>>()
     };
     let a = texts(SEED);
     assert_eq!(a, texts(SEED));
-    for feature in ["boxes 2x2", "groups diagonals", "block", "-near->", "~near", "(near|~near)", "-lt->", "where d.val", "red", "values 0..", "values 1..", "\n  0", "  . ."] {
-        assert!(a.iter().any(|t| t.contains(feature)), "no random variant uses {feature:?}");
+    for feature in [
+        "boxes 2x2",
+        "groups diagonals",
+        "block",
+        "-near->",
+        "~near",
+        "(near|~near)",
+        "-lt->",
+        "where d.val",
+        "red",
+        "values 0..",
+        "values 1..",
+        "\n  0",
+        "  . .",
+    ] {
+        assert!(
+            a.iter().any(|t| t.contains(feature)),
+            "no random variant uses {feature:?}"
+        );
     }
-    let letters = |t: &String| t.lines().any(|l| l.starts_with("values ") && l.as_bytes()[7].is_ascii_uppercase());
+    let letters = |t: &String| {
+        t.lines()
+            .any(|l| l.starts_with("values ") && l.as_bytes()[7].is_ascii_uppercase())
+    };
     assert!(a.iter().any(letters), "no random variant has letter values");
 }

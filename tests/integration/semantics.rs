@@ -2,7 +2,9 @@
 //! versus all and dfs versus bfs, summaries, limits, exit codes and the puzzle-file format.
 
 use crate::brute;
-use crate::support::{count, data, fixture, grafter, puzzle_lines, rule, rule_files, solve_json, Json, Puzzle};
+use crate::support::{
+    all_rule_files, count, data, fixture, grafter, puzzle_lines, rule, solve_json, Json, Puzzle,
+};
 use crate::variant::Variant;
 
 /// The `--expand all` summary of the one puzzle a run solves.
@@ -15,19 +17,33 @@ fn expand_all(rules: &str, puzzles: Option<&str>) -> Puzzle {
 
 fn assert_space(p: &Puzzle, solutions: u64, states: u64, transitions: u64, dead_ends: u64) {
     assert_eq!(
-        (p.stat("solutions"), p.stat("states"), p.stat("transitions"), p.stat("dead_ends")),
+        (
+            p.stat("solutions"),
+            p.stat("states"),
+            p.stat("transitions"),
+            p.stat("dead_ends")
+        ),
         (solutions, states, transitions, dead_ends),
         "(solutions, states, transitions, dead ends) in {:?}",
         p.summary
     );
     assert_eq!(p.summary.get("expand").and_then(Json::as_str), Some("all"));
-    assert_eq!(p.summary.get("complete").and_then(Json::as_bool), Some(true));
+    assert_eq!(
+        p.summary.get("complete").and_then(Json::as_bool),
+        Some(true)
+    );
     assert_eq!(p.summary.get("stop"), Some(&Json::Null));
 }
 
 #[test]
 fn expand_all_space_of_the_centre_example() {
-    assert_space(&expand_all("sudoku-4x4-centre", None), 4, 72_837, 436_549, 688);
+    assert_space(
+        &expand_all("sudoku-4x4-centre", None),
+        4,
+        72_837,
+        436_549,
+        688,
+    );
 }
 
 #[test]
@@ -37,7 +53,13 @@ fn expand_all_space_of_the_example_without_centre_group() {
 
 #[test]
 fn expand_all_space_with_first_row_given() {
-    assert_space(&expand_all("sudoku-4x4", Some("puzzles/4x4-first-row.txt")), 12, 104_489, 643_800, 816);
+    assert_space(
+        &expand_all("sudoku-4x4", Some("puzzles/4x4-first-row.txt")),
+        12,
+        104_489,
+        643_800,
+        816,
+    );
 }
 
 #[test]
@@ -51,7 +73,13 @@ fn expand_all_space_of_a_futoshiki_matches_brute_force() {
     let space = brute::space(&rf.variant, &givens, 2_000_000).expect("a small space");
     assert!(space.dead_ends > 0 && space.solutions > 0, "{space:?}");
     let p = expand_all("futoshiki-5x5", Some(&format!("puzzles/{puzzle}")));
-    assert_space(&p, space.solutions, space.states, space.transitions, space.dead_ends);
+    assert_space(
+        &p,
+        space.solutions,
+        space.states,
+        space.transitions,
+        space.dead_ends,
+    );
 }
 
 #[test]
@@ -65,12 +93,18 @@ fn summaries_name_the_defaults() {
     assert_eq!(s.get("order").and_then(Json::as_str), Some("dfs"));
     assert_eq!(s.get("complete").and_then(Json::as_bool), Some(true));
     assert_eq!(s.get("stop"), Some(&Json::Null));
-    assert!(out[0].stat("states") > 0 && out[0].stat("transitions") > 0, "{s:?}");
+    assert!(
+        out[0].stat("states") > 0 && out[0].stat("transitions") > 0,
+        "{s:?}"
+    );
     out[0].stat("dead_ends");
     // Focus expansion only branches on one cell at a time: far fewer states than `all`.
     assert!(out[0].stat("states") < 72_837);
     let bfs = solve_json(&rule("sudoku-4x4-centre"), None, &["--order", "bfs"]);
-    assert_eq!(bfs[0].summary.get("order").and_then(Json::as_str), Some("bfs"));
+    assert_eq!(
+        bfs[0].summary.get("order").and_then(Json::as_str),
+        Some("bfs")
+    );
 }
 
 #[test]
@@ -93,20 +127,40 @@ fn assert_same_solutions(rules: &str, file: &str, options: &[&[&str]], min_given
         .into_iter()
         .filter(|(p, _)| p.chars().filter(|&c| c != '.').count() >= min_givens)
         .collect();
-    assert!(lines.len() >= 30, "{file}: {} puzzles with {min_givens} givens or more", lines.len());
+    assert!(
+        lines.len() >= 30,
+        "{file}: {} puzzles with {min_givens} givens or more",
+        lines.len()
+    );
     let path = crate::support::temp_path("same", "txt");
     let text: String = lines.iter().map(|(p, _)| format!("{p}\n")).collect();
     std::fs::write(&path, text).unwrap();
-    let runs: Vec<Vec<Puzzle>> = options.iter().map(|o| solve_json(&rule(rules), Some(&path), o)).collect();
+    let runs: Vec<Vec<Puzzle>> = options
+        .iter()
+        .map(|o| solve_json(&rule(rules), Some(&path), o))
+        .collect();
     std::fs::remove_file(&path).ok();
     for (run, o) in runs.iter().zip(options) {
-        assert_eq!(run.len(), lines.len(), "{file} {o:?}: one summary per puzzle");
+        assert_eq!(
+            run.len(),
+            lines.len(),
+            "{file} {o:?}: one summary per puzzle"
+        );
     }
     for (i, (text, expected)) in lines.iter().enumerate() {
         let base = runs[0][i].sorted_grids();
-        assert_eq!(Some(base.len() as u64), *expected, "{file} puzzle {text} {:?}", options[0]);
+        assert_eq!(
+            Some(base.len() as u64),
+            *expected,
+            "{file} puzzle {text} {:?}",
+            options[0]
+        );
         for (run, o) in runs.iter().zip(options).skip(1) {
-            assert!(run[i].sorted_grids() == base, "{file} puzzle {text}: {o:?} gives other solutions than {:?}", options[0]);
+            assert!(
+                run[i].sorted_grids() == base,
+                "{file} puzzle {text}: {o:?} gives other solutions than {:?}",
+                options[0]
+            );
         }
     }
 }
@@ -156,8 +210,20 @@ fn focus_all_dfs_bfs_agree_on_every_line_including_empty_grids() {
 #[test]
 fn expand_all_space_of_the_empty_grids() {
     let empty = Some("puzzles/empty-4x4.txt");
-    assert_space(&expand_all("sudoku-4x4", empty), 288, 61_556_225, 526_297_216, 186_624);
-    assert_space(&expand_all("sudoku-4x4-centre", empty), 168, 52_718_385, 446_219_296, 167_880);
+    assert_space(
+        &expand_all("sudoku-4x4", empty),
+        288,
+        61_556_225,
+        526_297_216,
+        186_624,
+    );
+    assert_space(
+        &expand_all("sudoku-4x4-centre", empty),
+        168,
+        52_718_385,
+        446_219_296,
+        167_880,
+    );
 }
 
 #[test]
@@ -176,8 +242,15 @@ fn max_solutions_stops_with_exit_3_and_partial_results() {
     let p = run.puzzles();
     assert_eq!(p.len(), 1);
     assert_eq!(p[0].grids.len(), 1, "the one solution found is printed");
-    assert_eq!(p[0].summary.get("complete").and_then(Json::as_bool), Some(false));
-    assert_ne!(p[0].summary.get("stop"), Some(&Json::Null), "the summary says why it stopped");
+    assert_eq!(
+        p[0].summary.get("complete").and_then(Json::as_bool),
+        Some(false)
+    );
+    assert_ne!(
+        p[0].summary.get("stop"),
+        Some(&Json::Null),
+        "the summary says why it stopped"
+    );
     let v = Variant::sudoku(4, 2, 2, Variant::digits(4));
     crate::checker::check(&v, &[None; 16], &p[0].grids[0]).unwrap();
 }
@@ -198,15 +271,32 @@ fn max_states_stops_with_exit_3() {
     ]);
     run.expect_code(3);
     let p = run.puzzles();
-    assert_eq!(p[0].summary.get("complete").and_then(Json::as_bool), Some(false));
+    assert_eq!(
+        p[0].summary.get("complete").and_then(Json::as_bool),
+        Some(false)
+    );
     assert!(p[0].stat("solutions") < 288);
 }
 
 #[test]
 fn a_limit_that_is_not_reached_changes_nothing() {
-    let out = solve_json(&rule("sudoku-4x4-centre"), None, &["--max-solutions", "5", "--max-states", "1000000", "--timeout", "600"]);
+    let out = solve_json(
+        &rule("sudoku-4x4-centre"),
+        None,
+        &[
+            "--max-solutions",
+            "5",
+            "--max-states",
+            "1000000",
+            "--timeout",
+            "600",
+        ],
+    );
     assert_eq!(out[0].grids.len(), 4);
-    assert_eq!(out[0].summary.get("complete").and_then(Json::as_bool), Some(true));
+    assert_eq!(
+        out[0].summary.get("complete").and_then(Json::as_bool),
+        Some(true)
+    );
 }
 
 #[test]
@@ -214,20 +304,39 @@ fn bad_usage_exits_2() {
     let r = rule("sudoku-4x4");
     for args in [
         vec!["solve".as_ref(), r.as_os_str(), "--frobnicate".as_ref()],
-        vec!["solve".as_ref(), r.as_os_str(), "--order".as_ref(), "sideways".as_ref()],
-        vec!["solve".as_ref(), r.as_os_str(), "--expand".as_ref(), "some".as_ref()],
-        vec!["solve".as_ref(), r.as_os_str(), "--max-states".as_ref(), "many".as_ref()],
+        vec![
+            "solve".as_ref(),
+            r.as_os_str(),
+            "--order".as_ref(),
+            "sideways".as_ref(),
+        ],
+        vec![
+            "solve".as_ref(),
+            r.as_os_str(),
+            "--expand".as_ref(),
+            "some".as_ref(),
+        ],
+        vec![
+            "solve".as_ref(),
+            r.as_os_str(),
+            "--max-states".as_ref(),
+            "many".as_ref(),
+        ],
         vec!["frobnicate".as_ref()],
     ] {
         let run = grafter(&args);
         run.expect_code(2);
-        assert!(!run.stderr.trim().is_empty(), "grafter {:?}: a usage message on stderr", run.args);
+        assert!(
+            !run.stderr.trim().is_empty(),
+            "grafter {:?}: a usage message on stderr",
+            run.args
+        );
     }
 }
 
 #[test]
 fn check_accepts_every_rule_file() {
-    for path in rule_files() {
+    for path in all_rule_files() {
         grafter(["check".as_ref(), path.as_os_str()]).ok();
     }
     for f in ["x-sudoku-4x4.graft", "x-sudoku-6x6.graft"] {
@@ -247,9 +356,15 @@ fn puzzle_files_skip_comments_and_blank_lines_and_accept_0_for_empty() {
     let f = fixture("puzzles/format.txt");
     let v = Variant::sudoku(4, 2, 2, Variant::digits(4)).with_window(2, 2, 2, 2);
     let third = brute::count(&v, &v.parse_givens("1234............"));
-    assert_eq!(count(&rule("sudoku-4x4-centre"), Some(&f), &[]), vec![4, 4, third]);
+    assert_eq!(
+        count(&rule("sudoku-4x4-centre"), Some(&f), &[]),
+        vec![4, 4, third]
+    );
     let p = solve_json(&rule("sudoku-4x4-centre"), Some(&f), &[]);
-    assert_eq!(p.iter().map(|p| p.number).collect::<Vec<_>>(), vec![1, 2, 3]);
+    assert_eq!(
+        p.iter().map(|p| p.number).collect::<Vec<_>>(),
+        vec![1, 2, 3]
+    );
     assert_eq!(p[0].sorted_grids(), p[1].sorted_grids());
 }
 
@@ -264,5 +379,11 @@ fn count_prints_one_line_per_puzzle_and_nothing_else() {
     ]);
     run.ok();
     assert_eq!(run.stdout.lines().count(), 40);
-    assert!(run.stdout.lines().all(|l| !l.is_empty() && l.bytes().all(|b| b.is_ascii_digit())), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .lines()
+            .all(|l| !l.is_empty() && l.bytes().all(|b| b.is_ascii_digit())),
+        "{}",
+        run.stdout
+    );
 }

@@ -11,12 +11,28 @@ fn start_block_solutions_pass_the_checker() {
         let text = std::fs::read_to_string(rule(rf.name)).unwrap();
         let givens = rf.variant.parse_givens(&start_givens(&text));
         let puzzles = solve_json(&rule(rf.name), None, &[]);
-        assert_eq!(puzzles.len(), 1, "rules/{}.graft: the start block is the one puzzle", rf.name);
+        assert_eq!(
+            puzzles.len(),
+            1,
+            "rules/{}.graft: the start block is the one puzzle",
+            rf.name
+        );
         let p = &puzzles[0];
         assert_eq!(p.number, 1);
-        assert_eq!(p.grids.len() as u64, rf.start_solutions, "rules/{}.graft", rf.name);
-        assert_eq!(p.summary.get("complete").and_then(Json::as_bool), Some(true), "rules/{}.graft", rf.name);
-        check_all(&rf.variant, &givens, &p.grids).unwrap_or_else(|e| panic!("rules/{}.graft: {e}", rf.name));
+        assert_eq!(
+            p.grids.len() as u64,
+            rf.start_solutions,
+            "rules/{}.graft",
+            rf.name
+        );
+        assert_eq!(
+            p.summary.get("complete").and_then(Json::as_bool),
+            Some(true),
+            "rules/{}.graft",
+            rf.name
+        );
+        check_all(&rf.variant, &givens, &p.grids)
+            .unwrap_or_else(|e| panic!("rules/{}.graft: {e}", rf.name));
     }
 }
 
@@ -32,7 +48,11 @@ fn assert_file_solutions(rules: &str, file: &str) {
         let context = format!("{file} puzzle {} ({text})", p.number);
         assert_eq!(Some(p.grids.len() as u64), *expected, "{context}");
         assert_eq!(p.stat("solutions"), p.grids.len() as u64, "{context}");
-        assert_eq!(p.summary.get("complete").and_then(Json::as_bool), Some(true), "{context}");
+        assert_eq!(
+            p.summary.get("complete").and_then(Json::as_bool),
+            Some(true),
+            "{context}"
+        );
         check_all(&rf.variant, &givens, &p.grids).unwrap_or_else(|e| panic!("{context}: {e}"));
     }
 }
@@ -101,13 +121,20 @@ fn solutions_16x16() {
 fn solutions_of_multi_line_1() {
     // Line 2 (477,462 solutions) is only counted, in counts.rs.
     let path = crate::support::temp_path("multi1", "txt");
-    let line = std::fs::read_to_string(data("sudoku9/multi.txt")).unwrap().lines().next().unwrap().to_string();
+    let line = std::fs::read_to_string(data("sudoku9/multi.txt"))
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap()
+        .to_string();
     std::fs::write(&path, format!("{line}\n")).unwrap();
     let rf = rule_file("sudoku-9x9");
     let puzzles = solve_json(&rule("sudoku-9x9"), Some(&path), &[]);
     std::fs::remove_file(&path).ok();
     assert_eq!(puzzles.len(), 1);
     assert_eq!(puzzles[0].grids.len(), 12_690);
-    let givens = rf.variant.parse_givens(line.split_whitespace().next().unwrap());
+    let givens = rf
+        .variant
+        .parse_givens(line.split_whitespace().next().unwrap());
     check_all(&rf.variant, &givens, &puzzles[0].grids).unwrap();
 }

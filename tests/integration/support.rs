@@ -28,13 +28,26 @@ pub fn fixture(rel: &str) -> PathBuf {
     root().join("tests").join("fixtures").join(rel)
 }
 
-/// Every rule file in `rules/`, sorted by name.
+/// Every rule file directly in `rules/`, sorted by name.
 pub fn rule_files() -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("rules"))
-        .expect("rules/ exists")
-        .map(|e| e.expect("readable rules/ entry").path())
-        .filter(|p| p.extension() == Some(OsStr::new("graft")))
-        .collect();
+    graft_files(&root().join("rules"), false)
+}
+
+/// Every rule file in `rules/` and its subfolders, sorted by path.
+pub fn all_rule_files() -> Vec<PathBuf> {
+    graft_files(&root().join("rules"), true)
+}
+
+fn graft_files(dir: &Path, deep: bool) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+        let path = entry.expect("a readable directory entry").path();
+        if path.is_dir() && deep {
+            files.extend(graft_files(&path, true));
+        } else if path.extension() == Some(OsStr::new("graft")) {
+            files.push(path);
+        }
+    }
     files.sort();
     files
 }
@@ -110,9 +123,16 @@ where
     S: AsRef<OsStr>,
 {
     let args: Vec<std::ffi::OsString> = args.into_iter().map(|a| a.as_ref().to_owned()).collect();
-    let out = Command::new(BIN).current_dir(root()).args(&args).output().expect("the grafter binary runs");
+    let out = Command::new(BIN)
+        .current_dir(root())
+        .args(&args)
+        .output()
+        .expect("the grafter binary runs");
     Run {
-        args: args.iter().map(|a| a.to_string_lossy().into_owned()).collect(),
+        args: args
+            .iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect(),
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
@@ -178,7 +198,12 @@ impl Puzzle {
         self.summary
             .get(key)
             .and_then(Json::as_u64)
-            .unwrap_or_else(|| panic!("summary of puzzle {} lacks a number {key:?}: {:?}", self.number, self.summary))
+            .unwrap_or_else(|| {
+                panic!(
+                    "summary of puzzle {} lacks a number {key:?}: {:?}",
+                    self.number, self.summary
+                )
+            })
     }
 
     /// The solution grids, sorted.
@@ -205,12 +230,21 @@ pub fn parse_results(stdout: &str) -> Result<Vec<Puzzle>, String> {
             .ok_or_else(|| format!("line {}: no \"puzzle\" number: {line}", i + 1))?;
         let expected = out.len() as u64 + 1;
         if puzzle != expected {
-            return Err(format!("line {}: puzzle {puzzle}, expected {expected}", i + 1));
+            return Err(format!(
+                "line {}: puzzle {puzzle}, expected {expected}",
+                i + 1
+            ));
         }
         if let Some(n) = v.get("solution") {
-            let n = n.as_u64().ok_or_else(|| format!("line {}: bad solution number", i + 1))?;
+            let n = n
+                .as_u64()
+                .ok_or_else(|| format!("line {}: bad solution number", i + 1))?;
             if n != grids.len() as u64 + 1 {
-                return Err(format!("line {}: solution {n}, expected {}", i + 1, grids.len() + 1));
+                return Err(format!(
+                    "line {}: solution {n}, expected {}",
+                    i + 1,
+                    grids.len() + 1
+                ));
             }
             let grid = v
                 .get("grid")
@@ -218,10 +252,9 @@ pub fn parse_results(stdout: &str) -> Result<Vec<Puzzle>, String> {
                 .ok_or_else(|| format!("line {}: no \"grid\" string", i + 1))?;
             grids.push(grid.to_string());
         } else {
-            let n = v
-                .get("solutions")
-                .and_then(Json::as_u64)
-                .ok_or_else(|| format!("line {}: neither a solution nor a summary: {line}", i + 1))?;
+            let n = v.get("solutions").and_then(Json::as_u64).ok_or_else(|| {
+                format!("line {}: neither a solution nor a summary: {line}", i + 1)
+            })?;
             if n != grids.len() as u64 {
                 return Err(format!(
                     "line {}: summary says {n} solutions, {} solution lines came before it",
@@ -229,11 +262,18 @@ pub fn parse_results(stdout: &str) -> Result<Vec<Puzzle>, String> {
                     grids.len()
                 ));
             }
-            out.push(Puzzle { number: puzzle, grids: std::mem::take(&mut grids), summary: v });
+            out.push(Puzzle {
+                number: puzzle,
+                grids: std::mem::take(&mut grids),
+                summary: v,
+            });
         }
     }
     if !grids.is_empty() {
-        return Err(format!("{} solution lines after the last summary", grids.len()));
+        return Err(format!(
+            "{} solution lines after the last summary",
+            grids.len()
+        ));
     }
     Ok(out)
 }
@@ -253,7 +293,10 @@ pub enum Json {
 impl Json {
     /// Parses one complete JSON text.
     pub fn parse(text: &str) -> Result<Json, String> {
-        let mut p = Parser { s: text.as_bytes(), i: 0 };
+        let mut p = Parser {
+            s: text.as_bytes(),
+            i: 0,
+        };
         let v = p.value()?;
         p.ws();
         if p.i != p.s.len() {
@@ -384,11 +427,16 @@ impl Parser<'_> {
             b'-' | b'0'..=b'9' => {
                 let start = self.i;
                 while self.i < self.s.len()
-                    && matches!(self.s[self.i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
+                    && matches!(
+                        self.s[self.i],
+                        b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9'
+                    )
                 {
                     self.i += 1;
                 }
-                Ok(Json::Num(String::from_utf8_lossy(&self.s[start..self.i]).into_owned()))
+                Ok(Json::Num(
+                    String::from_utf8_lossy(&self.s[start..self.i]).into_owned(),
+                ))
             }
             c => Err(format!("unexpected {:?} at byte {}", c as char, self.i)),
         }
@@ -420,8 +468,11 @@ impl Parser<'_> {
                         b'u' => {
                             let hex = self.s.get(self.i..self.i + 4).ok_or("short \\u escape")?;
                             self.i += 4;
-                            let code = u32::from_str_radix(std::str::from_utf8(hex).map_err(|e| e.to_string())?, 16)
-                                .map_err(|e| e.to_string())?;
+                            let code = u32::from_str_radix(
+                                std::str::from_utf8(hex).map_err(|e| e.to_string())?,
+                                16,
+                            )
+                            .map_err(|e| e.to_string())?;
                             char::from_u32(code).unwrap_or('\u{fffd}')
                         }
                         _ => return Err(format!("bad escape at byte {}", self.i)),

@@ -26,7 +26,14 @@ impl Variant {
     /// A square grid with the given domain, rows and columns.
     pub fn latin(n: usize, values: Vec<String>) -> Variant {
         assert_eq!(values.len(), n);
-        let mut v = Variant { rows: n, cols: n, values, groups: Vec::new(), differ: Vec::new(), less: Vec::new() };
+        let mut v = Variant {
+            rows: n,
+            cols: n,
+            values,
+            groups: Vec::new(),
+            differ: Vec::new(),
+            less: Vec::new(),
+        };
         v.add_rows_and_columns();
         v
     }
@@ -42,7 +49,10 @@ impl Variant {
 
     /// The cell at 1-based row r and column c.
     pub fn at(&self, r: usize, c: usize) -> usize {
-        assert!(r >= 1 && r <= self.rows && c >= 1 && c <= self.cols, "r{r}c{c} outside the grid");
+        assert!(
+            r >= 1 && r <= self.rows && c >= 1 && c <= self.cols,
+            "r{r}c{c} outside the grid"
+        );
         (r - 1) * self.cols + (c - 1)
     }
 
@@ -74,7 +84,7 @@ impl Variant {
     }
 
     pub fn with_boxes(mut self, br: usize, bc: usize) -> Variant {
-        assert!(self.rows % br == 0 && self.cols % bc == 0);
+        assert!(self.rows.is_multiple_of(br) && self.cols.is_multiple_of(bc));
         for r in (1..=self.rows).step_by(br) {
             for c in (1..=self.cols).step_by(bc) {
                 let b = self.block(r, c, br, bc);
@@ -146,14 +156,20 @@ impl Variant {
 
     /// The index of a value written as one character, if it is one.
     pub fn value_of_char(&self, ch: char) -> Option<usize> {
-        self.values.iter().position(|v| v.chars().eq(std::iter::once(ch)))
+        self.values
+            .iter()
+            .position(|v| v.chars().eq(std::iter::once(ch)))
     }
 
     /// Parses givens written one character per cell (`.`, or `0` when 0 is not a value,
     /// for an empty cell). Panics on anything else: the test data are fixed.
     pub fn parse_givens(&self, text: &str) -> Vec<Option<usize>> {
         let cells: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
-        assert_eq!(cells.len(), self.cells(), "givens {text:?} have the wrong length");
+        assert_eq!(
+            cells.len(),
+            self.cells(),
+            "givens {text:?} have the wrong length"
+        );
         cells
             .iter()
             .map(|&ch| match self.value_of_char(ch) {
@@ -190,7 +206,14 @@ impl Variant {
 
 /// The jigsaw layout of `data/variants/9x9-jigsaw.txt` (data/README.md).
 pub const JIGSAW: [&str; 9] = [
-    "ABBBBBCFF", "AABBBBCFF", "AAAAAACCF", "DDDDEECCF", "DDEEEECCF", "DDEGEECFF", "DGGGHHHHI", "GGGHHHIII",
+    "ABBBBBCFF",
+    "AABBBBCFF",
+    "AAAAAACCF",
+    "DDDDEECCF",
+    "DDEEEECCF",
+    "DDEGEECFF",
+    "DGGGHHHHI",
+    "GGGHHHIII",
     "GGHHIIIII",
 ];
 
@@ -229,33 +252,76 @@ pub fn rule_files() -> Vec<RuleFile> {
             v.with_less(a, b)
         })
     };
-    let rf = |name, variant, data, start_solutions| RuleFile { name, variant, data, start_solutions };
+    let rf = |name, variant, data, start_solutions| RuleFile {
+        name,
+        variant,
+        data,
+        start_solutions,
+    };
     vec![
-        rf("sudoku-4x4", Variant::sudoku(4, 2, 2, Variant::digits(4)), &["variants/4x4.txt"], 12),
+        rf(
+            "sudoku-4x4",
+            Variant::sudoku(4, 2, 2, Variant::digits(4)),
+            &["variants/4x4.txt"],
+            12,
+        ),
         rf(
             "sudoku-4x4-centre",
             Variant::sudoku(4, 2, 2, Variant::digits(4)).with_window(2, 2, 2, 2),
             &["variants/4x4-centre.txt"],
             4,
         ),
-        rf("sudoku-4x4-letters", Variant::sudoku(4, 2, 2, values("A B C D")), &["variants/4x4-letters.txt"], 2),
+        rf(
+            "sudoku-4x4-letters",
+            Variant::sudoku(4, 2, 2, values("A B C D")),
+            &["variants/4x4-letters.txt"],
+            2,
+        ),
         rf("latin-4x4", Variant::latin(4, Variant::digits(4)), &[], 3),
-        rf("sudoku-6x6", Variant::sudoku(6, 2, 3, Variant::digits(6)), &["variants/6x6.txt"], 2),
-        rf("sudoku-8x8", Variant::sudoku(8, 2, 4, Variant::digits(8)), &["variants/8x8.txt"], 2),
+        rf(
+            "sudoku-6x6",
+            Variant::sudoku(6, 2, 3, Variant::digits(6)),
+            &["variants/6x6.txt"],
+            2,
+        ),
+        rf(
+            "sudoku-8x8",
+            Variant::sudoku(8, 2, 4, Variant::digits(8)),
+            &["variants/8x8.txt"],
+            2,
+        ),
         rf(
             "sudoku-9x9",
             Variant::sudoku(9, 3, 3, d9()),
-            &["variants/9x9.txt", "sudoku9/multi.txt", "sudoku9/hardest.txt", "sudoku9/easy50.txt", "sudoku9/top95.txt"],
+            &[
+                "variants/9x9.txt",
+                "sudoku9/multi.txt",
+                "sudoku9/hardest.txt",
+                "sudoku9/easy50.txt",
+                "sudoku9/top95.txt",
+                "sudoku9/hard375.txt",
+                "sudoku9/17clue.txt",
+            ],
             2,
         ),
-        rf("sudoku-12x12", Variant::sudoku(12, 3, 4, values("1 2 3 4 5 6 7 8 9 A B C")), &["variants/12x12.txt"], 2),
+        rf(
+            "sudoku-12x12",
+            Variant::sudoku(12, 3, 4, values("1 2 3 4 5 6 7 8 9 A B C")),
+            &["variants/12x12.txt"],
+            2,
+        ),
         rf(
             "sudoku-16x16",
             Variant::sudoku(16, 4, 4, values("1 2 3 4 5 6 7 8 9 A B C D E F G")),
             &["variants/16x16.txt"],
             2,
         ),
-        rf("x-sudoku-9x9", Variant::sudoku(9, 3, 3, d9()).with_diagonals(), &["variants/9x9-x.txt"], 2),
+        rf(
+            "x-sudoku-9x9",
+            Variant::sudoku(9, 3, 3, d9()).with_diagonals(),
+            &["variants/9x9-x.txt"],
+            2,
+        ),
         rf(
             "windoku-9x9",
             Variant::sudoku(9, 3, 3, d9())
@@ -266,7 +332,12 @@ pub fn rule_files() -> Vec<RuleFile> {
             &["variants/9x9-windoku.txt"],
             4,
         ),
-        rf("jigsaw-9x9", Variant::latin(9, d9()).with_regions(&JIGSAW), &["variants/9x9-jigsaw.txt"], 4),
+        rf(
+            "jigsaw-9x9",
+            Variant::latin(9, d9()).with_regions(&JIGSAW),
+            &["variants/9x9-jigsaw.txt"],
+            4,
+        ),
         rf(
             "anti-knight-9x9",
             Variant::sudoku(9, 3, 3, d9()).with_knight(),
@@ -279,23 +350,39 @@ pub fn rule_files() -> Vec<RuleFile> {
 
 /// The description of one rule file.
 pub fn rule_file(name: &str) -> RuleFile {
-    rule_files().into_iter().find(|r| r.name == name).unwrap_or_else(|| panic!("no rule file {name} described"))
+    rule_files()
+        .into_iter()
+        .find(|r| r.name == name)
+        .unwrap_or_else(|| panic!("no rule file {name} described"))
 }
 
 /// The givens of a rule file's `start { }` block, one character per cell, read from its text
 /// (comments dropped, blanks ignored).
 pub fn start_givens(text: &str) -> String {
-    let no_comments: String = text.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n");
-    let at = no_comments.find("start {").or_else(|| no_comments.find("start{")).expect("a start block");
+    let no_comments: String = text
+        .lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let at = no_comments
+        .find("start {")
+        .or_else(|| no_comments.find("start{"))
+        .expect("a start block");
     let body = &no_comments[at..];
     let open = body.find('{').unwrap() + 1;
     let close = body.find('}').expect("the start block closes");
-    body[open..close].chars().filter(|c| !c.is_whitespace()).collect()
+    body[open..close]
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect()
 }
 
 #[test]
 fn every_rule_file_is_described_and_every_description_has_a_file() {
-    let described: Vec<String> = rule_files().iter().map(|r| format!("{}.graft", r.name)).collect();
+    let described: Vec<String> = rule_files()
+        .iter()
+        .map(|r| format!("{}.graft", r.name))
+        .collect();
     let mut on_disk: Vec<String> = crate::support::rule_files()
         .iter()
         .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
@@ -310,12 +397,21 @@ fn every_rule_file_is_described_and_every_description_has_a_file() {
 fn descriptions_have_the_expected_shapes() {
     let jig = rule_file("jigsaw-9x9").variant;
     assert_eq!(jig.groups.len(), 27);
-    assert!(jig.groups.iter().all(|g| g.len() == 9), "each jigsaw region has nine cells");
+    assert!(
+        jig.groups.iter().all(|g| g.len() == 9),
+        "each jigsaw region has nine cells"
+    );
     let ak = rule_file("anti-knight-9x9").variant;
     // r1c1 reaches r2c3 and r3c2, both in its box; r5c5 reaches eight cells outside its groups.
     let n = ak.neighbours();
     assert!(ak.differ.contains(&(ak.at(1, 1), ak.at(2, 3))));
-    assert_eq!(ak.differ.iter().filter(|&&(a, b)| a == ak.at(5, 5) || b == ak.at(5, 5)).count(), 8);
+    assert_eq!(
+        ak.differ
+            .iter()
+            .filter(|&&(a, b)| a == ak.at(5, 5) || b == ak.at(5, 5))
+            .count(),
+        8
+    );
     assert_eq!(n[ak.at(1, 1)].len(), 20);
     assert_eq!(n[ak.at(5, 5)].len(), 28);
     let w = rule_file("windoku-9x9").variant;
