@@ -34,6 +34,10 @@ pub struct Engine<'g> {
     pub grammar: &'g Grammar,
     pub kind: EngineKind,
     width: Option<Width>,
+    /// Slot values of the base graph, before givens.
+    base_values: Vec<Option<u16>>,
+    /// The slot each grid cell's given fills, when givens only set a slot (no retyping).
+    cell_slots: Option<Vec<u32>>,
 }
 
 impl<'g> Engine<'g> {
@@ -46,16 +50,30 @@ impl<'g> Engine<'g> {
                     33..=64 => Width::W64(Tables::new(&model)),
                     _ => Width::W128(Tables::new(&model)),
                 });
+                let base_values = slot::compile::slot_values(&model, &grammar.base);
+                let cell_slots = grammar.grid.as_ref().and_then(|grid| {
+                    if grid.given_type.is_some() {
+                        return None;
+                    }
+                    grid.cells
+                        .iter()
+                        .map(|&c| model.slot_of.get(&(c, grid.value_attr)).copied())
+                        .collect::<Option<Vec<u32>>>()
+                });
                 Engine {
                     grammar,
                     kind: EngineKind::Slot(model),
                     width,
+                    base_values,
+                    cell_slots,
                 }
             }
             Err(why) => Engine {
                 grammar,
                 kind: EngineKind::Graph(why),
                 width: None,
+                base_values: Vec::new(),
+                cell_slots: None,
             },
         }
     }
@@ -117,13 +135,13 @@ impl<'g> Engine<'g> {
         let (EngineKind::Slot(model), Some(width)) = (&self.kind, &self.width) else {
             return Ok(());
         };
-        let start = self.start_graph(givens);
         let givens = givens.or(self.grammar.start.as_ref());
+        let values = self.slot_start_values(model, givens);
         match width {
-            Width::W16(t) => self.start_work(model, t, &start, givens).map(drop),
-            Width::W32(t) => self.start_work(model, t, &start, givens).map(drop),
-            Width::W64(t) => self.start_work(model, t, &start, givens).map(drop),
-            Width::W128(t) => self.start_work(model, t, &start, givens).map(drop),
+            Width::W16(t) => self.start_work(model, t, &values, givens).map(drop),
+            Width::W32(t) => self.start_work(model, t, &values, givens).map(drop),
+            Width::W64(t) => self.start_work(model, t, &values, givens).map(drop),
+            Width::W128(t) => self.start_work(model, t, &values, givens).map(drop),
         }
     }
 
@@ -137,7 +155,6 @@ impl<'g> Engine<'g> {
         on_solution: Option<&mut dyn FnMut(&Graph)>,
     ) -> Result<Report, Diagnostic> {
         let started = Instant::now();
-        let start = self.start_graph(givens);
         let givens = givens.or(self.grammar.start.as_ref());
         let mut expand = config.expand;
         let forced_graph = config.engine == EngineChoice::Graph;
@@ -155,16 +172,17 @@ impl<'g> Engine<'g> {
         let mut sink = on_solution;
         let (counts, stop, engine) = match (&self.kind, &self.width) {
             (EngineKind::Slot(model), Some(width)) if !forced_graph => {
+                let values = self.slot_start_values(model, givens);
                 let r = match width {
-                    Width::W16(t) => self.run_slot(model, t, &start, givens, &config, &mut sink),
-                    Width::W32(t) => self.run_slot(model, t, &start, givens, &config, &mut sink),
-                    Width::W64(t) => self.run_slot(model, t, &start, givens, &config, &mut sink),
-                    Width::W128(t) => self.run_slot(model, t, &start, givens, &config, &mut sink),
+                    Width::W16(t) => self.run_slot(model, t, &values, givens, &config, &mut sink),
+                    Width::W32(t) => self.run_slot(model, t, &values, givens, &config, &mut sink),
+                    Width::W64(t) => self.run_slot(model, t, &values, givens, &config, &mut sink),
+                    Width::W128(t) => self.run_slot(model, t, &values, givens, &config, &mut sink),
                 }?;
                 (r.0, r.1, "slot")
             }
             _ => {
-                let space = GraphSpace::new(self.grammar, start);
+                let space = GraphSpace::new(self.grammar, self.start_graph(givens));
                 let (c, s) = run(&space, &config, &mut sink);
                 (c, s, "graph")
             }
@@ -185,12 +203,12 @@ impl<'g> Engine<'g> {
         &self,
         model: &SlotModel,
         tables: &Tables<M>,
-        start: &Graph,
+        values: &[Option<u16>],
         givens: Option<&Givens>,
         config: &Config,
         sink: &mut Option<&mut dyn FnMut(&Graph)>,
     ) -> Result<(super::Counts, Option<super::StopReason>), Diagnostic> {
-        let work = self.start_work(model, tables, start, givens)?;
+        let work = self.start_work(model, tables, values, givens)?;
         Ok(match config.expand {
             Expand::Focus => {
                 let space = FocusSpace::new(self.grammar, model, tables, &self.grammar.base, work);
@@ -205,20 +223,39 @@ impl<'g> Engine<'g> {
 
     /// Places the start graph's slot values, reporting the first that clashes with an
     /// earlier one.
+    /// Every slot's start value: the base graph's, with the givens placed. Read straight
+    /// from the givens where they only fill slots; through the start graph otherwise.
+    fn slot_start_values(&self, model: &SlotModel, givens: Option<&Givens>) -> Vec<Option<u16>> {
+        let Some(givens) = givens else {
+            return self.base_values.clone();
+        };
+        match &self.cell_slots {
+            Some(cells) => {
+                let mut values = self.base_values.clone();
+                for (&s, &v) in cells.iter().zip(&givens.values) {
+                    if v.is_some() {
+                        values[s as usize] = v;
+                    }
+                }
+                values
+            }
+            None => slot::compile::slot_values(model, &self.start_graph(Some(givens))),
+        }
+    }
+
     fn start_work<M: Mask>(
         &self,
         model: &SlotModel,
         tables: &Tables<M>,
-        start: &Graph,
+        values: &[Option<u16>],
         givens: Option<&Givens>,
     ) -> Result<Work<M>, Diagnostic> {
-        let values = slot::compile::slot_values(model, start);
         let mut work = tables.empty();
         let mut placed: Vec<usize> = Vec::new();
         for (s, v) in values.iter().enumerate() {
             let Some(y) = *v else { continue };
             if tables.blocked(&work, s, u32::from(y)) {
-                return Err(self.clash(model, tables, &values, &placed, s, y, givens));
+                return Err(self.clash(model, tables, values, &placed, s, y, givens));
             }
             tables.place_unchecked(&mut work, s, u32::from(y));
             placed.push(s);

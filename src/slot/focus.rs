@@ -15,8 +15,6 @@
 //! values) holds each value once in every final state, so branching on the members that
 //! can take one value partitions them too.
 
-use std::cell::RefCell;
-
 use crate::grammar::Grammar;
 use crate::model::Graph;
 
@@ -32,7 +30,6 @@ pub struct FocusSpace<'a, M: Mask> {
     pub(super) tables: &'a Tables<M>,
     pub(super) start: Option<Work<M>>,
     pub(super) base: &'a Graph,
-    queue: RefCell<Vec<(u32, u32)>>,
 }
 
 impl<'a, M: Mask> FocusSpace<'a, M> {
@@ -44,40 +41,21 @@ impl<'a, M: Mask> FocusSpace<'a, M> {
         base: &'a Graph,
         mut start: Work<M>,
     ) -> Self {
-        let mut queue = Vec::new();
-        for s in 0..tables.n {
-            if start.vals[s] == 0 {
-                let c = start.cand[s];
-                if c.count() == 1 {
-                    queue.push((s as u32, c.first()));
-                }
-            }
-        }
-        let dead = (0..tables.n).any(|s| start.vals[s] == 0 && start.cand[s].is_zero());
-        let alive = !dead && tables.propagate(&mut start, &mut queue);
+        let alive = tables.propagate(&mut start);
         FocusSpace {
             grammar,
             model,
             tables,
             start: alive.then_some(start),
             base,
-            queue: RefCell::new(queue),
         }
     }
 
-    fn branch(
-        &self,
-        state: &Work<M>,
-        succ: &mut Successors<'_, Work<M>>,
-        s: u32,
-        y: u32,
-        queue: &mut Vec<(u32, u32)>,
-    ) {
+    fn branch(&self, state: &Work<M>, succ: &mut Successors<'_, Work<M>>, s: u32, y: u32) {
         let mut child = succ.spare().unwrap_or_else(|| state.clone());
         child.clone_from(state);
-        queue.clear();
         let t = self.tables;
-        if t.place(&mut child, s as usize, y, queue) && t.propagate(&mut child, queue) {
+        if t.place(&mut child, s as usize, y) && t.propagate(&mut child) {
             succ.push(child);
         } else {
             succ.dead += 1;
@@ -98,21 +76,16 @@ impl<M: Mask> Space for FocusSpace<'_, M> {
         let Some((s, k)) = t.best_slot(state) else {
             return Expansion { transitions: 0 };
         };
-        let mut queue = self.queue.borrow_mut();
         if let Some((h, y, kv)) = t.best_value(state, k) {
-            for &m in t.members(h as usize) {
-                if state.cand[m as usize] & M::bit(y) != M::ZERO {
-                    self.branch(state, succ, m, y, &mut queue);
-                }
-            }
+            t.for_each_place(state, h, y, |m| self.branch(state, succ, m, y));
             return Expansion {
                 transitions: u64::from(kv),
             };
         }
-        let mut c = state.cand[s as usize];
+        let mut c = t.cand(state, s as usize);
         while !c.is_zero() {
             let y = c.pop_first();
-            self.branch(state, succ, s, y, &mut queue);
+            self.branch(state, succ, s, y);
         }
         Expansion {
             transitions: u64::from(k),
@@ -120,7 +93,7 @@ impl<M: Mask> Space for FocusSpace<'_, M> {
     }
 
     fn is_final(&self, state: &Work<M>, _: &Expansion) -> bool {
-        state.open == 0
+        state.left == 0
             && match &self.model.final_kind {
                 FinalKind::Full => true,
                 FinalKind::FullAnd(c) => c.holds(&self.grammar.types, &self.to_graph(state)),

@@ -134,20 +134,13 @@ impl<M: Mask> Space for FullSpace<'_, M> {
         } else {
             0
         };
-        for s in from..t.n {
-            if w.vals[s] != 0 {
-                continue;
-            }
-            let mut c = w.cand[s];
-            while !c.is_zero() {
-                let y = c.pop_first();
-                let mut child = succ.spare().unwrap_or_else(|| state.clone());
-                child.clone_from(state);
-                self.set(&mut child, s, y as u8 + 1);
-                child.last = s as u32;
-                succ.push(child);
-            }
-        }
+        t.for_each_move(&w, from, |s, y| {
+            let mut child = succ.spare().unwrap_or_else(|| state.clone());
+            child.clone_from(state);
+            self.set(&mut child, s as usize, y as u8 + 1);
+            child.last = s;
+            succ.push(child);
+        });
         Expansion {
             transitions: t.transitions(&w),
         }

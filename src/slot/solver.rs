@@ -1,5 +1,8 @@
-//! The slot engine's working state and its moves: placing a value updates the hubs it
-//! writes and narrows the candidates of their readers; propagation applies forced moves.
+//! The slot engine's working state and its moves, value-major: for each value a bitset of
+//! the empty slots that may still take it ("boards"). Placing a value clears the slot from
+//! every board and, for each hub it writes, clears the hub's readers from the boards of the
+//! values it blocks: a few word operations instead of one update per neighbour. Forced
+//! moves are found for the whole state at once by counting boards bit-sliced.
 
 use super::mask::Mask;
 use super::model::SlotModel;
@@ -7,8 +10,12 @@ use super::model::SlotModel;
 /// Flat, read-only tables of a [`SlotModel`] for one mask width.
 #[derive(Clone, Debug)]
 pub struct Tables<M: Mask> {
+    /// Slots.
     pub n: usize,
+    /// Values.
     pub d: usize,
+    /// Words per slot bitset.
+    pub words: usize,
     pub full: M,
     pub allowed: Vec<M>,
     /// Hubs each slot writes: `writes[write_start[s]..write_start[s + 1]]`.
@@ -17,17 +24,19 @@ pub struct Tables<M: Mask> {
     /// Hubs each slot reads.
     read_start: Vec<u32>,
     reads: Vec<u32>,
-    /// Readers of each hub.
-    reader_start: Vec<u32>,
-    readers: Vec<u32>,
-    /// Members (writers) of each hub.
-    member_start: Vec<u32>,
-    members: Vec<u32>,
-    /// `table[hub_table[h] * d + y]`.
+    /// Per hub, its readers as a slot bitset (`words` words each).
+    hub_readers: Vec<u64>,
+    /// Per hub, its writers as a slot bitset.
+    hub_members: Vec<u64>,
+    /// `table[hub_table[h] * d + y]`: values blocked while a writer of `h` holds `y`.
     hub_table: Vec<u32>,
     table: Vec<M>,
     /// Exactly-once hubs.
     pub once: Vec<u32>,
+    /// The boards of the empty state: board `x` holds the slots that allow `x`.
+    init_boards: Vec<u64>,
+    /// Every slot.
+    all_slots: Vec<u64>,
 }
 
 fn flatten(lists: &[Vec<u32>]) -> (Vec<u32>, Vec<u32>) {
@@ -41,38 +50,66 @@ fn flatten(lists: &[Vec<u32>]) -> (Vec<u32>, Vec<u32>) {
     (start, flat)
 }
 
+/// Iterates the set bits of a bitset, lowest first.
+#[inline]
+fn for_bits(words: &[u64], mut f: impl FnMut(usize) -> bool) -> bool {
+    for (i, &w) in words.iter().enumerate() {
+        let mut w = w;
+        while w != 0 {
+            let b = w.trailing_zeros() as usize;
+            w &= w - 1;
+            if !f(i * 64 + b) {
+                return false;
+            }
+        }
+    }
+    true
+}
+
 impl<M: Mask> Tables<M> {
     pub fn new(m: &SlotModel) -> Tables<M> {
         let n = m.slots.len();
+        let words = n.div_ceil(64).max(1);
         let mut writes = vec![Vec::new(); n];
         let mut reads = vec![Vec::new(); n];
+        let mut hub_readers = vec![0u64; m.hubs.len() * words];
+        let mut hub_members = vec![0u64; m.hubs.len() * words];
         for (h, hub) in m.hubs.iter().enumerate() {
             for &w in &hub.writers {
                 writes[w as usize].push(h as u32);
+                hub_members[h * words + w as usize / 64] |= 1 << (w % 64);
             }
             for &r in &hub.readers {
                 reads[r as usize].push(h as u32);
+                hub_readers[h * words + r as usize / 64] |= 1 << (r % 64);
             }
         }
         let (write_start, writes) = flatten(&writes);
         let (read_start, reads) = flatten(&reads);
-        let readers: Vec<Vec<u32>> = m.hubs.iter().map(|h| h.readers.clone()).collect();
-        let (reader_start, readers) = flatten(&readers);
-        let members: Vec<Vec<u32>> = m.hubs.iter().map(|h| h.writers.clone()).collect();
-        let (member_start, members) = flatten(&members);
+        let mut init_boards = vec![0u64; m.d * words];
+        for (s, &a) in m.allowed.iter().enumerate() {
+            for x in 0..m.d {
+                if a & (1u128 << x) != 0 {
+                    init_boards[x * words + s / 64] |= 1 << (s % 64);
+                }
+            }
+        }
+        let mut all_slots = vec![0u64; words];
+        for s in 0..n {
+            all_slots[s / 64] |= 1 << (s % 64);
+        }
         Tables {
             n,
             d: m.d,
+            words,
             full: M::from_u128(m.full_mask()),
             allowed: m.allowed.iter().map(|&a| M::from_u128(a)).collect(),
             write_start,
             writes,
             read_start,
             reads,
-            reader_start,
-            readers,
-            member_start,
-            members,
+            hub_readers,
+            hub_members,
             hub_table: m.hubs.iter().map(|h| h.table).collect(),
             table: m
                 .tables
@@ -80,6 +117,8 @@ impl<M: Mask> Tables<M> {
                 .flat_map(|t| t.iter().map(|&r| M::from_u128(r)))
                 .collect(),
             once: m.once.clone(),
+            init_boards,
+            all_slots,
         }
     }
 
@@ -98,13 +137,13 @@ impl<M: Mask> Tables<M> {
     }
 
     #[inline]
-    fn readers(&self, h: usize) -> &[u32] {
-        &self.readers[self.reader_start[h] as usize..self.reader_start[h + 1] as usize]
+    fn readers(&self, h: usize) -> &[u64] {
+        &self.hub_readers[h * self.words..(h + 1) * self.words]
     }
 
     #[inline]
-    pub fn members(&self, h: usize) -> &[u32] {
-        &self.members[self.member_start[h] as usize..self.member_start[h + 1] as usize]
+    pub fn members(&self, h: usize) -> &[u64] {
+        &self.hub_members[h * self.words..(h + 1) * self.words]
     }
 
     #[inline]
@@ -116,29 +155,54 @@ impl<M: Mask> Tables<M> {
     pub fn empty(&self) -> Work<M> {
         Work {
             vals: vec![0; self.n],
-            cand: self.allowed.clone(),
+            boards: self.init_boards.clone(),
+            open: self.all_slots.clone(),
             hub: vec![M::ZERO; self.hubs()],
-            open: self.n as u32,
+            left: self.n as u32,
             last: u32::MAX,
         }
     }
 
-    /// Places `y` in slot `s` without checking that it is a candidate (givens, and
-    /// rebuilding a state from its packed form). Returns the slot whose placement blocks
-    /// `y` here, if one does.
+    /// The values slot `s` may still take.
+    #[inline]
+    pub fn cand(&self, w: &Work<M>, s: usize) -> M {
+        let (i, b) = (s / 64, 1u64 << (s % 64));
+        let mut c = M::ZERO;
+        for x in 0..self.d {
+            if w.boards[x * self.words + i] & b != 0 {
+                c |= M::bit(x as u32);
+            }
+        }
+        c
+    }
+
+    /// Places `y` in `s` without checking that it is a candidate (givens, and rebuilding a
+    /// state from its packed form).
     pub fn place_unchecked(&self, w: &mut Work<M>, s: usize, y: u32) {
+        let (i, b) = (s / 64, 1u64 << (s % 64));
+        let words = self.words;
         w.vals[s] = y as u8 + 1;
-        w.open -= 1;
-        w.cand[s] = M::ZERO;
+        if w.open[i] & b != 0 {
+            w.open[i] &= !b;
+            w.left -= 1;
+        }
+        for x in 0..self.d {
+            w.boards[x * words + i] &= !b;
+        }
         for &h in self.writes(s) {
             let h = h as usize;
-            let add = self.row(h, y) & !w.hub[h];
+            let mut add = self.row(h, y) & !w.hub[h];
             if add.is_zero() {
                 continue;
             }
             w.hub[h] |= add;
-            for &r in self.readers(h) {
-                w.cand[r as usize] &= !add;
+            let readers = self.readers(h);
+            while !add.is_zero() {
+                let x = add.pop_first() as usize;
+                let board = &mut w.boards[x * words..(x + 1) * words];
+                for (bw, &r) in board.iter_mut().zip(readers) {
+                    *bw &= !r;
+                }
             }
         }
     }
@@ -152,82 +216,93 @@ impl<M: Mask> Tables<M> {
                 .any(|&h| w.hub[h as usize] & M::bit(y) != M::ZERO)
     }
 
-    /// Places `y` in `s`; false when a slot is left without candidates (a dead state).
-    /// With `forced`, slots left with one candidate are queued in `w.forced`.
+    /// Places `y` in `s` if it is still a candidate there; false otherwise.
     #[inline]
-    pub fn place(&self, w: &mut Work<M>, s: usize, y: u32, queue: &mut Vec<(u32, u32)>) -> bool {
-        if w.vals[s] != 0 {
-            return w.vals[s] as u32 == y + 1;
+    pub fn place(&self, w: &mut Work<M>, s: usize, y: u32) -> bool {
+        let (i, b) = (s / 64, 1u64 << (s % 64));
+        if w.boards[y as usize * self.words + i] & b == 0 {
+            return w.vals[s] == y as u8 + 1;
         }
-        if w.cand[s] & M::bit(y) == M::ZERO {
-            return false;
-        }
-        w.vals[s] = y as u8 + 1;
-        w.open -= 1;
-        w.cand[s] = M::ZERO;
-        for &h in self.writes(s) {
-            let h = h as usize;
-            let add = self.row(h, y) & !w.hub[h];
-            if add.is_zero() {
-                continue;
-            }
-            w.hub[h] |= add;
-            for &r in self.readers(h) {
-                let r = r as usize;
-                if w.vals[r] != 0 {
-                    continue;
-                }
-                let before = w.cand[r];
-                let c = before & !add;
-                if c != before {
-                    w.cand[r] = c;
-                    if c.is_zero() {
-                        return false;
-                    }
-                    if c.count() == 1 {
-                        queue.push((r as u32, c.first()));
-                    }
-                }
-            }
-        }
+        self.place_unchecked(w, s, y);
         true
     }
 
+    /// Counts, per slot, whether it has at least one (`once`) and at least two (`twice`)
+    /// candidates, over all boards at once.
+    #[inline]
+    fn count_once_twice(&self, w: &Work<M>, once: &mut [u64], twice: &mut [u64]) {
+        once.fill(0);
+        twice.fill(0);
+        for board in w.boards.chunks_exact(self.words) {
+            for ((o, t), &b) in once.iter_mut().zip(twice.iter_mut()).zip(board) {
+                *t |= *o & b;
+                *o |= b;
+            }
+        }
+    }
+
     /// Applies forced moves until none is left: slots with one candidate, and values that
-    /// only one member of an exactly-once hub can still take. False on a dead state.
-    pub fn propagate(&self, w: &mut Work<M>, queue: &mut Vec<(u32, u32)>) -> bool {
+    /// only one member of an exactly-once hub can still take. False on a dead state (a slot
+    /// without candidates, or a value no member of an exactly-once hub can take).
+    pub fn propagate(&self, w: &mut Work<M>) -> bool {
+        let words = self.words;
+        let mut once = [0u64; 8];
+        let mut twice = [0u64; 8];
+        let mut heap_once;
+        let mut heap_twice;
+        let (once, twice): (&mut [u64], &mut [u64]) = if words <= 8 {
+            (&mut once[..words], &mut twice[..words])
+        } else {
+            heap_once = vec![0u64; words];
+            heap_twice = vec![0u64; words];
+            (&mut heap_once, &mut heap_twice)
+        };
         loop {
-            while let Some((s, y)) = queue.pop() {
-                if !self.place(w, s as usize, y, queue) {
-                    queue.clear();
+            self.count_once_twice(w, once, twice);
+            let mut singles_found = false;
+            for i in 0..words {
+                if w.open[i] & !once[i] != 0 {
                     return false;
                 }
+                let mut singles = once[i] & !twice[i];
+                while singles != 0 {
+                    let s = i * 64 + singles.trailing_zeros() as usize;
+                    singles &= singles - 1;
+                    let b = 1u64 << (s % 64);
+                    let Some(x) = (0..self.d).find(|&x| w.boards[x * words + i] & b != 0) else {
+                        // An earlier single in this pass took its last candidate.
+                        return false;
+                    };
+                    self.place_unchecked(w, s, x as u32);
+                    singles_found = true;
+                }
+            }
+            if singles_found {
+                continue;
             }
             let mut progress = false;
             for &h in &self.once {
                 let h = h as usize;
-                let (mut once, mut twice) = (M::ZERO, M::ZERO);
-                for &m in self.members(h) {
-                    let c = w.cand[m as usize];
-                    twice |= once & c;
-                    once |= c;
-                }
-                let missing = self.full & !w.hub[h];
-                if missing & !once != M::ZERO {
-                    queue.clear();
-                    return false;
-                }
-                let mut singles = missing & once & !twice;
-                while !singles.is_zero() {
-                    let y = singles.pop_first();
-                    let m = self
-                        .members(h)
-                        .iter()
-                        .copied()
-                        .find(|&m| w.cand[m as usize] & M::bit(y) != M::ZERO);
-                    if let Some(m) = m {
-                        queue.push((m, y));
-                        progress = true;
+                let mut missing = self.full & !w.hub[h];
+                while !missing.is_zero() {
+                    let x = missing.pop_first() as usize;
+                    let board = &w.boards[x * words..(x + 1) * words];
+                    let mut count = 0;
+                    let mut at = 0;
+                    for (j, (&bw, &m)) in board.iter().zip(self.members(h)).enumerate() {
+                        let c = bw & m;
+                        if c != 0 {
+                            count += c.count_ones();
+                            at = j * 64 + c.trailing_zeros() as usize;
+                        }
+                    }
+                    match count {
+                        0 => return false,
+                        1 => {
+                            self.place_unchecked(w, at, x as u32);
+                            progress = true;
+                        }
+                        _ => {}
                     }
                 }
             }
@@ -237,65 +312,137 @@ impl<M: Mask> Tables<M> {
         }
     }
 
-    /// The unfilled slot with the fewest candidates (ties: the lowest index), and its
-    /// count; `None` when every slot is filled.
+    /// The empty slot with the fewest candidates (ties: the lowest index), and its count;
+    /// `None` when every slot is filled. Counts come from a bit-sliced adder over the
+    /// boards.
     pub fn best_slot(&self, w: &Work<M>) -> Option<(u32, u32)> {
-        let mut best: Option<(u32, u32)> = None;
-        for s in 0..self.n {
-            if w.vals[s] != 0 {
-                continue;
-            }
-            let k = w.cand[s].count();
-            if best.is_none_or(|(_, bk)| k < bk) {
-                best = Some((s as u32, k));
-                if k <= 1 {
-                    break;
+        if w.left == 0 {
+            return None;
+        }
+        let words = self.words;
+        let planes = (u32::BITS - (self.d as u32).leading_zeros()) as usize;
+        // counts[p * words + i]: bit p of each slot's candidate count.
+        let mut counts = [0u64; 64];
+        let mut heap;
+        let counts: &mut [u64] = if planes * words <= 64 {
+            &mut counts[..planes * words]
+        } else {
+            heap = vec![0u64; planes * words];
+            &mut heap
+        };
+        for board in w.boards.chunks_exact(words) {
+            for (i, &b) in board.iter().enumerate() {
+                let mut carry = b;
+                for p in 0..planes {
+                    if carry == 0 {
+                        break;
+                    }
+                    let c = &mut counts[p * words + i];
+                    let next = *c & carry;
+                    *c ^= carry;
+                    carry = next;
                 }
             }
         }
-        best
+        for k in 0..=self.d as u32 {
+            for i in 0..words {
+                let mut eq = w.open[i];
+                for p in 0..planes {
+                    let plane = counts[p * words + i];
+                    eq &= if k >> p & 1 == 1 { plane } else { !plane };
+                }
+                if eq != 0 {
+                    return Some(((i * 64) as u32 + eq.trailing_zeros(), k));
+                }
+            }
+        }
+        None
     }
 
     /// The exactly-once hub and missing value with the fewest places left, when fewer
     /// than `than`.
     pub fn best_value(&self, w: &Work<M>, than: u32) -> Option<(u32, u32, u32)> {
+        // After propagation every missing value has two places or more.
+        if than <= 2 {
+            return None;
+        }
+        let words = self.words;
         let mut best: Option<(u32, u32, u32)> = None;
         let mut bound = than;
         for &h in &self.once {
-            let members = self.members(h as usize);
             let mut missing = self.full & !w.hub[h as usize];
             while !missing.is_zero() {
-                let y = missing.pop_first();
-                let k = members
+                let x = missing.pop_first() as usize;
+                let board = &w.boards[x * words..(x + 1) * words];
+                let k: u32 = board
                     .iter()
-                    .filter(|&&m| w.cand[m as usize] & M::bit(y) != M::ZERO)
-                    .count() as u32;
+                    .zip(self.members(h as usize))
+                    .map(|(&b, &m)| (b & m).count_ones())
+                    .sum();
                 if k < bound {
                     bound = k;
-                    best = Some((h, y, k));
+                    best = Some((h, x as u32, k));
                 }
             }
         }
         best
     }
 
+    /// Calls `f(slot)` for each member of hub `h` that may still take `y`, in slot order.
+    pub fn for_each_place(&self, w: &Work<M>, h: u32, y: u32, mut f: impl FnMut(u32)) {
+        let words = self.words;
+        let board = &w.boards[y as usize * words..(y as usize + 1) * words];
+        let places: Vec<u64> = board
+            .iter()
+            .zip(self.members(h as usize))
+            .map(|(&b, &m)| b & m)
+            .collect();
+        for_bits(&places, |s| {
+            f(s as u32);
+            true
+        });
+    }
+
+    /// Calls `f(slot, value)` for every enabled placement in a slot at or after `from`,
+    /// value by value, each value's slots in increasing order.
+    pub fn for_each_move(&self, w: &Work<M>, from: usize, mut f: impl FnMut(u32, u32)) {
+        let words = self.words;
+        for x in 0..self.d {
+            let board = &w.boards[x * words..(x + 1) * words];
+            for (i, &bw) in board.iter().enumerate() {
+                let mut b = bw;
+                if (i + 1) * 64 <= from {
+                    continue;
+                }
+                if i * 64 < from {
+                    b &= !0u64 << (from - i * 64);
+                }
+                while b != 0 {
+                    let s = i * 64 + b.trailing_zeros() as usize;
+                    b &= b - 1;
+                    f(s as u32, x as u32);
+                }
+            }
+        }
+    }
+
     /// Enabled placements in a state: the sum of its slots' candidate counts.
     pub fn transitions(&self, w: &Work<M>) -> u64 {
-        (0..self.n)
-            .filter(|&s| w.vals[s] == 0)
-            .map(|s| u64::from(w.cand[s].count()))
-            .sum()
+        w.boards.iter().map(|b| u64::from(b.count_ones())).sum()
     }
 }
 
 /// A state of the slot engine with its indexes: per slot its value (0 = none, else value
-/// + 1) and its candidates; per hub its mask; the number of empty slots.
+/// + 1); per value the bitset of empty slots that may take it; the empty slots; per hub
+/// its mask.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Work<M: Mask> {
     pub vals: Vec<u8>,
-    pub cand: Vec<M>,
+    pub boards: Vec<u64>,
+    pub open: Vec<u64>,
     pub hub: Vec<M>,
-    pub open: u32,
+    /// The number of empty slots.
+    pub left: u32,
     /// The highest slot placed by a transition (orderly generation), `u32::MAX` if none.
     pub last: u32,
 }
@@ -304,9 +451,10 @@ impl<M: Mask> Clone for Work<M> {
     fn clone(&self) -> Self {
         Work {
             vals: self.vals.clone(),
-            cand: self.cand.clone(),
+            boards: self.boards.clone(),
+            open: self.open.clone(),
             hub: self.hub.clone(),
-            open: self.open,
+            left: self.left,
             last: self.last,
         }
     }
@@ -314,9 +462,10 @@ impl<M: Mask> Clone for Work<M> {
     /// Reuses the buffers: the hot path clones into spent states.
     fn clone_from(&mut self, src: &Self) {
         self.vals.clone_from(&src.vals);
-        self.cand.clone_from(&src.cand);
+        self.boards.clone_from(&src.boards);
+        self.open.clone_from(&src.open);
         self.hub.clone_from(&src.hub);
-        self.open = src.open;
+        self.left = src.left;
         self.last = src.last;
     }
 }
