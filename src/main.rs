@@ -11,7 +11,7 @@ use std::time::Duration;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use grafter::diag::{Diagnostic, Source};
-use grafter::explore::{Config, Engine, EngineChoice, EngineKind, Expand, Limits, Order};
+use grafter::explore::{ordered_jobs, Config, Engine, EngineChoice, EngineKind, Expand, Limits, Order};
 use grafter::grammar::{Givens, Grammar};
 use grafter::output;
 use grafter::puzzle::read_puzzles;
@@ -74,6 +74,10 @@ struct SolveArgs {
     /// whole host graphs with the general matcher (slower; for comparison).
     #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
     engine: EngineArg,
+    /// Worker threads (default: every core). Puzzles of a file run side by side; a single
+    /// run splits its search tree. Counts and output order do not depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    threads: Option<u32>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -174,6 +178,7 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
             ExpandArg::Focus => Expand::Focus,
             ExpandArg::All => Expand::All,
         },
+        threads: 1,
         engine: match args.engine {
             EngineArg::Auto => EngineChoice::Auto,
             EngineArg::Graph => EngineChoice::Graph,
@@ -218,61 +223,115 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
                 .collect()
         }
     };
+    let threads = args.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |t| t as usize,
+    );
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let mut stopped = false;
     let many = args.puzzles.is_some();
-    for (number, givens) in &runs {
-        let mut found = 0u64;
-        let mut io_error: Option<io::Error> = None;
-        let mut print = |graph: &grafter::model::Graph| {
-            found += 1;
-            let text = match args.format {
-                Format::Json => output::json::solution(&grammar, *number, found, graph) + "\n",
-                Format::Text => {
-                    let body = output::draw_grid(&grammar, graph)
-                        .unwrap_or_else(|| output::text::list_nodes(&grammar, graph));
-                    if many {
-                        format!("puzzle {number} solution {found}\n{body}\n")
-                    } else {
-                        format!("solution {found}\n{body}\n")
+    if runs.len() == 1 {
+        // One run: it may split its search tree, and its output streams.
+        let config = Config { threads, ..config };
+        let (number, givens) = &runs[0];
+        let report = run_one(&engine, args, &config, many, *number, givens.as_ref(), &mut out)?;
+        stopped = report.stop.is_some();
+    } else {
+        // Many runs: side by side, each on one thread, output in puzzle order.
+        let mut failure = None;
+        ordered_jobs(
+            runs.len(),
+            threads,
+            |i| {
+                let (number, givens) = &runs[i];
+                let mut text = Vec::new();
+                run_one(&engine, args, &config, many, *number, givens.as_ref(), &mut text)
+                    .map(|r| (text, r.stop.is_some()))
+            },
+            |_, result| match result {
+                Ok((text, stop)) => {
+                    stopped |= stop;
+                    match out.write_all(&text) {
+                        Ok(()) => true,
+                        Err(e) => {
+                            failure = Some(Failure::Io(e));
+                            false
+                        }
                     }
                 }
-            };
-            if io_error.is_none() {
-                if let Err(e) = out.write_all(text.as_bytes()) {
-                    io_error = Some(e);
+                Err(f) => {
+                    failure = Some(f);
+                    false
                 }
-            }
-        };
-        let sink: Option<&mut dyn FnMut(&grafter::model::Graph)> =
-            if args.count { None } else { Some(&mut print) };
-        let report = engine
-            .solve(givens.as_ref(), &config, sink)
-            .map_err(|d| Failure::BadInput(grammar.source.render(&d)))?;
-        if let Some(e) = io_error {
-            return Err(Failure::Io(e));
-        }
-        if let Some(stop) = report.stop {
-            stopped = true;
-            eprintln!("puzzle {number}: {stop}");
-        }
-        if args.count {
-            writeln!(out, "{}", report.counts.solutions)?;
-        } else {
-            match args.format {
-                Format::Json => writeln!(out, "{}", output::json::summary(*number, &report))?,
-                Format::Text => {
-                    if many {
-                        writeln!(out, "puzzle {number}")?;
-                    }
-                    writeln!(out, "{}", output::text::summary(&report))?;
-                }
-            }
+            },
+        );
+        if let Some(f) = failure {
+            return Err(f);
         }
     }
     out.flush()?;
     Ok(if stopped { STOPPED } else { 0 })
+}
+
+/// Solves one puzzle and writes its solutions and summary (or its count) to `out`.
+fn run_one(
+    engine: &Engine,
+    args: &SolveArgs,
+    config: &Config,
+    many: bool,
+    number: usize,
+    givens: Option<&Givens>,
+    out: &mut dyn Write,
+) -> Result<grafter::explore::Report, Failure> {
+    let grammar = engine.grammar;
+    let mut found = 0u64;
+    let mut io_error: Option<io::Error> = None;
+    let mut print = |graph: &grafter::model::Graph| {
+        found += 1;
+        let text = match args.format {
+            Format::Json => output::json::solution(grammar, number, found, graph) + "\n",
+            Format::Text => {
+                let body = output::draw_grid(grammar, graph)
+                    .unwrap_or_else(|| output::text::list_nodes(grammar, graph));
+                if many {
+                    format!("puzzle {number} solution {found}\n{body}\n")
+                } else {
+                    format!("solution {found}\n{body}\n")
+                }
+            }
+        };
+        if io_error.is_none() {
+            if let Err(e) = out.write_all(text.as_bytes()) {
+                io_error = Some(e);
+            }
+        }
+    };
+    let sink: Option<&mut dyn FnMut(&grafter::model::Graph)> =
+        if args.count { None } else { Some(&mut print) };
+    let report = engine
+        .solve(givens, config, sink)
+        .map_err(|d| Failure::BadInput(grammar.source.render(&d)))?;
+    if let Some(e) = io_error {
+        return Err(Failure::Io(e));
+    }
+    if let Some(stop) = report.stop {
+        eprintln!("puzzle {number}: {stop}");
+    }
+    if args.count {
+        writeln!(out, "{}", report.counts.solutions)?;
+    } else {
+        match args.format {
+            Format::Json => writeln!(out, "{}", output::json::summary(number, &report))?,
+            Format::Text => {
+                if many {
+                    writeln!(out, "puzzle {number}")?;
+                }
+                writeln!(out, "{}", output::text::summary(&report))?;
+            }
+        }
+    }
+    Ok(report)
 }
 
 fn check(path: &Path) -> Result<u8, Failure> {

@@ -4,7 +4,7 @@ use std::ops::ControlFlow;
 
 use smallvec::SmallVec;
 
-use crate::matcher::{BindingEnv, Matcher, SearchPlan};
+use crate::matcher::{BindingEnv, GraphIndex, Matcher, SearchPlan};
 use crate::model::{Domain, Graph, NodeId, TypeSystem, Value};
 use crate::rule::{Effect, Rule};
 
@@ -23,12 +23,14 @@ impl<'g> CompiledRule<'g> {
     }
 
     /// Calls `f(params, binding)` for every match: every assignment of domain values to
-    /// the parameters times every match of the left side that no NAC extends.
+    /// the parameters times every match of the left side that no NAC extends. `index`, when
+    /// given, must have been built for `graph` with this rule's lookup keys.
     pub fn for_each_match(
         &self,
         types: &TypeSystem,
         domain: &Domain,
         graph: &Graph,
+        index: Option<&GraphIndex>,
         f: &mut dyn FnMut(&[Value], &[NodeId]) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         let k = self.rule.params.len();
@@ -44,6 +46,10 @@ impl<'g> CompiledRule<'g> {
                 *p = Value::Val(i as u16);
             }
             let matcher = Matcher::new(types, graph, &params);
+            let matcher = match index {
+                Some(x) => matcher.with_index(x),
+                None => matcher,
+            };
             matcher.for_each_match(&self.plan, &mut binding, &mut |b| f(&params, b))?;
             // Next parameter tuple (an odometer over the domain).
             let mut pos = 0;

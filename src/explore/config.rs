@@ -72,4 +72,7 @@ pub struct Config {
     pub limits: Limits,
     /// Default: `Auto`.
     pub engine: EngineChoice,
+    /// Worker threads for one run (0 or 1: this thread only). Counts and the order of
+    /// solutions do not depend on it. Default: 0.
+    pub threads: usize,
 }

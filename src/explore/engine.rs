@@ -9,7 +9,7 @@ use crate::model::{Graph, Value};
 use crate::slot::{self, FocusSpace, FullSpace, Mask, NotSlot, SlotModel, Tables, Work};
 
 use super::config::{Config, EngineChoice, Expand};
-use super::explorer::explore;
+use super::parallel::explore_parallel;
 use super::graph_space::GraphSpace;
 use super::report::Report;
 use super::space::Space;
@@ -312,13 +312,17 @@ impl<'g> Engine<'g> {
     }
 }
 
-fn run<S: Space>(
+fn run<S>(
     space: &S,
     config: &Config,
     sink: &mut Option<&mut dyn FnMut(&Graph)>,
-) -> (super::Counts, Option<super::StopReason>) {
+) -> (super::Counts, Option<super::StopReason>)
+where
+    S: Space + Sync,
+    S::State: Send + Sync,
+{
     match sink {
-        Some(f) => explore(space, config, &mut |s| f(&space.to_graph(s))),
-        None => explore(space, config, &mut |_| {}),
+        Some(f) => explore_parallel(space, config, config.threads, Some(&mut |s| f(&space.to_graph(s)))),
+        None => explore_parallel(space, config, config.threads, None),
     }
 }

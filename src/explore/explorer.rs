@@ -1,8 +1,9 @@
 //! The one exploration loop: pop a state, expand it, record what it is, push what is new.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use super::config::Config;
+use super::config::{Config, Order};
 use super::frontier::{Frontier, Successors};
 use super::report::{Counts, StopReason};
 use super::space::Space;
@@ -16,36 +17,50 @@ pub fn explore<S: Space>(
     on_solution: &mut dyn FnMut(&S::State),
 ) -> (Counts, Option<StopReason>) {
     let started = Instant::now();
+    match space.initial() {
+        Some(s) => explore_from(space, config, s, started, None, on_solution),
+        None => (
+            Counts {
+                states: 1,
+                dead_ends: 1,
+                ..Counts::default()
+            },
+            None,
+        ),
+    }
+}
+
+/// Explores from `start`. Limits count from this call; the timeout from `started`. When
+/// `cancel` is set (by another worker) the run stops as if timed out.
+pub fn explore_from<S: Space>(
+    space: &S,
+    config: &Config,
+    start: S::State,
+    started: Instant,
+    cancel: Option<&AtomicBool>,
+    on_solution: &mut dyn FnMut(&S::State),
+) -> (Counts, Option<StopReason>) {
     let limits = config.limits;
     let mut counts = Counts::default();
     let mut frontier = Frontier::new(config.order);
     let mut store = space.needs_visited().then(StateStore::new);
+    let mut scratch = S::Scratch::default();
     let mut key = Vec::new();
     let mut batch = Vec::new();
-
-    match space.initial() {
-        Some(s) => {
-            if let Some(store) = store.as_mut() {
-                space.key(&s, &mut key);
-                store.insert(&key);
-            }
-            frontier.push(s);
-        }
-        None => {
-            counts.states = 1;
-            counts.dead_ends = 1;
-        }
+    if let Some(store) = store.as_mut() {
+        space.key(&start, &mut key);
+        store.insert(&key);
     }
+    frontier.push(start);
 
     while let Some(state) = frontier.pop() {
         if limits.max_states.is_some_and(|m| counts.states >= m) {
             return (counts, Some(StopReason::MaxStates(counts.states)));
         }
         if counts.states % 256 == 0 {
-            if let Some(t) = limits.timeout {
-                if started.elapsed() >= t {
-                    return (counts, Some(StopReason::Timeout(started.elapsed())));
-                }
+            let cancelled = cancel.is_some_and(|c| c.load(Ordering::Relaxed));
+            if cancelled || limits.timeout.is_some_and(|t| started.elapsed() >= t) {
+                return (counts, Some(StopReason::Timeout(started.elapsed())));
             }
         }
         counts.states += 1;
@@ -54,7 +69,7 @@ pub fn explore<S: Space>(
             pool: &mut frontier,
             dead: 0,
         };
-        let exp = space.expand(&state, &mut succ);
+        let exp = space.expand(&state, &mut scratch, &mut succ);
         let dead = succ.dead;
         batch = std::mem::take(&mut succ.items);
         counts.transitions += exp.transitions;
@@ -66,9 +81,6 @@ pub fn explore<S: Space>(
         } else if exp.transitions == 0 {
             counts.dead_ends += 1;
         }
-        // A stack pops the last pushed first: push in reverse so a DFS visits successors
-        // in the order the space produced them.
-        let reverse = matches!(config.order, super::config::Order::Dfs);
         let mut push = |s: S::State, frontier: &mut Frontier<S::State>| match store.as_mut() {
             Some(store) => {
                 space.key(&s, &mut key);
@@ -80,7 +92,9 @@ pub fn explore<S: Space>(
             }
             None => frontier.push(s),
         };
-        if reverse {
+        // A stack pops the last pushed first: push in reverse so a DFS visits successors
+        // in the order the space produced them.
+        if config.order == Order::Dfs {
             for s in batch.drain(..).rev() {
                 push(s, &mut frontier);
             }

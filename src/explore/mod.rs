@@ -7,14 +7,17 @@ pub mod config;
 pub mod engine;
 pub mod explorer;
 pub mod frontier;
+pub mod graph_focus;
 pub mod graph_space;
+pub mod parallel;
 pub mod report;
 pub mod space;
 pub mod store;
 
 pub use config::{Config, EngineChoice, Expand, Limits, Order};
 pub use engine::{Engine, EngineKind};
-pub use explorer::explore;
+pub use explorer::{explore, explore_from};
+pub use parallel::{explore_parallel, ordered_jobs};
 pub use frontier::{Frontier, Successors};
 pub use report::{Counts, Report, StopReason};
 pub use space::{Expansion, Space};

@@ -15,6 +15,8 @@ pub struct Expansion {
 /// A state space: how to start, expand and recognise final states.
 pub trait Space {
     type State: Clone;
+    /// Working memory for `expand`, one per worker thread, so a space can be shared.
+    type Scratch: Default + Send;
 
     /// The start state, or `None` when it is dead on arrival (its givens leave some slot
     /// without a possible value).
@@ -22,7 +24,12 @@ pub trait Space {
 
     /// Pushes the successors to explore into `succ` (in the order a DFS should visit
     /// them) and returns what leaves the state.
-    fn expand(&self, state: &Self::State, succ: &mut Successors<'_, Self::State>) -> Expansion;
+    fn expand(
+        &self,
+        state: &Self::State,
+        scratch: &mut Self::Scratch,
+        succ: &mut Successors<'_, Self::State>,
+    ) -> Expansion;
 
     /// Final states are reported as solutions.
     fn is_final(&self, state: &Self::State, expansion: &Expansion) -> bool;

@@ -66,12 +66,13 @@ impl<'a, M: Mask> FocusSpace<'a, M> {
 
 impl<M: Mask> Space for FocusSpace<'_, M> {
     type State = Work<M>;
+    type Scratch = ();
 
     fn initial(&self) -> Option<Work<M>> {
         self.start.clone()
     }
 
-    fn expand(&self, state: &Work<M>, succ: &mut Successors<'_, Work<M>>) -> Expansion {
+    fn expand(&self, state: &Work<M>, _: &mut (), succ: &mut Successors<'_, Work<M>>) -> Expansion {
         let t = self.tables;
         let Some((s, k)) = t.best_slot(state) else {
             return Expansion { transitions: 0 };

@@ -8,8 +8,6 @@
 //! the state graph needs no visited set; the transitions of each state are still all its
 //! enabled placements, counted. Otherwise successors go through the exact visited set.
 
-use std::cell::RefCell;
-
 use smallvec::SmallVec;
 
 use crate::grammar::Grammar;
@@ -39,7 +37,6 @@ pub struct FullSpace<'a, M: Mask> {
     orderly: bool,
     bits: u32,
     per_word: u32,
-    scratch: RefCell<Work<M>>,
 }
 
 impl<'a, M: Mask> FullSpace<'a, M> {
@@ -57,7 +54,6 @@ impl<'a, M: Mask> FullSpace<'a, M> {
             tables,
             base,
             start_vals: start.vals.clone(),
-            scratch: RefCell::new(start.clone()),
             start,
             orderly: model.symmetric.is_ok(),
             bits,
@@ -120,21 +116,28 @@ impl<'a, M: Mask> FullSpace<'a, M> {
 
 impl<M: Mask> Space for FullSpace<'_, M> {
     type State = Packed;
+    /// The unpacked state being expanded.
+    type Scratch = Option<Work<M>>;
 
     fn initial(&self) -> Option<Packed> {
         Some(self.pack(&self.start.vals))
     }
 
-    fn expand(&self, state: &Packed, succ: &mut Successors<'_, Packed>) -> Expansion {
-        let mut w = self.scratch.borrow_mut();
-        self.unpack(state, &mut w);
+    fn expand(
+        &self,
+        state: &Packed,
+        scratch: &mut Option<Work<M>>,
+        succ: &mut Successors<'_, Packed>,
+    ) -> Expansion {
+        let w = scratch.get_or_insert_with(|| self.start.clone());
+        self.unpack(state, w);
         let t = self.tables;
         let from = if self.orderly {
             state.last.wrapping_add(1) as usize
         } else {
             0
         };
-        t.for_each_move(&w, from, |s, y| {
+        t.for_each_move(w, from, |s, y| {
             let mut child = succ.spare().unwrap_or_else(|| state.clone());
             child.clone_from(state);
             self.set(&mut child, s as usize, y as u8 + 1);
@@ -142,7 +145,7 @@ impl<M: Mask> Space for FullSpace<'_, M> {
             succ.push(child);
         });
         Expansion {
-            transitions: t.transitions(&w),
+            transitions: t.transitions(w),
         }
     }
 

@@ -1,0 +1,510 @@
+//! When `--expand focus` is sound on the graph engine, for grammars the slot engine cannot
+//! take: rules that delete a cell and create another node in its place, that take values
+//! from nodes of the graph, or whose NACs reach witnesses over paths.
+//!
+//! Focus expansion branches, at each state, on the applications that consume one open node
+//! (the one with the fewest). It finds exactly the final states of `--expand all` when:
+//!
+//! 1. `final:` says no node is open (`not { n: T ... }`, alone or in an `and`);
+//! 2. every rule consumes one open node `f` of its left side (`del f`, or `set f.a = e`
+//!    where open means `a == none` and `e` is never none) and otherwise only creates nodes
+//!    that cannot be open; its other left-side nodes are of types no rule creates or
+//!    changes; it changes no edges;
+//! 3. no NAC node can be bound to an open node (so a NAC match survives every rule
+//!    application), NACs do not nest, and each NAC has at most one node (the witness) of a
+//!    type some rule creates or fills;
+//! 4. on the start graph, the open nodes have no edges when some rule deletes them (so
+//!    deleting one cannot cut a path), and blocking is symmetric: for any two applications
+//!    `u`, `t` enabled there (consuming different nodes), `u`'s result blocks `t` exactly
+//!    when `t`'s result blocks `u`.
+//!
+//! Then (2, 3) an application never enables another and its effect does not depend on the
+//! state; (3) a NAC match in a state uses at most one node that differs from the start
+//! graph, made by one earlier application, so blocking is pairwise; with (4) the states
+//! reachable are the pairwise unblocked sets of start-enabled applications, reachable in any
+//! order. A final state (1) consumes every open node, among them the focus, by an
+//! application enabled now; so branching on the focus's applications misses none, and a
+//! focus with none proves the state dead.
+
+use std::ops::ControlFlow;
+
+use crate::diag::Span;
+use crate::grammar::Grammar;
+use crate::matcher::{GraphIndex, LookupKey, Matcher, SearchPlan};
+use crate::model::{AttrId, BaseType, Graph, NodeId, NodeTypeId, TypeSystem, Value, VarId};
+use crate::rule::{BinOp, Condition, Effect, Expr, ExprKind, Pattern, Rule};
+
+use super::apply::CompiledRule;
+
+/// Why focus expansion is not sound on the graph engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unsound {
+    pub reason: String,
+    pub span: Span,
+}
+
+fn unsound<T>(span: Span, reason: impl Into<String>) -> Result<T, Unsound> {
+    Err(Unsound {
+        reason: reason.into(),
+        span,
+    })
+}
+
+/// What the graph engine needs to expand by focus: how to find open nodes and which
+/// left-side node each rule consumes.
+#[derive(Clone, Debug)]
+pub struct GraphFocus {
+    /// Matches each open node (variable 0).
+    pub open: SearchPlan,
+    /// Per rule: the variable of the open node it consumes.
+    pub focus_var: Vec<VarId>,
+    /// Some rule deletes the node it consumes.
+    deletes: bool,
+}
+
+/// One application enabled on the start graph.
+struct Application {
+    rule: usize,
+    params: Vec<Value>,
+    binding: Vec<NodeId>,
+}
+
+impl GraphFocus {
+    /// Checks conditions 1 to 3 (see the module documentation) on the grammar.
+    pub fn analyse(g: &Grammar) -> Result<GraphFocus, Unsound> {
+        let types = &g.types;
+        if g.rules.is_empty() {
+            return unsound(Span::default(), "there are no rules");
+        }
+        let open = open_pattern(g)?;
+        let t = open.nodes[0].ty;
+        let tn = &types.node(t).name;
+        let none_attr = open.conds.iter().find_map(|c| none_check(c, VarId(0)));
+        let related = |a: NodeTypeId, b: NodeTypeId| types.is_subtype(a, b) || types.is_subtype(b, a);
+        let mut created = Vec::new();
+        for r in &g.rules {
+            for e in &r.effects {
+                if let Effect::NewNode { ty, span, .. } = e {
+                    if types.is_subtype(*ty, t) {
+                        return unsound(
+                            *span,
+                            format!(
+                                "rule `{}` creates a `{}`, which `final:` counts as open (a `{tn}`)",
+                                r.name,
+                                types.node(*ty).name
+                            ),
+                        );
+                    }
+                    created.push(*ty);
+                }
+            }
+        }
+        let changing = |ty: NodeTypeId| related(ty, t) || created.iter().any(|&c| related(ty, c));
+        let deletes = g
+            .rules
+            .iter()
+            .any(|r| r.effects.iter().any(|e| matches!(e, Effect::DelNode { .. })));
+        let mut focus_var = Vec::new();
+        for r in &g.rules {
+            let f = focus_of(types, r, open, t, &related)?;
+            for v in r.lhs.own_vars().filter(|&v| v != f) {
+                let node = r.lhs.node(v).expect("own variable");
+                if changing(node.ty) {
+                    return unsound(
+                        node.span,
+                        format!(
+                            "rule `{}` also matches `{}`, a `{}`, which rules create, fill or delete; only the node it fills may change",
+                            r.name,
+                            node.name,
+                            types.node(node.ty).name
+                        ),
+                    );
+                }
+            }
+            check_effects(types, r, f, none_attr)?;
+            for nac in &r.lhs.nacs {
+                check_nac(types, r, nac, t, none_attr, deletes, &changing)?;
+            }
+            focus_var.push(f);
+        }
+        Ok(GraphFocus {
+            open: SearchPlan::compile(open),
+            focus_var,
+            deletes,
+        })
+    }
+
+    /// Checks condition 4 on a start graph: `rules` compiled from the grammar, `keys` the
+    /// lookups their plans use. Cost: one rule application per enabled application and one
+    /// NAC check per pair of them.
+    pub fn check_start(
+        &self,
+        g: &Grammar,
+        rules: &[CompiledRule<'_>],
+        start: &Graph,
+        keys: &[LookupKey],
+    ) -> Result<(), Unsound> {
+        let types = &g.types;
+        let index = GraphIndex::new(types, start, keys);
+        if self.deletes {
+            let open = self.open_nodes(types, start, &index);
+            if let Some(&n) = open.iter().find(|&&n| !start.out(n).is_empty() || !start.inc(n).is_empty()) {
+                return unsound(
+                    Span::default(),
+                    format!(
+                        "rules delete open nodes and the open node {} has edges, so deleting it could cut a path a NAC follows",
+                        node_name(g, n)
+                    ),
+                );
+            }
+        }
+        let mut apps = Vec::new();
+        for (ri, r) in rules.iter().enumerate() {
+            let end = r.rule.lhs.var_end() as usize;
+            let _ = r.for_each_match(types, &g.domain, start, Some(&index), &mut |params, b| {
+                apps.push(Application {
+                    rule: ri,
+                    params: params.to_vec(),
+                    binding: b[..end].to_vec(),
+                });
+                ControlFlow::Continue(())
+            });
+        }
+        let focus = |a: &Application| a.binding[self.focus_var[a.rule].index()];
+        let n = apps.len();
+        let mut blocks = vec![false; n * n];
+        let mut binding = Vec::new();
+        for (ui, u) in apps.iter().enumerate() {
+            let after = rules[u.rule].apply(types, start, &u.params, &u.binding);
+            let index = GraphIndex::new(types, &after, keys);
+            for (ti, t) in apps.iter().enumerate() {
+                if focus(t) == focus(u) {
+                    continue;
+                }
+                let m = Matcher::new(types, &after, &t.params).with_index(&index);
+                binding.clear();
+                binding.extend_from_slice(&t.binding);
+                blocks[ui * n + ti] = m.blocked(&rules[t.rule].plan, &mut binding);
+            }
+        }
+        for u in 0..n {
+            for t in 0..n {
+                if blocks[u * n + t] && !blocks[t * n + u] {
+                    return unsound(
+                        rules[apps[u].rule].rule.span,
+                        format!(
+                            "blocking is not symmetric on this start graph: {} blocks {}, but not the other way round, so the order of applications matters",
+                            describe(g, rules, &apps[u]),
+                            describe(g, rules, &apps[t])
+                        ),
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The open nodes of `graph`, in id order.
+    pub fn open_nodes(&self, types: &TypeSystem, graph: &Graph, index: &GraphIndex) -> Vec<NodeId> {
+        let mut out = Vec::new();
+        let mut binding = Vec::new();
+        let _ = Matcher::new(types, graph, &[])
+            .with_index(index)
+            .for_each_match(&self.open, &mut binding, &mut |b| {
+                out.push(b[0]);
+                ControlFlow::Continue(())
+            });
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+}
+
+/// The one-node pattern of `final: not { n: T ... }` (alone or in an `and`).
+fn open_pattern(g: &Grammar) -> Result<&Pattern, Unsound> {
+    let expected = "expected `final: not { n: T ... }` (alone or joined by `and`), saying that no node is left to fill";
+    fn not_exists(c: &Condition) -> Option<&Pattern> {
+        match c {
+            Condition::Not(inner) => match inner.as_ref() {
+                Condition::Exists(p) => Some(p),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+    let p = match &g.final_cond {
+        None => {
+            return unsound(
+                Span::default(),
+                "there is no `final:` condition, so a final state need not have every node filled",
+            )
+        }
+        Some(Condition::And(cs)) => cs.iter().find_map(not_exists),
+        Some(c) => not_exists(c),
+    };
+    let Some(p) = p else {
+        return unsound(Span::default(), format!("`final:` does not say which nodes must be filled: {expected}"));
+    };
+    if p.nodes.len() != 1 || !p.edges.is_empty() || !p.nacs.is_empty() {
+        return unsound(
+            p.span,
+            format!("the open nodes of `final:` must be one node with conditions on its own attributes: {expected}"),
+        );
+    }
+    if p.conds.iter().any(|c| c.max_var() > 1 || c.reads_params()) {
+        return unsound(p.span, format!("a condition of `final:` reads more than its node: {expected}"));
+    }
+    Ok(p)
+}
+
+/// The attribute `a` when `c` is `v.a == none` (either way round).
+fn none_check(c: &Expr, v: VarId) -> Option<AttrId> {
+    let ExprKind::Binary(BinOp::Eq, a, b) = &c.kind else {
+        return None;
+    };
+    [(a, b), (b, a)].into_iter().find_map(|(x, y)| match (&x.kind, &y.kind) {
+        (ExprKind::Attr(var, attr), ExprKind::Const(Value::None)) if *var == v => Some(*attr),
+        _ => None,
+    })
+}
+
+/// True when `a` with variable `from` read as `to` is `b` (spans aside).
+fn same_expr(a: &Expr, b: &Expr, from: VarId, to: VarId) -> bool {
+    match (&a.kind, &b.kind) {
+        (ExprKind::Const(x), ExprKind::Const(y)) => x == y,
+        (ExprKind::Param(x), ExprKind::Param(y)) => x == y,
+        (ExprKind::Attr(v, x), ExprKind::Attr(w, y)) => x == y && (if *v == from { *w == to } else { v == w }),
+        (ExprKind::Unary(o, x), ExprKind::Unary(p, y)) => o == p && same_expr(x, y, from, to),
+        (ExprKind::Binary(o, x1, x2), ExprKind::Binary(p, y1, y2)) => {
+            o == p && same_expr(x1, y1, from, to) && same_expr(x2, y2, from, to)
+        }
+        _ => false,
+    }
+}
+
+/// The rule's one left-side node that may be open; it must carry the open condition.
+fn focus_of(
+    types: &TypeSystem,
+    r: &Rule,
+    open: &Pattern,
+    t: NodeTypeId,
+    related: &dyn Fn(NodeTypeId, NodeTypeId) -> bool,
+) -> Result<VarId, Unsound> {
+    let tn = &types.node(t).name;
+    let candidates: Vec<VarId> = r
+        .lhs
+        .own_vars()
+        .filter(|&v| related(r.lhs.node(v).expect("own").ty, t))
+        .collect();
+    let f = match candidates.as_slice() {
+        [f] => *f,
+        [] => {
+            return unsound(
+                r.lhs.span,
+                format!("rule `{}` matches no `{tn}`, the type `final:` says must be filled", r.name),
+            )
+        }
+        [_, second, ..] => {
+            let n = r.lhs.node(*second).expect("own");
+            return unsound(
+                n.span,
+                format!(
+                    "rule `{}` matches two nodes that may be open `{tn}`s; it must fill one and read only nodes that never change",
+                    r.name
+                ),
+            );
+        }
+    };
+    let node = r.lhs.node(f).expect("own");
+    if !types.is_subtype(node.ty, t) {
+        return unsound(
+            node.span,
+            format!(
+                "rule `{}` matches `{}` as a `{}`, which may or may not be an open `{tn}`",
+                r.name,
+                node.name,
+                types.node(node.ty).name
+            ),
+        );
+    }
+    for oc in &open.conds {
+        if !r.lhs.conds.iter().any(|c| same_expr(oc, c, VarId(0), f)) {
+            return unsound(
+                oc.span,
+                format!(
+                    "rule `{}` does not require `{}` to be open: expected the condition of `final:` on it",
+                    r.name, node.name
+                ),
+            );
+        }
+    }
+    Ok(f)
+}
+
+/// Effects: exactly one consumption of `f`, plus node creations.
+fn check_effects(types: &TypeSystem, r: &Rule, f: VarId, none_attr: Option<AttrId>) -> Result<(), Unsound> {
+    let fname = &r.lhs.node(f).expect("own").name;
+    let mut consumed = 0;
+    for e in &r.effects {
+        match e {
+            Effect::DelNode { var, .. } if *var == f => consumed += 1,
+            Effect::Set {
+                var, attr, value, ..
+            } if *var == f && Some(*attr) == none_attr => {
+                if !never_none(types, r, None, value) {
+                    return unsound(
+                        value.span,
+                        format!("rule `{}` may fill `{fname}` with none, leaving it open", r.name),
+                    );
+                }
+                consumed += 1;
+            }
+            Effect::NewNode { .. } => {}
+            Effect::Set { span, .. } => {
+                return unsound(
+                    *span,
+                    format!(
+                        "rule `{}` sets an attribute other than the one that marks `{fname}` open",
+                        r.name
+                    ),
+                )
+            }
+            Effect::DelNode { span, .. } => {
+                return unsound(*span, format!("rule `{}` deletes a node other than `{fname}`", r.name))
+            }
+            Effect::NewEdge { span, .. } | Effect::DelEdge { span, .. } => {
+                return unsound(
+                    *span,
+                    format!("rule `{}` changes edges, which could change what NACs reach", r.name),
+                )
+            }
+        }
+    }
+    if consumed != 1 {
+        return unsound(
+            r.span,
+            format!(
+                "rule `{}` must delete `{fname}` or fill the attribute that marks it open, once",
+                r.name
+            ),
+        );
+    }
+    Ok(())
+}
+
+/// The type of a variable of rule `r`, inside `nac` when given.
+fn var_type(r: &Rule, nac: Option<&Pattern>, v: VarId) -> Option<NodeTypeId> {
+    r.lhs.node(v).or_else(|| nac.and_then(|p| p.node(v))).map(|n| n.ty)
+}
+
+/// True when `e` can never be none: a parameter, a constant other than none, or an
+/// attribute of type `value` that is not optional (values are never computed).
+fn never_none(types: &TypeSystem, r: &Rule, nac: Option<&Pattern>, e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Param(_) => true,
+        ExprKind::Const(v) => !v.is_none(),
+        ExprKind::Attr(v, a) => var_type(r, nac, *v).is_some_and(|ty| {
+            let at = types.node(ty).attrs[a.index()].ty;
+            at.base == BaseType::Value && !at.optional
+        }),
+        _ => false,
+    }
+}
+
+/// True when condition `c` fails whenever `d.a` is none.
+fn implies_filled(types: &TypeSystem, r: &Rule, nac: &Pattern, c: &Expr, d: VarId, a: AttrId) -> bool {
+    let ExprKind::Binary(op, x, y) = &c.kind else {
+        return false;
+    };
+    let is_target = |e: &Expr| e.kind == ExprKind::Attr(d, a);
+    [(x, y), (y, x)].into_iter().any(|(p, q)| {
+        is_target(p)
+            && match op {
+                // An ordering with none is undefined, which counts as false.
+                BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => true,
+                BinOp::Eq => never_none(types, r, Some(nac), q),
+                BinOp::Ne => q.kind == ExprKind::Const(Value::None),
+                _ => false,
+            }
+    })
+}
+
+/// Condition 3 for one NAC of rule `r`.
+fn check_nac(
+    types: &TypeSystem,
+    r: &Rule,
+    nac: &Pattern,
+    t: NodeTypeId,
+    none_attr: Option<AttrId>,
+    deletes: bool,
+    changing: &dyn Fn(NodeTypeId) -> bool,
+) -> Result<(), Unsound> {
+    let tn = &types.node(t).name;
+    if let Some(inner) = nac.nacs.first() {
+        return unsound(
+            inner.span,
+            "a NAC inside a NAC: adding nodes could then remove a NAC match and enable a rule",
+        );
+    }
+    let mut witness: Option<&str> = None;
+    for v in nac.own_vars() {
+        let node = nac.node(v).expect("own");
+        if types.is_subtype(node.ty, t) || types.is_subtype(t, node.ty) {
+            if deletes {
+                return unsound(
+                    node.span,
+                    format!(
+                        "NAC node `{}` may match a `{tn}` that a rule deletes, so deleting could enable a rule",
+                        node.name
+                    ),
+                );
+            }
+            let filled = none_attr.is_some_and(|a| nac.conds.iter().any(|c| implies_filled(types, r, nac, c, v, a)));
+            if !filled {
+                return unsound(
+                    node.span,
+                    format!(
+                        "NAC node `{}` may match an open `{tn}`, so filling it could enable a rule: expected a condition that fails while it is empty (such as `val == x.val`)",
+                        node.name
+                    ),
+                );
+            }
+        }
+        if changing(node.ty) {
+            if let Some(w) = witness {
+                return unsound(
+                    node.span,
+                    format!(
+                        "NAC nodes `{w}` and `{}` may both be nodes that rules create or fill; the focus needs at most one per NAC",
+                        node.name
+                    ),
+                );
+            }
+            witness = Some(&node.name);
+        }
+    }
+    Ok(())
+}
+
+fn node_name(g: &Grammar, n: NodeId) -> String {
+    g.names.get(n.index()).cloned().unwrap_or_else(|| format!("#{}", n.0))
+}
+
+/// `place(n = r1c1, x = v2)`, for messages.
+fn describe(g: &Grammar, rules: &[CompiledRule<'_>], a: &Application) -> String {
+    let r = rules[a.rule].rule;
+    let mut parts: Vec<String> = r
+        .params
+        .iter()
+        .zip(&a.params)
+        .map(|(p, &v)| format!("{} = {}", p.name, g.domain.show(v)))
+        .collect();
+    parts.extend(
+        r.lhs
+            .nodes
+            .iter()
+            .zip(&a.binding[r.lhs.bound as usize..])
+            .map(|(p, &n)| format!("{} = {}", p.name, node_name(g, n))),
+    );
+    format!("`{}({})`", r.name, parts.join(", "))
+}
