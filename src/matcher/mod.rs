@@ -2,11 +2,13 @@
 //! search with injective bindings, NACs as "no extension exists", regular paths.
 
 pub mod condition;
+pub mod index;
 pub mod path;
 pub mod plan;
 pub mod search;
 
 pub use condition::CompiledCondition;
+pub use index::{GraphIndex, LookupKey};
 pub use path::PathNfa;
 pub use plan::{SearchPlan, Step};
 pub use search::{BindingEnv, Matcher, UNBOUND};

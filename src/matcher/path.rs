@@ -1,8 +1,13 @@
 //! Regular path expressions over edge labels, compiled to an NFA and matched by a
 //! breadth-first search over (node, NFA state) pairs.
 
+use std::sync::atomic::{AtomicU32, Ordering};
+
 use crate::model::{Graph, LabelId, NodeId};
 use crate::rule::PathExpr;
+
+/// Numbers compiled paths, so that a graph index can cache what each one reaches.
+static NEXT_ID: AtomicU32 = AtomicU32::new(0);
 
 /// One NFA move: follow an edge with `label`, forwards (`out`) or backwards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,6 +20,8 @@ struct Step {
 /// A Thompson NFA: state 0 is the start, `accept` the only accepting state.
 #[derive(Clone, Debug, Default)]
 pub struct PathNfa {
+    /// Unique among the paths compiled in this process.
+    id: u32,
     steps: Vec<Vec<Step>>,
     eps: Vec<Vec<u32>>,
     accept: u32,
@@ -22,12 +29,19 @@ pub struct PathNfa {
 
 impl PathNfa {
     pub fn compile(path: &PathExpr) -> PathNfa {
-        let mut nfa = PathNfa::default();
+        let mut nfa = PathNfa {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            ..PathNfa::default()
+        };
         let start = nfa.state();
         let accept = nfa.state();
         nfa.build(path, start, accept, true);
         nfa.accept = accept;
         nfa
+    }
+
+    pub fn id(&self) -> u32 {
+        self.id
     }
 
     fn state(&mut self) -> u32 {

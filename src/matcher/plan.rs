@@ -1,9 +1,10 @@
 //! Search plans: a pattern compiled once into an ordered list of binding and checking
 //! steps, so that matching never decides the search order at run time.
 
-use crate::model::{LabelId, NodeTypeId, VarId};
-use crate::rule::{Expr, Pattern};
+use crate::model::{AttrId, LabelId, NodeTypeId, VarId};
+use crate::rule::{BinOp, Expr, ExprKind, Pattern};
 
+use super::index::LookupKey;
 use super::path::PathNfa;
 
 #[derive(Clone, Debug)]
@@ -17,6 +18,15 @@ pub enum Step {
         forward: bool,
         var: VarId,
         ty: NodeTypeId,
+    },
+    /// Bind `var` to each live node of type `ty` whose `attr` equals `value` (an expression
+    /// over bound variables), found in the graph index; without an index, a scan. The
+    /// equality stays in the plan as a condition, so both ways give the same matches.
+    Lookup {
+        var: VarId,
+        ty: NodeTypeId,
+        attr: AttrId,
+        value: Expr,
     },
     /// Bind `var` to each node reachable from `from` by path `nfa` (an index).
     Reach {
@@ -50,7 +60,8 @@ pub struct SearchPlan {
 impl SearchPlan {
     /// Orders the pattern greedily: conditions as soon as their variables are bound,
     /// edges between bound nodes as checks, then the next node reached over a plain edge
-    /// from a bound node, then over a path, and only then a scan of its type.
+    /// from a bound node, then over a path, then looked up by an attribute that a
+    /// condition equates with bound values, and only then a scan of its type.
     pub fn compile(p: &Pattern) -> SearchPlan {
         let mut bound = vec![false; p.var_end() as usize];
         for b in bound.iter_mut().take(p.bound as usize) {
@@ -142,6 +153,23 @@ impl SearchPlan {
                 });
                 continue;
             }
+            let lookup = p.own_vars().filter(|v| !bound[v.index()]).find_map(|v| {
+                p.conds
+                    .iter()
+                    .enumerate()
+                    .find_map(|(i, c)| (!cond_done[i]).then(|| equated_attr(c, v, &bound)).flatten())
+                    .map(|(attr, value)| (v, attr, value))
+            });
+            if let Some((var, attr, value)) = lookup {
+                bound[var.index()] = true;
+                steps.push(Step::Lookup {
+                    var,
+                    ty: ty_of(var),
+                    attr,
+                    value,
+                });
+                continue;
+            }
             bound[next.index()] = true;
             steps.push(Step::Scan {
                 var: next,
@@ -162,6 +190,35 @@ impl SearchPlan {
             depth: p.depth() as usize,
         }
     }
+}
+
+impl SearchPlan {
+    /// Every (type, attribute) this plan and its NACs look nodes up by, without repeats:
+    /// what a [`super::GraphIndex`] must hold to serve the plan.
+    pub fn lookup_keys(&self, out: &mut Vec<LookupKey>) {
+        for s in &self.steps {
+            if let Step::Lookup { ty, attr, .. } = s {
+                if !out.contains(&(*ty, *attr)) {
+                    out.push((*ty, *attr));
+                }
+            }
+        }
+        for nac in &self.nacs {
+            nac.lookup_keys(out);
+        }
+    }
+}
+
+/// When `c` is `v.attr == e` (either way round) with `e` over bound variables only, the
+/// attribute and `e`.
+fn equated_attr(c: &Expr, v: VarId, bound: &[bool]) -> Option<(AttrId, Expr)> {
+    let ExprKind::Binary(BinOp::Eq, a, b) = &c.kind else {
+        return None;
+    };
+    [(a, b), (b, a)].into_iter().find_map(|(x, e)| match x.kind {
+        ExprKind::Attr(var, attr) if var == v && all_bound(e, bound) => Some((attr, (**e).clone())),
+        _ => None,
+    })
 }
 
 fn all_bound(e: &Expr, bound: &[bool]) -> bool {

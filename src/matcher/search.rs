@@ -5,6 +5,7 @@ use std::ops::ControlFlow;
 use crate::model::{AttrId, Graph, NodeId, TypeSystem, Value, VarId};
 use crate::rule::Env;
 
+use super::index::GraphIndex;
 use super::plan::{SearchPlan, Step};
 
 /// The value of an unbound slot in a binding array.
@@ -44,6 +45,8 @@ pub struct Matcher<'a> {
     pub types: &'a TypeSystem,
     pub graph: &'a Graph,
     pub params: &'a [Value],
+    /// Indexes of `graph`, when built: type scans, lookups and paths use them.
+    pub index: Option<&'a GraphIndex>,
 }
 
 impl<'a> Matcher<'a> {
@@ -52,7 +55,25 @@ impl<'a> Matcher<'a> {
             types,
             graph,
             params,
+            index: None,
         }
+    }
+
+    /// Uses `index`, which must have been built for this matcher's graph.
+    pub fn with_index(self, index: &'a GraphIndex) -> Self {
+        Matcher {
+            index: Some(index),
+            ..self
+        }
+    }
+
+    /// True when some NAC of `plan` extends `binding`, a complete match of its left side:
+    /// the match exists but is not applicable.
+    pub fn blocked(&self, plan: &SearchPlan, binding: &mut Vec<NodeId>) -> bool {
+        if binding.len() < plan.depth {
+            binding.resize(plan.depth, UNBOUND);
+        }
+        plan.nacs.iter().any(|nac| self.exists(nac, binding))
     }
 
     /// Calls `f` with every match of `plan` that extends `binding` (whose variables before
@@ -94,11 +115,27 @@ impl<'a> Matcher<'a> {
         };
         let g = self.graph;
         match step {
-            Step::Scan { var, ty } => {
-                for n in g.find_nodes() {
-                    if self.types.is_subtype(g.ty(n), *ty) {
-                        self.bind(plan, i, binding, *var, n, f)?;
+            Step::Scan { var, ty } => self.scan(plan, i, binding, *var, *ty, f)?,
+            Step::Lookup {
+                var,
+                ty,
+                attr,
+                value,
+            } => {
+                let env = BindingEnv {
+                    graph: g,
+                    binding,
+                    params: self.params,
+                };
+                let v = value.eval(&env);
+                match self.index.and_then(|x| x.lookup(*ty, *attr, v)) {
+                    Some(nodes) => {
+                        for n in nodes {
+                            self.bind(plan, i, binding, *var, n, f)?;
+                        }
                     }
+                    // The equality follows as a condition and filters the scan.
+                    None => self.scan(plan, i, binding, *var, *ty, f)?,
                 }
             }
             Step::Follow {
@@ -122,7 +159,12 @@ impl<'a> Matcher<'a> {
             }
             Step::Reach { from, nfa, var, ty } => {
                 let src = binding[from.index()];
-                for n in plan.nfas[*nfa].find_reachable(g, src) {
+                let nfa = &plan.nfas[*nfa];
+                let reached = match self.index {
+                    Some(x) => x.reachable(nfa, g, src),
+                    None => nfa.find_reachable(g, src).into(),
+                };
+                for &n in reached.iter() {
                     if self.types.is_subtype(g.ty(n), *ty) {
                         self.bind(plan, i, binding, *var, n, f)?;
                     }
@@ -134,7 +176,12 @@ impl<'a> Matcher<'a> {
                 }
             }
             Step::CheckPath { src, nfa, tgt } => {
-                if plan.nfas[*nfa].connects(g, binding[src.index()], binding[tgt.index()]) {
+                let (a, b, nfa) = (binding[src.index()], binding[tgt.index()], &plan.nfas[*nfa]);
+                let connected = match self.index {
+                    Some(x) => x.reachable(nfa, g, a).binary_search(&b).is_ok(),
+                    None => nfa.connects(g, a, b),
+                };
+                if connected {
                     return self.step(plan, i + 1, binding, f);
                 }
             }
@@ -146,6 +193,34 @@ impl<'a> Matcher<'a> {
                 };
                 if e.holds(&env) {
                     return self.step(plan, i + 1, binding, f);
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Binds `var` to each live node of type `ty` or a subtype in turn.
+    fn scan(
+        &self,
+        plan: &SearchPlan,
+        i: usize,
+        binding: &mut Vec<NodeId>,
+        var: VarId,
+        ty: crate::model::NodeTypeId,
+        f: &mut dyn FnMut(&[NodeId]) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let g = self.graph;
+        match self.index {
+            Some(x) => {
+                for &n in x.nodes_of(ty) {
+                    self.bind(plan, i, binding, var, n, f)?;
+                }
+            }
+            None => {
+                for n in g.find_nodes() {
+                    if self.types.is_subtype(g.ty(n), ty) {
+                        self.bind(plan, i, binding, var, n, f)?;
+                    }
                 }
             }
         }

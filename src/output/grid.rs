@@ -1,23 +1,60 @@
 //! Solutions drawn as grids, and a grid's cells as one line.
 
+use std::collections::HashMap;
+
 use crate::grammar::{Grammar, Grid};
 use crate::model::{Graph, NodeId, Value};
 
-/// The value held by grid cell `i` of `graph`, looked up by node; a cell that changed
-/// type keeps its id, so the grid's value attribute is read from whatever type it has.
-fn cell_value(grammar: &Grammar, grid: &Grid, graph: &Graph, cell: NodeId) -> Value {
-    if !graph.is_alive(cell) {
-        return Value::None;
-    }
-    let ty = grammar.types.node(graph.ty(cell));
-    let attr_name = grid
-        .given_type
-        .map(|t| &grammar.types.node(t).attrs[grid.value_attr.index()].name)
-        .unwrap_or_else(|| &grammar.types.node(grid.cell_type).attrs[grid.value_attr.index()].name);
-    match ty.attr(attr_name) {
+/// The name of the attribute that holds a cell's value (of the given type when there is one).
+fn value_attr_name<'a>(grammar: &'a Grammar, grid: &Grid) -> &'a str {
+    let ty = grid.given_type.unwrap_or(grid.cell_type);
+    &grammar.types.node(ty).attrs[grid.value_attr.index()].name
+}
+
+/// The value held by a live grid cell; a cell that changed type keeps its id, so the
+/// value attribute is read by name from whatever type it has.
+fn cell_value(grammar: &Grammar, graph: &Graph, cell: NodeId, attr_name: &str) -> Value {
+    match grammar.types.node(graph.ty(cell)).attr(attr_name) {
         Some(a) => graph.attr(cell, a),
         None => Value::None,
     }
+}
+
+/// The `row` and `col` attribute values of a node, when its type has both.
+fn position(grammar: &Grammar, graph: &Graph, n: NodeId) -> Option<(Value, Value)> {
+    let ty = grammar.types.node(graph.ty(n));
+    Some((graph.attr(n, ty.attr("row")?), graph.attr(n, ty.attr("col")?)))
+}
+
+/// Every grid cell's value, row-major. Rules may delete a cell and create another node in
+/// its place (the seed's first encoding replaces an empty `Node` by a `NodeVal`): a dead
+/// cell's value is then read from the live node with the same `row` and `col` that has the
+/// value attribute. A dead entry keeps its attributes, so the dead cell's position is known.
+fn cell_values(grammar: &Grammar, grid: &Grid, graph: &Graph) -> Vec<Value> {
+    let attr_name = value_attr_name(grammar, grid);
+    let mut by_position: Option<HashMap<(Value, Value), Value>> = None;
+    grid.cells
+        .iter()
+        .map(|&c| {
+            if graph.is_alive(c) {
+                return cell_value(grammar, graph, c, attr_name);
+            }
+            let Some(pos) = position(grammar, graph, c) else {
+                return Value::None;
+            };
+            let index = by_position.get_or_insert_with(|| {
+                graph
+                    .find_nodes()
+                    .filter_map(|n| {
+                        let v = cell_value(grammar, graph, n, attr_name);
+                        Some((position(grammar, graph, n)?, v))
+                    })
+                    .filter(|(_, v)| !v.is_none())
+                    .collect()
+            });
+            index.get(&pos).copied().unwrap_or(Value::None)
+        })
+        .collect()
 }
 
 fn cell_text(grammar: &Grammar, v: Value) -> String {
@@ -31,10 +68,9 @@ fn cell_text(grammar: &Grammar, v: Value) -> String {
 /// character, else values separated by blanks. Empty cells are `.`.
 pub fn grid_line(grammar: &Grammar, graph: &Graph) -> Option<String> {
     let grid = grammar.grid.as_ref()?;
-    let cells: Vec<String> = grid
-        .cells
-        .iter()
-        .map(|&c| cell_text(grammar, cell_value(grammar, grid, graph, c)))
+    let cells: Vec<String> = cell_values(grammar, grid, graph)
+        .into_iter()
+        .map(|v| cell_text(grammar, v))
         .collect();
     Some(if grammar.domain.single_chars() {
         cells.concat()
@@ -46,10 +82,9 @@ pub fn grid_line(grammar: &Grammar, graph: &Graph) -> Option<String> {
 /// The grid drawn row by row, with `|` and `-` between boxes when the file has boxes.
 pub fn draw_grid(grammar: &Grammar, graph: &Graph) -> Option<String> {
     let grid = grammar.grid.as_ref()?;
-    let cells: Vec<String> = grid
-        .cells
-        .iter()
-        .map(|&c| cell_text(grammar, cell_value(grammar, grid, graph, c)))
+    let cells: Vec<String> = cell_values(grammar, grid, graph)
+        .into_iter()
+        .map(|v| cell_text(grammar, v))
         .collect();
     let width = cells.iter().map(|c| c.chars().count()).max().unwrap_or(1);
     let (box_rows, box_cols) = grid.boxes.unwrap_or((grid.rows, grid.cols));
