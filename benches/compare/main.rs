@@ -20,7 +20,7 @@ use table::{Measured, Row};
 const USAGE: &str = "\
 usage: cargo bench --bench compare -- [OPTIONS]
   --quick          a fast subset: the first 1000 puzzles of each file, no slow cases, K = 3
-  --reps K         repetitions of a short run (under 2 s), median reported (default 5)
+  --reps K         runs of a case whose first run takes under 2 s, median reported (default 5)
   --first N        only the first N puzzles of each file (default: all)
   --case NAME      run only this case (repeatable); names: 17clue top95 hard375 multi
                    6x6-empty 16x16 jigsaw 4x4-all 4x4-centre-all
@@ -181,7 +181,7 @@ fn print_header(reps: usize, first: Option<usize>) {
     let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
     println!("grafter compare: {cores} cores, {cpu}");
     println!(
-        "K = {reps} (runs under 2 s are repeated K times, the median is shown with the number of runs); puzzles: {}",
+        "K = {reps} (a case whose first run takes under 2 s is run K times, the median is shown with the number of runs); puzzles: {}",
         first.map_or("all".to_string(), |n| format!("the first {n} of each file"))
     );
     println!(
