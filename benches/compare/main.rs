@@ -10,28 +10,39 @@ mod cases;
 mod dlx;
 mod run;
 mod table;
+mod verify;
 
 use std::process::{Command, ExitCode, Stdio};
 
-use cases::{Case, Reference, Work, CASES};
+use cases::{Case, Reference, CASES};
 use run::Side;
 use table::{Measured, Row};
 
 const USAGE: &str = "\
 usage: cargo bench --bench compare -- [OPTIONS]
   --quick          a fast subset: the first 1000 puzzles of each file, no slow cases, K = 3
-  --reps K         runs of a case whose first run takes under 2 s, median reported (default 5)
+  --reps K         runs of a case whose first run takes under 2 s, median shown (default 5)
   --first N        only the first N puzzles of each file (default: all)
+  --threads N      grafter's threads for the threaded run (default: every core; 1: none)
   --case NAME      run only this case (repeatable); names: 17clue top95 hard375 multi
                    6x6-empty 16x16 jigsaw 4x4-all 4x4-centre-all
   --skip-slow-ref  do not run the reference of slow cases (the ~70 s DLX on the empty 6x6)
 ";
+
+/// What every child of one benchmark run is told.
+#[derive(Clone, Copy)]
+pub struct Plan {
+    pub reps: usize,
+    pub first: Option<usize>,
+    pub threads: usize,
+}
 
 #[derive(Default)]
 struct Options {
     quick: bool,
     reps: Option<usize>,
     first: Option<usize>,
+    threads: Option<usize>,
     cases: Vec<String>,
     side: Option<Side>,
     skip_slow_ref: bool,
@@ -42,26 +53,21 @@ fn parse_args() -> Result<Options, String> {
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut value = |what: &str| args.next().ok_or(format!("{a} expects {what}"));
+        let mut count = || -> Result<usize, String> {
+            let v = value("a number")?;
+            v.parse()
+                .map_err(|_| format!("{a} expects a number, found `{v}`"))
+        };
         match a.as_str() {
             "--quick" => o.quick = true,
             "--skip-slow-ref" => o.skip_slow_ref = true,
-            "--reps" => {
-                o.reps = Some(
-                    value("a count")?
-                        .parse()
-                        .map_err(|e| format!("--reps: {e}"))?,
-                )
-            }
-            "--first" => {
-                o.first = Some(
-                    value("a count")?
-                        .parse()
-                        .map_err(|e| format!("--first: {e}"))?,
-                )
-            }
+            "--reps" => o.reps = Some(count()?),
+            "--first" => o.first = Some(count()?),
+            "--threads" => o.threads = Some(count()?),
             "--case" => o.cases.push(value("a case name")?),
             "--side" => {
-                o.side = Some(Side::parse(&value("a side")?).ok_or("--side: grafter or reference")?)
+                let s = value("a side")?;
+                o.side = Some(Side::parse(&s).ok_or("--side expects grafter or reference")?);
             }
             // cargo bench passes --bench to every bench binary.
             "--bench" => {}
@@ -78,81 +84,82 @@ fn parse_args() -> Result<Options, String> {
 fn main() -> ExitCode {
     let o = match parse_args() {
         Ok(o) => o,
+        Err(e) if e.is_empty() => {
+            eprint!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
         Err(e) => {
-            eprint!(
-                "{}{USAGE}",
-                if e.is_empty() {
-                    String::new()
-                } else {
-                    format!("error: {e}\n")
-                }
-            );
+            eprint!("error: {e}\n{USAGE}");
             return ExitCode::from(2);
         }
     };
-    let reps = o.reps.unwrap_or(if o.quick { 3 } else { 5 });
-    let first = o.first.or(o.quick.then_some(1000));
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let plan = Plan {
+        reps: o.reps.unwrap_or(if o.quick { 3 } else { 5 }).max(1),
+        first: o.first.or(o.quick.then_some(1000)),
+        threads: o.threads.unwrap_or(cores).max(1),
+    };
     if let Some(side) = o.side {
         let [name] = o.cases.as_slice() else {
             eprintln!("error: --side needs exactly one --case");
             return ExitCode::from(2);
         };
-        run::run_child(cases::find(name).expect("checked"), side, reps, first);
+        run::run_child(cases::find(name).expect("checked"), side, plan);
         return ExitCode::SUCCESS;
     }
-    let chosen: Vec<&'static Case> = CASES
-        .iter()
-        .filter(|c| {
-            if o.cases.is_empty() {
-                !(o.quick && c.slow)
-            } else {
-                o.cases.iter().any(|n| n == c.name)
-            }
-        })
-        .collect();
-    print_header(reps, first);
+    let chosen = CASES.iter().filter(|c| {
+        if o.cases.is_empty() {
+            !(o.quick && c.slow)
+        } else {
+            o.cases.iter().any(|n| n == c.name)
+        }
+    });
+    print_header(plan);
     let mut rows = Vec::new();
     let mut failures = Vec::new();
     for case in chosen {
-        eprint!("{}: grafter ", case.name);
-        let grafter = match spawn(case, Side::Grafter, reps, first) {
-            Ok(m) => {
-                eprint!("{:.3} s", m.seconds);
-                m
-            }
-            Err(e) => {
-                eprintln!();
-                failures.push(e);
-                continue;
-            }
-        };
-        let skip =
+        let skip_reference =
             matches!(case.reference, Reference::Published(..)) || (o.skip_slow_ref && case.slow);
-        let reference = if skip {
-            None
-        } else {
-            eprint!(", reference ");
-            match spawn(case, Side::Reference, reps, first) {
-                Ok(m) => {
-                    eprint!("{:.3} s", m.seconds);
-                    Some(m)
-                }
-                Err(e) => {
-                    failures.push(e);
-                    None
-                }
+        eprint!("{}:", case.name);
+        let mut measure = |label: &str, side: Side, threads: usize| {
+            eprint!(" {label}");
+            let m = spawn(case, side, Plan { threads, ..plan });
+            match &m {
+                Ok(m) => eprint!(" {:.3} s", m.seconds),
+                Err(e) => failures.push(e.clone()),
             }
+            m.ok()
         };
-        failures.extend(verify(case, first, &grafter, reference.as_ref()));
-        let row = Row {
+        let grafter = measure("grafter", Side::Grafter, 1);
+        let threaded = (plan.threads > 1)
+            .then(|| {
+                measure(
+                    &format!("on {} threads", plan.threads),
+                    Side::Grafter,
+                    plan.threads,
+                )
+            })
+            .flatten();
+        let reference = (!skip_reference)
+            .then(|| measure("reference", Side::Reference, 1))
+            .flatten();
+        eprintln!();
+        let Some(grafter) = grafter else { continue };
+        failures.extend(verify::verify(
+            case,
+            plan.first,
+            &grafter,
+            threaded.as_ref(),
+            reference.as_ref(),
+        ));
+        rows.push(Row {
             case,
             grafter,
+            threaded,
             reference,
-        };
-        eprintln!();
-        rows.push(row);
+        });
     }
-    println!("{}", table::HEADER);
+    println!("{}", table::header(plan.threads));
     for r in &rows {
         println!("{}", r.markdown());
     }
@@ -168,7 +175,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn print_header(reps: usize, first: Option<usize>) {
+fn print_header(plan: Plan) {
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
         .ok()
         .and_then(|s| {
@@ -179,56 +186,53 @@ fn print_header(reps: usize, first: Option<usize>) {
         })
         .unwrap_or_else(|| "unknown CPU".to_string());
     let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
-    println!("grafter compare: {cores} cores, {cpu}");
+    let puzzles = plan
+        .first
+        .map_or("all".to_string(), |n| format!("the first {n} of each file"));
+    println!("grafter compare: {cores} cores, {cpu}; puzzles: {puzzles}");
     println!(
-        "K = {reps} (a case whose first run takes under 2 s is run K times, the median is shown with the number of runs); puzzles: {}",
-        first.map_or("all".to_string(), |n| format!("the first {n} of each file"))
+        "K = {}: a case whose first run takes under 2 s is run K times; each cell is the rate in \
+         the case's unit, then the median time and the number of runs.",
+        plan.reps
     );
     println!(
-        "ratio = reference time / grafter time for the same work (above 1: grafter is faster);"
+        "ratio = reference time / grafter time for the same work (above 1: grafter is faster); \
+         against a published figure, grafter's rate / the published rate.\n"
     );
-    println!("against a published figure, grafter's rate / the published rate.\n");
 }
 
 /// Runs one side of a case in a child process and reads its report.
-fn spawn(case: &Case, side: Side, reps: usize, first: Option<usize>) -> Result<Measured, String> {
+fn spawn(case: &Case, side: Side, plan: Plan) -> Result<Measured, String> {
+    let who = format!("{}: the {} child", case.name, side.name());
     let exe = std::env::current_exe().map_err(|e| format!("current_exe: {e}"))?;
     let mut cmd = Command::new(exe);
+    cmd.args(["--case", case.name, "--side", side.name()]);
     cmd.args([
-        "--case",
-        case.name,
-        "--side",
-        side.name(),
         "--reps",
-        &reps.to_string(),
+        &plan.reps.to_string(),
+        "--threads",
+        &plan.threads.to_string(),
     ]);
-    if let Some(n) = first {
+    if let Some(n) = plan.first {
         cmd.args(["--first", &n.to_string()]);
     }
     let out = cmd
         .stderr(Stdio::inherit())
         .output()
-        .map_err(|e| format!("{}: cannot start the {} child: {e}", case.name, side.name()))?;
+        .map_err(|e| format!("{who} did not start: {e}"))?;
     if !out.status.success() {
-        return Err(format!(
-            "{}: the {} child failed ({})",
-            case.name,
-            side.name(),
-            out.status
-        ));
+        return Err(format!("{who} failed ({})", out.status));
     }
     let text = String::from_utf8_lossy(&out.stdout);
     let field = |key: &str| {
         text.lines()
             .find_map(|l| l.strip_prefix(key).and_then(|r| r.strip_prefix(' ')))
-            .ok_or(format!(
-                "{}: the {} child did not report `{key}`",
-                case.name,
-                side.name()
-            ))
+            .ok_or(format!("{who} did not report `{key}`"))
     };
     let number = |key: &str| -> Result<f64, String> {
-        field(key)?.parse().map_err(|e| format!("{key}: {e}"))
+        field(key)?
+            .parse()
+            .map_err(|e| format!("{who}: {key}: {e}"))
     };
     Ok(Measured {
         seconds: number("seconds")?,
@@ -239,77 +243,7 @@ fn spawn(case: &Case, side: Side, reps: usize, first: Option<usize>) -> Result<M
         engine: field("engine")?.to_string(),
         counts: field("counts")?
             .split_whitespace()
-            .map(|w| w.parse().map_err(|e| format!("counts: {e}")))
+            .map(|w| w.parse().map_err(|e| format!("{who}: counts: {e}")))
             .collect::<Result<_, _>>()?,
     })
-}
-
-/// Every disagreement between grafter, the reference and the data's stated counts.
-fn verify(case: &Case, first: Option<usize>, g: &Measured, r: Option<&Measured>) -> Vec<String> {
-    let grammar = case.load_grammar();
-    let puzzles = case.load_puzzles(&grammar, first);
-    let cap = (case.work == Work::UpToTwo).then_some(2u64);
-    let mut bad = Vec::new();
-    let engines = match case.reference {
-        Reference::GraphEngine => ("slot", "graph"),
-        _ => ("slot", "dlx"),
-    };
-    if g.engine != engines.0 || r.is_some_and(|r| r.engine != engines.1) {
-        let other = r.map_or("-", |r| r.engine.as_str());
-        bad.push(format!(
-            "{}: engines {} and {other}, expected {engines:?}",
-            case.name, g.engine
-        ));
-    }
-    if g.counts.len() != puzzles.len() {
-        bad.push(format!(
-            "{}: grafter counted {} puzzles of {}",
-            case.name,
-            g.counts.len(),
-            puzzles.len()
-        ));
-    }
-    for (i, (&got, want)) in g.counts.iter().zip(&puzzles.expected).enumerate() {
-        if let Some(want) = want.map(|w| cap.map_or(w, |c| w.min(c))) {
-            if got != want {
-                bad.push(format!(
-                    "{}: puzzle {}: grafter {got}, the data {want}",
-                    case.name,
-                    i + 1
-                ));
-            }
-        }
-    }
-    if let Some(r) = r {
-        if r.counts != g.counts {
-            let i = g
-                .counts
-                .iter()
-                .zip(&r.counts)
-                .position(|(a, b)| a != b)
-                .unwrap_or(r.counts.len());
-            bad.push(format!(
-                "{}: puzzle {}: grafter {:?}, reference {:?}",
-                case.name,
-                i + 1,
-                g.counts.get(i),
-                r.counts.get(i)
-            ));
-        }
-        if case.work == Work::ExpandAll && r.states != g.states {
-            bad.push(format!(
-                "{}: states: grafter {}, reference {}",
-                case.name, g.states, r.states
-            ));
-        }
-    }
-    if let Some(want) = case.states.filter(|_| case.work == Work::ExpandAll) {
-        if g.states != want {
-            bad.push(format!(
-                "{}: states: grafter {}, the data {want}",
-                case.name, g.states
-            ));
-        }
-    }
-    bad
 }

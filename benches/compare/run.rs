@@ -3,11 +3,12 @@
 
 use std::time::{Duration, Instant};
 
-use grafter::explore::{Config, Engine, EngineChoice, Expand, Limits};
+use grafter::explore::{ordered_jobs, Config, Engine, EngineChoice, Expand, Limits, Report};
 use grafter::Givens;
 
 use crate::cases::{Case, PuzzleSet, Reference, Work};
 use crate::dlx::Cover;
+use crate::Plan;
 
 /// A case whose first run is shorter than this is run K times and the median taken.
 const SHORT: Duration = Duration::from_secs(2);
@@ -43,11 +44,12 @@ struct Found {
     engine: &'static str,
 }
 
-/// Runs `side` of `case` and prints its report. Exits non-zero on an engine error or when
-/// two repetitions disagree.
-pub fn run_child(case: &Case, side: Side, reps: usize, first: Option<usize>) {
+/// Runs `side` of `case` and prints its report; grafter on `threads` threads, the
+/// reference on one. Exits non-zero on an engine error or when two repetitions disagree.
+pub fn run_child(case: &Case, side: Side, plan: Plan) {
     let grammar = case.load_grammar();
-    let puzzles = case.load_puzzles(&grammar, first);
+    let puzzles = case.load_puzzles(&grammar, plan.first);
+    let reps = plan.reps;
     let cap = (case.work == Work::UpToTwo).then_some(2);
     let load_kb = peak_kb();
     match (side, case.reference) {
@@ -77,8 +79,13 @@ pub fn run_child(case: &Case, side: Side, reps: usize, first: Option<usize>) {
                 },
                 ..Config::default()
             };
+            let threads = if side == Side::Grafter {
+                plan.threads
+            } else {
+                1
+            };
             finish(case, reps, load_kb, &mut || {
-                grafter_once(case, &engine, &config, &puzzles)
+                grafter_once(case, &engine, &config, &puzzles, threads)
             });
         }
     }
@@ -115,14 +122,17 @@ fn finish(case: &Case, reps: usize, load_kb: u64, once: &mut dyn FnMut() -> Foun
     println!("counts {}", counts.join(" "));
 }
 
-fn grafter_once(case: &Case, engine: &Engine, config: &Config, puzzles: &PuzzleSet) -> Found {
-    let mut givens = Givens::default();
-    let mut found = Found {
-        counts: Vec::with_capacity(puzzles.len()),
-        states: 0,
-        engine: "slot",
-    };
-    for i in 0..puzzles.len() {
+/// Solves every puzzle. On several threads it does as the CLI does: a single puzzle splits
+/// its search tree across the threads, many puzzles run side by side, one thread each.
+fn grafter_once(
+    case: &Case,
+    engine: &Engine,
+    config: &Config,
+    puzzles: &PuzzleSet,
+    threads: usize,
+) -> Found {
+    let solve = |i: usize, config: &Config| -> Report {
+        let mut givens = Givens::default();
         puzzles.givens_into(i, &mut givens.values);
         let report = engine
             .solve(Some(&givens), config, None)
@@ -130,9 +140,23 @@ fn grafter_once(case: &Case, engine: &Engine, config: &Config, puzzles: &PuzzleS
         if report.stop.is_some() && config.limits.max_solutions.is_none() {
             fail(case, &format!("puzzle {}: stopped early", i + 1));
         }
+        report
+    };
+    let mut found = Found {
+        counts: Vec::with_capacity(puzzles.len()),
+        states: 0,
+        engine: "slot",
+    };
+    let mut add = |report: Report| {
         found.engine = report.engine;
         found.counts.push(report.counts.solutions);
         found.states += report.counts.states;
+        true
+    };
+    if puzzles.len() == 1 {
+        add(solve(0, &Config { threads, ..*config }));
+    } else {
+        ordered_jobs(puzzles.len(), threads, |i| solve(i, config), |_, r| add(r));
     }
     found
 }

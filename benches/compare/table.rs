@@ -1,4 +1,4 @@
-//! The results as a Markdown table: one row per case, times, rates, peak memory, ratio.
+//! The results as a Markdown table: one row per case, rates and times, peak memory, ratios.
 
 use crate::cases::{Case, Metric, Reference};
 
@@ -27,63 +27,88 @@ impl Measured {
             Metric::StatesPerSec => self.states as f64 / self.seconds,
         }
     }
+
+    /// "rate (median time ×runs)".
+    fn cell(&self, metric: Metric) -> String {
+        format!(
+            "{} ({} ×{})",
+            rate(self.rate(metric)),
+            seconds(self.seconds),
+            self.reps
+        )
+    }
 }
 
 pub struct Row {
     pub case: &'static Case,
+    /// grafter on one thread.
     pub grafter: Measured,
+    /// grafter on every thread asked for; `None` with one thread.
+    pub threaded: Option<Measured>,
     /// `None` when the reference is a published figure or was skipped.
     pub reference: Option<Measured>,
 }
 
-pub const HEADER: &str = "| case | work | grafter: median (reps) | reference: median (reps) | unit | grafter | reference | grafter peak (before solving) | ratio | anchor (DESIGN.md) |\n\
-|---|---|---|---|---|---|---|---|---|---|";
+pub fn header(threads: usize) -> String {
+    format!(
+        "| case | work | unit | grafter, 1 thread | grafter, {threads} threads | reference | \
+         ratio, 1 thread | ratio, {threads} threads | grafter peak, 1 / {threads} threads \
+         (loaded) | anchor (DESIGN.md) |\n|{}",
+        "---|".repeat(10)
+    )
+}
 
 impl Row {
     pub fn markdown(&self) -> String {
         let c = self.case;
-        let g = &self.grafter;
-        let unit = match c.metric {
+        let (g, metric) = (&self.grafter, c.metric);
+        let unit = match metric {
             Metric::MicrosPerPuzzle => "µs/puzzle",
             Metric::SolutionsPerSec => "solutions/s",
             Metric::StatesPerSec => "states/s",
         };
-        let work = match c.metric {
+        let work = match metric {
             Metric::StatesPerSec => format!("{}, {} states", c.describe(), group(g.states)),
             _ if g.counts.len() == 1 => {
                 format!("{}, {} solutions", c.describe(), group(g.solutions()))
             }
             _ => format!("{}, {} puzzles", c.describe(), group(g.counts.len() as u64)),
         };
-        let (reference, ref_rate, ratio) = match (&self.reference, c.reference) {
-            (_, Reference::Published(what, rate)) => {
-                (what.to_string(), rate, g.rate(c.metric) / rate)
-            }
+        // The reference's cell and its time-per-unit-of-work relative to grafter's.
+        let (reference, speed) = match (&self.reference, c.reference) {
+            (_, Reference::Published(what, r)) => (format!("{} ({what})", rate(r)), r),
             (Some(r), kind) => {
                 let name = if kind == Reference::Dlx {
                     "DLX"
                 } else {
                     "graph engine"
                 };
-                let took = format!("{name} {} ({})", seconds(r.seconds), r.reps);
-                (took, r.rate(c.metric), r.seconds / g.seconds)
+                (format!("{name}: {}", r.cell(metric)), r.rate(metric))
             }
-            (None, _) => ("skipped".to_string(), f64::NAN, f64::NAN),
+            (None, _) => ("skipped".to_string(), f64::NAN),
         };
-        format!(
-            "| {} | {work} | {} ({}) | {reference} | {unit} | {} | {} | {} ({}) | {} | {} |",
-            c.name,
-            seconds(g.seconds),
-            g.reps,
-            rate(g.rate(c.metric)),
-            rate(ref_rate),
-            mib(g.peak_kb),
-            mib(g.load_kb),
-            if ratio.is_nan() {
+        let ratio = |m: &Measured| {
+            let x = match metric {
+                Metric::MicrosPerPuzzle => speed / m.rate(metric),
+                _ => m.rate(metric) / speed,
+            };
+            if x.is_nan() {
                 "-".to_string()
             } else {
-                format!("{ratio:.1}×")
-            },
+                format!("{x:.1}×")
+            }
+        };
+        let threaded = self.threaded.as_ref();
+        format!(
+            "| {} | {work} | {unit} | {} | {} | {reference} | {} | {} | {} / {} ({}) | {} |",
+            c.name,
+            g.cell(metric),
+            threaded.map_or("-".to_string(), |t| t.cell(metric)),
+            ratio(g),
+            threaded.map_or("-".to_string(), ratio),
+            mib(g.peak_kb),
+            threaded.map_or("-".to_string(), |t| mib(t.peak_kb)),
+            mib(g.load_kb),
             if c.anchor.is_empty() { "-" } else { c.anchor },
         )
     }
