@@ -1,5 +1,6 @@
 //! The slot engine's working state and its moves, value-major: for each value a bitset of
-//! the empty slots that may still take it ("boards"). Placing a value clears the slot from
+//! the empty slots that may still take it ("boards"), stored word-major (word `j` of every
+//! board side by side) so that removing a slot from every board is one contiguous loop. Placing a value clears the slot from
 //! every board and, for each hub it writes, clears the hub's readers from the boards of the
 //! values it blocks: a few word operations instead of one update per neighbour. Forced
 //! moves are found for the whole state at once by counting boards bit-sliced.
@@ -90,7 +91,7 @@ impl<M: Mask> Tables<M> {
         for (s, &a) in m.allowed.iter().enumerate() {
             for x in 0..m.d {
                 if a & (1u128 << x) != 0 {
-                    init_boards[x * words + s / 64] |= 1 << (s % 64);
+                    init_boards[(s / 64) * m.d + x] |= 1 << (s % 64);
                 }
             }
         }
@@ -168,8 +169,8 @@ impl<M: Mask> Tables<M> {
     pub fn cand(&self, w: &Work<M>, s: usize) -> M {
         let (i, b) = (s / 64, 1u64 << (s % 64));
         let mut c = M::ZERO;
-        for x in 0..self.d {
-            if w.boards[x * self.words + i] & b != 0 {
+        for (x, &bw) in w.boards[i * self.d..(i + 1) * self.d].iter().enumerate() {
+            if bw & b != 0 {
                 c |= M::bit(x as u32);
             }
         }
@@ -180,14 +181,14 @@ impl<M: Mask> Tables<M> {
     /// state from its packed form).
     pub fn place_unchecked(&self, w: &mut Work<M>, s: usize, y: u32) {
         let (i, b) = (s / 64, 1u64 << (s % 64));
-        let words = self.words;
+        let d = self.d;
         w.vals[s] = y as u8 + 1;
         if w.open[i] & b != 0 {
             w.open[i] &= !b;
             w.left -= 1;
         }
-        for x in 0..self.d {
-            w.boards[x * words + i] &= !b;
+        for bw in &mut w.boards[i * d..(i + 1) * d] {
+            *bw &= !b;
         }
         for &h in self.writes(s) {
             let h = h as usize;
@@ -199,9 +200,8 @@ impl<M: Mask> Tables<M> {
             let readers = self.readers(h);
             while !add.is_zero() {
                 let x = add.pop_first() as usize;
-                let board = &mut w.boards[x * words..(x + 1) * words];
-                for (bw, &r) in board.iter_mut().zip(readers) {
-                    *bw &= !r;
+                for (j, &r) in readers.iter().enumerate() {
+                    w.boards[j * d + x] &= !r;
                 }
             }
         }
@@ -220,7 +220,7 @@ impl<M: Mask> Tables<M> {
     #[inline]
     pub fn place(&self, w: &mut Work<M>, s: usize, y: u32) -> bool {
         let (i, b) = (s / 64, 1u64 << (s % 64));
-        if w.boards[y as usize * self.words + i] & b == 0 {
+        if w.boards[i * self.d + y as usize] & b == 0 {
             return w.vals[s] == y as u8 + 1;
         }
         self.place_unchecked(w, s, y);
@@ -231,13 +231,18 @@ impl<M: Mask> Tables<M> {
     /// candidates, over all boards at once.
     #[inline]
     fn count_once_twice(&self, w: &Work<M>, once: &mut [u64], twice: &mut [u64]) {
-        once.fill(0);
-        twice.fill(0);
-        for board in w.boards.chunks_exact(self.words) {
-            for ((o, t), &b) in once.iter_mut().zip(twice.iter_mut()).zip(board) {
-                *t |= *o & b;
-                *o |= b;
+        for ((o, t), words) in once
+            .iter_mut()
+            .zip(twice.iter_mut())
+            .zip(w.boards.chunks_exact(self.d))
+        {
+            let (mut a, mut b) = (0u64, 0u64);
+            for &x in words {
+                b |= a & x;
+                a |= x;
             }
+            *o = a;
+            *t = b;
         }
     }
 
@@ -269,7 +274,9 @@ impl<M: Mask> Tables<M> {
                     let s = i * 64 + singles.trailing_zeros() as usize;
                     singles &= singles - 1;
                     let b = 1u64 << (s % 64);
-                    let Some(x) = (0..self.d).find(|&x| w.boards[x * words + i] & b != 0) else {
+                    let d = self.d;
+                    let Some(x) = w.boards[i * d..(i + 1) * d].iter().position(|&bw| bw & b != 0)
+                    else {
                         // An earlier single in this pass took its last candidate.
                         return false;
                     };
@@ -286,11 +293,10 @@ impl<M: Mask> Tables<M> {
                 let mut missing = self.full & !w.hub[h];
                 while !missing.is_zero() {
                     let x = missing.pop_first() as usize;
-                    let board = &w.boards[x * words..(x + 1) * words];
                     let mut count = 0;
                     let mut at = 0;
-                    for (j, (&bw, &m)) in board.iter().zip(self.members(h)).enumerate() {
-                        let c = bw & m;
+                    for (j, &m) in self.members(h).iter().enumerate() {
+                        let c = w.boards[j * self.d + x] & m;
                         if c != 0 {
                             count += c.count_ones();
                             at = j * 64 + c.trailing_zeros() as usize;
@@ -330,8 +336,8 @@ impl<M: Mask> Tables<M> {
             heap = vec![0u64; planes * words];
             &mut heap
         };
-        for board in w.boards.chunks_exact(words) {
-            for (i, &b) in board.iter().enumerate() {
+        for (i, column) in w.boards.chunks_exact(self.d).enumerate() {
+            for &b in column {
                 let mut carry = b;
                 for p in 0..planes {
                     if carry == 0 {
@@ -366,18 +372,17 @@ impl<M: Mask> Tables<M> {
         if than <= 2 {
             return None;
         }
-        let words = self.words;
         let mut best: Option<(u32, u32, u32)> = None;
         let mut bound = than;
         for &h in &self.once {
             let mut missing = self.full & !w.hub[h as usize];
             while !missing.is_zero() {
                 let x = missing.pop_first() as usize;
-                let board = &w.boards[x * words..(x + 1) * words];
-                let k: u32 = board
+                let k: u32 = self
+                    .members(h as usize)
                     .iter()
-                    .zip(self.members(h as usize))
-                    .map(|(&b, &m)| (b & m).count_ones())
+                    .enumerate()
+                    .map(|(j, &m)| (w.boards[j * self.d + x] & m).count_ones())
                     .sum();
                 if k < bound {
                     bound = k;
@@ -390,12 +395,11 @@ impl<M: Mask> Tables<M> {
 
     /// Calls `f(slot)` for each member of hub `h` that may still take `y`, in slot order.
     pub fn for_each_place(&self, w: &Work<M>, h: u32, y: u32, mut f: impl FnMut(u32)) {
-        let words = self.words;
-        let board = &w.boards[y as usize * words..(y as usize + 1) * words];
-        let places: Vec<u64> = board
+        let places: Vec<u64> = self
+            .members(h as usize)
             .iter()
-            .zip(self.members(h as usize))
-            .map(|(&b, &m)| b & m)
+            .enumerate()
+            .map(|(j, &m)| w.boards[j * self.d + y as usize] & m)
             .collect();
         for_bits(&places, |s| {
             f(s as u32);
@@ -406,11 +410,9 @@ impl<M: Mask> Tables<M> {
     /// Calls `f(slot, value)` for every enabled placement in a slot at or after `from`,
     /// value by value, each value's slots in increasing order.
     pub fn for_each_move(&self, w: &Work<M>, from: usize, mut f: impl FnMut(u32, u32)) {
-        let words = self.words;
         for x in 0..self.d {
-            let board = &w.boards[x * words..(x + 1) * words];
-            for (i, &bw) in board.iter().enumerate() {
-                let mut b = bw;
+            for i in 0..self.words {
+                let mut b = w.boards[i * self.d + x];
                 if (i + 1) * 64 <= from {
                     continue;
                 }
