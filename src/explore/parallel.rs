@@ -74,6 +74,9 @@ enum Piece<S> {
     Subtree(S),
 }
 
+/// Receives each final state, in order.
+pub type SolutionSink<'a, T> = &'a mut dyn FnMut(&T);
+
 /// Subtrees per thread: enough that uneven subtrees even out.
 const SUBTREES_PER_THREAD: usize = 32;
 
@@ -84,7 +87,7 @@ pub fn explore_parallel<S>(
     space: &S,
     config: &Config,
     threads: usize,
-    mut on_solution: Option<&mut dyn FnMut(&S::State)>,
+    mut on_solution: Option<SolutionSink<'_, S::State>>,
 ) -> (Counts, Option<StopReason>)
 where
     S: Space + Sync,
@@ -117,7 +120,10 @@ where
     let mut spare: Frontier<S::State> = Frontier::new(Order::Dfs);
     let target = threads * SUBTREES_PER_THREAD;
     for _ in 0..64 {
-        let subtrees = pieces.iter().filter(|p| matches!(p, Piece::Subtree(_))).count();
+        let subtrees = pieces
+            .iter()
+            .filter(|p| matches!(p, Piece::Subtree(_)))
+            .count();
         if subtrees == 0 || subtrees >= target {
             break;
         }
@@ -160,11 +166,12 @@ where
             Piece::Solution(_) => (Counts::default(), None, Vec::new()),
             Piece::Subtree(s) => {
                 let mut found = Vec::new();
-                let (c, st) = explore_from(space, config, s.clone(), started, Some(&cancel), &mut |x| {
-                    if want {
-                        found.push(x.clone());
-                    }
-                });
+                let (c, st) =
+                    explore_from(space, config, s.clone(), started, Some(&cancel), &mut |x| {
+                        if want {
+                            found.push(x.clone());
+                        }
+                    });
                 if st.is_some() {
                     cancel.store(true, Ordering::Relaxed);
                 }

@@ -228,16 +228,16 @@ impl SlotModel {
         let empty = vec![0u128; self.d];
         for (&(a, b), rows) in &blocks {
             let back = blocks.get(&(b, a)).unwrap_or(&empty);
-            for y in 0..self.d {
+            for (y, &row) in rows.iter().enumerate() {
                 if self.allowed[b as usize] & (1 << y) == 0 {
                     continue;
                 }
-                for x in 0..self.d {
+                for (x, &back_row) in back.iter().enumerate() {
                     if self.allowed[a as usize] & (1 << x) == 0 {
                         continue;
                     }
-                    let forward = rows[y] & (1 << x) != 0;
-                    let backward = back[x] & (1 << y) != 0;
+                    let forward = row & (1 << x) != 0;
+                    let backward = back_row & (1 << y) != 0;
                     if forward != backward {
                         let (ad, bd) = (g.domain.name(x as u16), g.domain.name(y as u16));
                         return Err(format!(

@@ -275,7 +275,9 @@ impl<M: Mask> Tables<M> {
                     singles &= singles - 1;
                     let b = 1u64 << (s % 64);
                     let d = self.d;
-                    let Some(x) = w.boards[i * d..(i + 1) * d].iter().position(|&bw| bw & b != 0)
+                    let Some(x) = w.boards[i * d..(i + 1) * d]
+                        .iter()
+                        .position(|&bw| bw & b != 0)
                     else {
                         // An earlier single in this pass took its last candidate.
                         return false;
@@ -434,9 +436,9 @@ impl<M: Mask> Tables<M> {
     }
 }
 
-/// A state of the slot engine with its indexes: per slot its value (0 = none, else value
-/// + 1); per value the bitset of empty slots that may take it; the empty slots; per hub
-/// its mask.
+/// A state of the slot engine with its indexes: per slot its value (0 = none, else the
+/// value's index plus one); per value the bitset of empty slots that may take it; the
+/// empty slots; per hub its mask.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Work<M: Mask> {
     pub vals: Vec<u8>,
