@@ -61,6 +61,8 @@ impl Checker<'_> {
                     let Some(n) = lhs_nodes.iter().find(|n| n.name == node.name) else {
                         let msg = if created.iter().any(|n| n.name == node.name) {
                             format!("`set` on the new node `{}`: expected its value in `new {}: Type {{ {} = ... }}`", node.name, node.name, attr.name)
+                        } else if self.broken_vars.contains(&node.name) {
+                            continue;
                         } else {
                             self.unknown_node(&node.name, scope)
                         };
@@ -120,6 +122,7 @@ impl Checker<'_> {
                             var: n.var,
                             span: *span,
                         }),
+                        None if self.broken_vars.contains(&name.name) => {}
                         None => {
                             let msg = self.unknown_node(&name.name, scope);
                             self.error(name.span, msg);
@@ -146,7 +149,7 @@ impl Checker<'_> {
                         .collect();
                     let ends = [src, tgt].map(|n| {
                         let found = visible.iter().find(|s| s.name == n.name).cloned();
-                        if found.is_none() {
+                        if found.is_none() && !self.broken_vars.contains(&n.name) {
                             let msg = self.unknown_node(
                                 &n.name,
                                 Scope {

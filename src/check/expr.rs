@@ -111,7 +111,9 @@ impl Checker<'_> {
             ast::ExprKind::Name(name) => return self.lower_name(name, span, scope),
             ast::ExprKind::Attr(node, attr) => {
                 let Some(n) = scope.node(&node.name) else {
-                    self.error(node.span, self.unknown_node(&node.name, scope));
+                    if !self.broken_vars.contains(&node.name) {
+                        self.error(node.span, self.unknown_node(&node.name, scope));
+                    }
                     return None;
                 };
                 let (var, ty) = (n.var, n.ty);

@@ -66,6 +66,9 @@ pub(crate) struct Checker<'s> {
     node_spans: Vec<Span>,
     /// Names of hand-written nodes that had errors: later uses stay quiet about them.
     broken_nodes: HashSet<String>,
+    /// Pattern nodes of the rule or condition being lowered whose type was unknown: the
+    /// error is reported once, where the type is named, not again at every use.
+    broken_vars: HashSet<String>,
     grid: Option<Grid>,
     start: Option<Givens>,
     rules: Vec<Rule>,
@@ -84,6 +87,7 @@ impl<'s> Checker<'s> {
             node_by_name: HashMap::new(),
             node_spans: Vec::new(),
             broken_nodes: HashSet::new(),
+            broken_vars: HashSet::new(),
             grid: None,
             start: None,
             rules: Vec::new(),

@@ -13,6 +13,7 @@ use crate::syntax::ast;
 
 impl Checker<'_> {
     pub(super) fn lower_rule(&mut self, r: &ast::RuleDecl) {
+        self.broken_vars.clear();
         if let Some(first) = self.rules.iter().find(|x| x.name == r.name.name) {
             let line = self.line_of(first.span);
             self.diags.push(
@@ -96,6 +97,7 @@ impl Checker<'_> {
                 }
                 let Some(ty) = self.resolve_type(ty_name) else {
                     broken.push(name.clone());
+                    self.broken_vars.insert(name.clone());
                     continue;
                 };
                 own.push(ScopeNode {
@@ -175,7 +177,7 @@ impl Checker<'_> {
         pattern: &mut Pattern,
     ) -> Option<&'v ScopeNode> {
         let Some(node) = visible.iter().find(|s| s.name == n.name.name) else {
-            if !broken.contains(&n.name.name) {
+            if !broken.contains(&n.name.name) && !self.broken_vars.contains(&n.name.name) {
                 let scope = Scope {
                     nodes: visible,
                     this: None,
@@ -267,6 +269,7 @@ impl Checker<'_> {
     }
 
     pub(super) fn lower_final(&mut self, f: &ast::FinalDecl) -> Option<Condition> {
+        self.broken_vars.clear();
         self.lower_condition(&f.cond)
     }
 

@@ -302,3 +302,12 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
         }
     }
 }
+
+#[test]
+fn a_node_of_an_unknown_type_is_reported_once() {
+    let e = errors(&with_head(
+        "rule r(v: value) {\n  c: Cel { val == none }\n  not { c -in-> g: Group <-in- d: Cell { val == v } }\n  where c.row == 1\n  set c.val = v\n}",
+    ));
+    assert_eq!(e.matches(": error: ").count(), 1, "{e}");
+    assert!(e.contains("6:6: error: unknown node type `Cel`"), "{e}");
+}
