@@ -21,7 +21,7 @@ use table::{Measured, Row};
 const USAGE: &str = "\
 usage: cargo bench --bench compare -- [OPTIONS]
   --quick          a fast subset: the first 1000 puzzles of each file, no slow cases, K = 3
-  --reps K         runs of a case whose first run takes under 2 s, median shown (default 5)
+  --reps K         runs of a case whose first pass takes under 2 s, median shown (default 5)
   --first N        only the first N puzzles of each file (default: all)
   --threads N      grafter's threads for the threaded run (default: every core; 1: none)
   --case NAME      run only this case (repeatable); names: 17clue top95 hard375 multi
@@ -191,13 +191,15 @@ fn print_header(plan: Plan) {
         .map_or("all".to_string(), |n| format!("the first {n} of each file"));
     println!("grafter compare: {cores} cores, {cpu}; puzzles: {puzzles}");
     println!(
-        "K = {}: a case whose first run takes under 2 s is run K times; each cell is the rate in \
-         the case's unit, then the median time and the number of runs.",
+        "K = {}: a case whose first pass over its puzzles takes under 2 s is run K more times, \
+         each run of as many passes as fill 0.2 s; each cell is the rate in the case's unit, \
+         then the median time of one pass and the number of runs.",
         plan.reps
     );
     println!(
         "ratio = reference time / grafter time for the same work (above 1: grafter is faster); \
-         against a published figure, grafter's rate / the published rate.\n"
+         against a published figure, grafter's rate / the published rate. CPU: the same ratio \
+         of the CPU time the work took, which other load on the machine disturbs less.\n"
     );
 }
 
@@ -236,6 +238,7 @@ fn spawn(case: &Case, side: Side, plan: Plan) -> Result<Measured, String> {
     };
     Ok(Measured {
         seconds: number("seconds")?,
+        cpu_seconds: number("cpu_seconds")?,
         reps: number("reps")? as usize,
         states: number("states")? as u64,
         peak_kb: number("peak_kb")? as u64,

@@ -10,8 +10,10 @@ use crate::cases::{Case, PuzzleSet, Reference, Work};
 use crate::dlx::Cover;
 use crate::Plan;
 
-/// A case whose first run is shorter than this is run K times and the median taken.
+/// A case whose first pass is shorter than this is run K times and the median taken.
 const SHORT: Duration = Duration::from_secs(2);
+/// How long one of those runs lasts, at least: passes over the puzzles are repeated.
+const RUN: Duration = Duration::from_millis(200);
 
 /// Which side of a case a child runs.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -91,29 +93,40 @@ pub fn run_child(case: &Case, side: Side, plan: Plan) {
     }
 }
 
-/// `load_kb`: the peak before the first repetition (grammar and puzzles loaded).
+/// Times `once`: a first pass checks and calibrates; when it is shorter than [`SHORT`],
+/// K more runs follow, each of enough passes to last about [`RUN`] (so that a short case
+/// is timed over many passes), and the median time per pass is reported.
+/// `load_kb`: the peak before the first pass (grammar and puzzles loaded).
 fn finish(case: &Case, reps: usize, load_kb: u64, once: &mut dyn FnMut() -> Found) {
-    let mut times = Vec::new();
-    let mut first: Option<Found> = None;
-    while times.len() < reps.max(1) {
-        let started = Instant::now();
+    let mut timed = |passes: u32| {
+        let (started, cpu_started) = (Instant::now(), cpu_ns());
         let found = once();
-        let took = started.elapsed();
-        times.push(took);
-        match &first {
-            Some(f) if *f != found => fail(case, "two repetitions found different counts"),
-            Some(_) => {}
-            None => first = Some(found),
+        for _ in 1..passes {
+            if once() != found {
+                fail(case, "two passes found different counts");
+            }
         }
-        if times.len() == 1 && took >= SHORT {
-            break;
+        let cpu = Duration::from_nanos(cpu_ns().saturating_sub(cpu_started));
+        (started.elapsed() / passes, cpu / passes, found)
+    };
+    let (took, cpu, found) = timed(1);
+    let (mut times, mut cpu_times) = (vec![took], vec![cpu]);
+    if took < SHORT {
+        let passes = (RUN.as_secs_f64() / took.as_secs_f64().max(1e-6)).ceil() as u32;
+        (times, cpu_times) = (Vec::new(), Vec::new());
+        for _ in 0..reps {
+            let (t, c, again) = timed(passes.clamp(1, 10_000));
+            if again != found {
+                fail(case, "two runs found different counts");
+            }
+            times.push(t);
+            cpu_times.push(c);
         }
     }
-    times.sort();
-    let median = (times[(times.len() - 1) / 2] + times[times.len() / 2]) / 2;
-    let found = first.expect("at least one repetition");
+    let wall = median(&mut times);
     let counts: Vec<String> = found.counts.iter().map(u64::to_string).collect();
-    println!("seconds {}", median.as_secs_f64());
+    println!("cpu_seconds {}", median(&mut cpu_times).as_secs_f64());
+    println!("seconds {}", wall.as_secs_f64());
     println!("reps {}", times.len());
     println!("states {}", found.states);
     println!("peak_kb {}", peak_kb());
@@ -174,6 +187,22 @@ fn dlx_once(cover: &Cover, puzzles: &PuzzleSet, cap: Option<u64>) -> Found {
         states: 0,
         engine: "dlx",
     }
+}
+
+fn median(xs: &mut [Duration]) -> Duration {
+    xs.sort();
+    (xs[(xs.len() - 1) / 2] + xs[xs.len() / 2]) / 2
+}
+
+/// Time this thread has spent on a CPU, in ns (0 where the kernel does not say): unlike
+/// wall time, it does not grow while other processes hold the cores. One-thread runs do
+/// all their work on this thread.
+fn cpu_ns() -> u64 {
+    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").unwrap_or_default();
+    stat.split_whitespace()
+        .next()
+        .and_then(|t| t.parse().ok())
+        .unwrap_or(0)
 }
 
 /// This process's peak resident set (VmHWM) in KiB; 0 where /proc is not there.

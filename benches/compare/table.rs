@@ -4,7 +4,10 @@ use crate::cases::{Case, Metric, Reference};
 
 /// One side's measurement, as a child reported it.
 pub struct Measured {
+    /// Wall time, median of the runs.
     pub seconds: f64,
+    /// CPU time of the main thread, median of the runs: all of a one-thread run's work.
+    pub cpu_seconds: f64,
     pub reps: usize,
     pub states: u64,
     pub peak_kb: u64,
@@ -52,7 +55,7 @@ pub struct Row {
 pub fn header(threads: usize) -> String {
     format!(
         "| case | work | unit | grafter, 1 thread | grafter, {threads} threads | reference | \
-         ratio, 1 thread | ratio, {threads} threads | grafter peak, 1 / {threads} threads \
+         ratio, 1 thread: wall (CPU) | ratio, {threads} threads | grafter peak, 1 / {threads} threads \
          (loaded) | anchor (DESIGN.md) |\n|{}",
         "---|".repeat(10)
     )
@@ -87,24 +90,31 @@ impl Row {
             }
             (None, _) => ("skipped".to_string(), f64::NAN),
         };
-        let ratio = |m: &Measured| {
-            let x = match metric {
-                Metric::MicrosPerPuzzle => speed / m.rate(metric),
-                _ => m.rate(metric) / speed,
-            };
+        let times = |x: f64| {
             if x.is_nan() {
                 "-".to_string()
             } else {
                 format!("{x:.1}×")
             }
         };
+        let ratio = |m: &Measured| {
+            times(match metric {
+                Metric::MicrosPerPuzzle => speed / m.rate(metric),
+                _ => m.rate(metric) / speed,
+            })
+        };
+        let cpu_ratio = self
+            .reference
+            .as_ref()
+            .map_or(f64::NAN, |r| r.cpu_seconds / g.cpu_seconds);
         let threaded = self.threaded.as_ref();
         format!(
-            "| {} | {work} | {unit} | {} | {} | {reference} | {} | {} | {} / {} ({}) | {} |",
+            "| {} | {work} | {unit} | {} | {} | {reference} | {} ({}) | {} | {} / {} ({}) | {} |",
             c.name,
             g.cell(metric),
             threaded.map_or("-".to_string(), |t| t.cell(metric)),
             ratio(g),
+            times(cpu_ratio),
             threaded.map_or("-".to_string(), ratio),
             mib(g.peak_kb),
             threaded.map_or("-".to_string(), |t| mib(t.peak_kb)),
