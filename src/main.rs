@@ -8,13 +8,17 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 
 use grafter::diag::{Diagnostic, Source};
-use grafter::explore::{ordered_jobs, Config, Engine, EngineChoice, EngineKind, Expand, Limits, Order};
+use grafter::explore::heuristics::{compare, seed_heuristics, table};
+use grafter::explore::{
+    ordered_jobs, Config, Engine, EngineChoice, EngineKind, Expand, Focus, Limits, Order, Policy,
+    ValueOrder,
+};
 use grafter::grammar::{Givens, Grammar};
 use grafter::output;
-use grafter::puzzle::read_puzzles;
+use grafter::puzzle::{read_puzzles, Puzzle};
 
 const BAD_INPUT: u8 = 1;
 const STOPPED: u8 = 3;
@@ -36,6 +40,9 @@ enum Command {
     Solve(SolveArgs),
     /// Parse and type-check a rule file; summarise its nodes, edges and rules.
     Check { file: PathBuf },
+    /// Run the seeds' greedy colouring heuristics and exact search on every puzzle of a
+    /// file; print, per heuristic, the share of puzzles solved and the mean time per puzzle.
+    Heuristics(HeuristicsArgs),
     /// Print the graph a rule file expands to, as a rule file or as Graphviz DOT.
     Expand {
         file: PathBuf,
@@ -55,8 +62,26 @@ struct SolveArgs {
     count: bool,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    /// `linear` follows one path and never backtracks (the greedy heuristics).
     #[arg(long, value_enum, default_value_t = OrderArg::Dfs)]
     order: OrderArg,
+    /// Which slot each state branches on. `propagate` (default): the fewest candidates,
+    /// forced moves applied. The colouring foci place one slot per step: `fewest`
+    /// candidates; `dsatur`: most saturated, ties by empty neighbours; `degree`: highest
+    /// degree first; `welsh-powell`: one value at a time, by degree; `saturbfs`:
+    /// breadth-first from the most saturated; `breadth`, `depth`: walks of the conflict
+    /// graph; `position`: slot order.
+    #[arg(long, value_enum, default_value_t = FocusArg::Propagate)]
+    focus: FocusArg,
+    /// The order a slot's values are tried (`random` needs a colouring focus).
+    #[arg(long, value_enum, default_value_t = ValueArg::Smallest)]
+    value: ValueArg,
+    /// Seed of `--value random`; the same seed gives the same run.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Attempts of a linear run with random values until one reaches a solution.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    restarts: u32,
     /// `focus` branches on one cell at a time where that is sound; `all` is every match
     /// of every rule (GROOVE's semantics).
     #[arg(long, value_enum, default_value_t = ExpandArg::Focus)]
@@ -78,6 +103,43 @@ struct SolveArgs {
     /// run splits its search tree. Counts and output order do not depend on it.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     threads: Option<u32>,
+}
+
+#[derive(clap::Args)]
+struct HeuristicsArgs {
+    file: PathBuf,
+    /// The puzzles, one per line.
+    #[arg(long)]
+    puzzles: PathBuf,
+    /// Attempts of the randomised heuristics (SaturBFS, BFS, DFS) per puzzle (seed 002's
+    /// `max_iter` for easy puzzles).
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..))]
+    restarts: u32,
+    /// Seed of the randomised heuristics.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Print the table as Markdown.
+    #[arg(long)]
+    markdown: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum FocusArg {
+    Propagate,
+    Fewest,
+    Dsatur,
+    Degree,
+    WelshPowell,
+    Saturbfs,
+    Breadth,
+    Depth,
+    Position,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ValueArg {
+    Smallest,
+    Random,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -102,6 +164,7 @@ enum ExpandFormat {
 enum OrderArg {
     Dfs,
     Bfs,
+    Linear,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -115,6 +178,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Solve(args) => solve(&args),
         Command::Check { file } => check(&file),
+        Command::Heuristics(args) => heuristics(&args),
         Command::Expand { file, format } => expand(&file, format),
     };
     match result {
@@ -167,12 +231,40 @@ fn render_all(source: &Source, items: &[Diagnostic]) -> String {
 }
 
 fn solve(args: &SolveArgs) -> Result<u8, Failure> {
+    if matches!(args.value, ValueArg::Random) && matches!(args.focus, FocusArg::Propagate) {
+        Cli::command()
+            .error(
+                clap::error::ErrorKind::ArgumentConflict,
+                "--value random needs a colouring focus (--focus dsatur, fewest, saturbfs, ...)",
+            )
+            .exit();
+    }
     let grammar = load(&args.file)?;
     let engine = Engine::new(&grammar);
     let config = Config {
         order: match args.order {
             OrderArg::Dfs => Order::Dfs,
             OrderArg::Bfs => Order::Bfs,
+            OrderArg::Linear => Order::Linear,
+        },
+        policy: Policy {
+            focus: match args.focus {
+                FocusArg::Propagate => Focus::Propagate,
+                FocusArg::Fewest => Focus::Fewest,
+                FocusArg::Dsatur => Focus::Dsatur,
+                FocusArg::Degree => Focus::Degree,
+                FocusArg::WelshPowell => Focus::WelshPowell,
+                FocusArg::Saturbfs => Focus::SaturBfs,
+                FocusArg::Breadth => Focus::Breadth,
+                FocusArg::Depth => Focus::Depth,
+                FocusArg::Position => Focus::Position,
+            },
+            value: match args.value {
+                ValueArg::Smallest => ValueOrder::Smallest,
+                ValueArg::Random => ValueOrder::Random,
+            },
+            seed: args.seed,
+            restarts: args.restarts,
         },
         expand: match args.expand {
             ExpandArg::Focus => Expand::Focus,
@@ -206,22 +298,10 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
             }
             vec![(1, None)]
         }
-        Some(path) => {
-            let source = read_source(path)?;
-            let puzzles = read_puzzles(&grammar, &source)
-                .map_err(|ds| Failure::BadInput(render_all(&source, &ds)))?;
-            let clashes: Vec<Diagnostic> = puzzles
-                .iter()
-                .filter_map(|p| engine.check_givens(Some(&p.givens)).err())
-                .collect();
-            if !clashes.is_empty() {
-                return Err(Failure::BadInput(render_all(&source, &clashes)));
-            }
-            puzzles
-                .into_iter()
-                .map(|p| (p.number, Some(p.givens)))
-                .collect()
-        }
+        Some(path) => load_puzzles(&engine, path)?
+            .into_iter()
+            .map(|p| (p.number, Some(p.givens)))
+            .collect(),
     };
     let threads = args.threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -235,7 +315,15 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
         // One run: it may split its search tree, and its output streams.
         let config = Config { threads, ..config };
         let (number, givens) = &runs[0];
-        let report = run_one(&engine, args, &config, many, *number, givens.as_ref(), &mut out)?;
+        let report = run_one(
+            &engine,
+            args,
+            &config,
+            many,
+            *number,
+            givens.as_ref(),
+            &mut out,
+        )?;
         stopped = report.stop.is_some();
     } else {
         // Many runs: side by side, each on one thread, output in puzzle order.
@@ -246,8 +334,16 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
             |i| {
                 let (number, givens) = &runs[i];
                 let mut text = Vec::new();
-                run_one(&engine, args, &config, many, *number, givens.as_ref(), &mut text)
-                    .map(|r| (text, r.stop.is_some()))
+                run_one(
+                    &engine,
+                    args,
+                    &config,
+                    many,
+                    *number,
+                    givens.as_ref(),
+                    &mut text,
+                )
+                .map(|r| (text, r.stop.is_some()))
             },
             |_, result| match result {
                 Ok((text, stop)) => {
@@ -332,6 +428,50 @@ fn run_one(
         }
     }
     Ok(report)
+}
+
+/// Reads the puzzles of `path` for `engine`'s grammar, every line checked before any is
+/// solved.
+fn load_puzzles(engine: &Engine, path: &Path) -> Result<Vec<Puzzle>, Failure> {
+    let source = read_source(path)?;
+    let puzzles = read_puzzles(engine.grammar, &source)
+        .map_err(|ds| Failure::BadInput(render_all(&source, &ds)))?;
+    let clashes: Vec<Diagnostic> = puzzles
+        .iter()
+        .filter_map(|p| engine.check_givens(Some(&p.givens)).err())
+        .collect();
+    if !clashes.is_empty() {
+        return Err(Failure::BadInput(render_all(&source, &clashes)));
+    }
+    Ok(puzzles)
+}
+
+fn heuristics(args: &HeuristicsArgs) -> Result<u8, Failure> {
+    let grammar = load(&args.file)?;
+    let engine = Engine::new(&grammar);
+    let puzzles: Vec<Givens> = load_puzzles(&engine, &args.puzzles)?
+        .into_iter()
+        .map(|p| p.givens)
+        .collect();
+    let list = seed_heuristics(args.restarts, args.seed);
+    let tallies = compare(&engine, &puzzles, &list)
+        .map_err(|d| Failure::BadInput(grammar.source.render(&d)))?;
+    let mut out = io::stdout().lock();
+    if let Some(why) = engine.focus_unsound() {
+        writeln!(
+            out,
+            "note: the colouring foci fall back to `--expand all`: {why}"
+        )?;
+    }
+    writeln!(
+        out,
+        "{} on {} ({} puzzles)",
+        args.file.display(),
+        args.puzzles.display(),
+        puzzles.len()
+    )?;
+    write!(out, "{}", table(&list, &tallies, args.markdown))?;
+    Ok(0)
 }
 
 fn check(path: &Path) -> Result<u8, Failure> {

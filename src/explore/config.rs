@@ -1,6 +1,8 @@
-//! Exploration settings: order, expansion, limits, threads.
+//! Exploration settings: order, expansion, focus policy, limits, threads.
 
 use std::time::Duration;
+
+use super::policy::Policy;
 
 /// The order states are taken from the frontier.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -10,6 +12,9 @@ pub enum Order {
     Dfs,
     /// Breadth-first (a queue).
     Bfs,
+    /// One path, never backtracking: the first successor of each state is followed and the
+    /// others dropped (the seeds' greedy heuristics).
+    Linear,
 }
 
 impl Order {
@@ -17,6 +22,7 @@ impl Order {
         match self {
             Order::Dfs => "dfs",
             Order::Bfs => "bfs",
+            Order::Linear => "linear",
         }
     }
 }
@@ -68,6 +74,9 @@ pub struct Config {
     pub order: Order,
     /// Default: `focus` (falls back to `all` where unsound).
     pub expand: Expand,
+    /// Under `focus`: which slot to branch on, the value order, restarts. Default: the
+    /// exact focus with forced moves, smallest value first, one attempt.
+    pub policy: Policy,
     /// Default: none.
     pub limits: Limits,
     /// Default: `Auto`.

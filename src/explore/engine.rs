@@ -1,17 +1,22 @@
 //! Chooses the state representation for a grammar (packed slots where the rules allow,
 //! whole graphs otherwise), places givens, and runs the exploration loop on it.
 
+use std::sync::OnceLock;
 use std::time::Instant;
 
 use crate::diag::{Diagnostic, Span};
 use crate::grammar::{Givens, Grammar};
 use crate::model::{Graph, Value};
-use crate::slot::{self, FocusSpace, FullSpace, Mask, NotSlot, SlotModel, Tables, Work};
+use crate::slot::{
+    self, ColouringSpace, Conflict, FocusSpace, FullSpace, Mask, NotSlot, SlotModel, Tables, Work,
+};
 
-use super::config::{Config, EngineChoice, Expand};
-use super::parallel::explore_parallel;
+use super::config::{Config, EngineChoice, Expand, Order};
 use super::graph_space::GraphSpace;
+use super::parallel::explore_parallel;
+use super::policy::ValueOrder;
 use super::report::Report;
+use super::restarts::explore_restarts;
 use super::space::Space;
 
 /// The slot tables at the narrowest mask width that holds the domain.
@@ -38,6 +43,8 @@ pub struct Engine<'g> {
     base_values: Vec<Option<u16>>,
     /// The slot each grid cell's given fills, when givens only set a slot (no retyping).
     cell_slots: Option<Vec<u32>>,
+    /// The slots' conflict graph, built the first time a colouring focus runs.
+    conflict: OnceLock<Conflict>,
 }
 
 impl<'g> Engine<'g> {
@@ -66,6 +73,7 @@ impl<'g> Engine<'g> {
                     width,
                     base_values,
                     cell_slots,
+                    conflict: OnceLock::new(),
                 }
             }
             Err(why) => Engine {
@@ -74,6 +82,7 @@ impl<'g> Engine<'g> {
                 width: None,
                 base_values: Vec::new(),
                 cell_slots: None,
+                conflict: OnceLock::new(),
             },
         }
     }
@@ -170,6 +179,7 @@ impl<'g> Engine<'g> {
         }
         let config = Config { expand, ..*config };
         let mut sink = on_solution;
+        let mut attempts = 1;
         let (counts, stop, engine) = match (&self.kind, &self.width) {
             (EngineKind::Slot(model), Some(width)) if !forced_graph => {
                 let values = self.slot_start_values(model, givens);
@@ -179,6 +189,7 @@ impl<'g> Engine<'g> {
                     Width::W64(t) => self.run_slot(model, t, &values, givens, &config, &mut sink),
                     Width::W128(t) => self.run_slot(model, t, &values, givens, &config, &mut sink),
                 }?;
+                attempts = r.2;
                 (r.0, r.1, "slot")
             }
             _ => {
@@ -192,6 +203,8 @@ impl<'g> Engine<'g> {
             stop,
             order: config.order,
             expand,
+            policy: config.policy,
+            attempts,
             fallback,
             engine,
             elapsed: started.elapsed(),
@@ -207,16 +220,34 @@ impl<'g> Engine<'g> {
         givens: Option<&Givens>,
         config: &Config,
         sink: &mut Option<&mut dyn FnMut(&Graph)>,
-    ) -> Result<(super::Counts, Option<super::StopReason>), Diagnostic> {
+    ) -> Result<(super::Counts, Option<super::StopReason>, u32), Diagnostic> {
         let work = self.start_work(model, tables, values, givens)?;
+        let policy = &config.policy;
         Ok(match config.expand {
+            Expand::Focus if policy.focus.is_colouring() => {
+                let conflict = self.conflict.get_or_init(|| Conflict::new(model));
+                let base = &self.grammar.base;
+                let mut space =
+                    ColouringSpace::new(self.grammar, model, tables, conflict, base, work, policy);
+                // Only a linear run with random values can end differently next time.
+                let attempts = match (config.order, policy.value) {
+                    (Order::Linear, ValueOrder::Random) => policy.restarts,
+                    _ => 1,
+                };
+                explore_restarts(attempts, config, |i, config| {
+                    space.reseed(policy.seed, i);
+                    run(&space, config, sink)
+                })
+            }
             Expand::Focus => {
                 let space = FocusSpace::new(self.grammar, model, tables, &self.grammar.base, work);
-                run(&space, config, sink)
+                let (counts, stop) = run(&space, config, sink);
+                (counts, stop, 1)
             }
             Expand::All => {
                 let space = FullSpace::new(self.grammar, model, tables, &self.grammar.base, work);
-                run(&space, config, sink)
+                let (counts, stop) = run(&space, config, sink);
+                (counts, stop, 1)
             }
         })
     }
@@ -322,7 +353,12 @@ where
     S::State: Send + Sync,
 {
     match sink {
-        Some(f) => explore_parallel(space, config, config.threads, Some(&mut |s| f(&space.to_graph(s)))),
+        Some(f) => explore_parallel(
+            space,
+            config,
+            config.threads,
+            Some(&mut |s| f(&space.to_graph(s))),
+        ),
         None => explore_parallel(space, config, config.threads, None),
     }
 }

@@ -1,5 +1,6 @@
-//! The frontier of states waiting to be expanded: a stack (DFS) or a queue (BFS), with a
-//! pool of spent states whose buffers are reused so that the hot path does not allocate.
+//! The frontier of states waiting to be expanded: a stack (DFS), a queue (BFS) or a single
+//! place (linear: one path, never backtracking), with a pool of spent states whose buffers
+//! are reused so that the hot path does not allocate.
 
 use std::collections::VecDeque;
 
@@ -21,12 +22,18 @@ impl<S> Frontier<S> {
     }
 
     pub fn push(&mut self, s: S) {
+        // A linear order keeps the first successor of each state (the frontier holds at
+        // most one state) and hands the others back unexplored.
+        if self.order == Order::Linear && !self.items.is_empty() {
+            self.recycle(s);
+            return;
+        }
         self.items.push_back(s);
     }
 
     pub fn pop(&mut self) -> Option<S> {
         match self.order {
-            Order::Dfs => self.items.pop_back(),
+            Order::Dfs | Order::Linear => self.items.pop_back(),
             Order::Bfs => self.items.pop_front(),
         }
     }

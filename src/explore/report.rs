@@ -4,6 +4,7 @@ use std::fmt;
 use std::time::Duration;
 
 use super::config::{Expand, Order};
+use super::policy::Policy;
 
 /// Why a run stopped before exhausting the state space. Reaching a limit is not an error:
 /// the partial results stay valid.
@@ -67,6 +68,10 @@ pub struct Report {
     pub order: Order,
     /// The expansion actually used.
     pub expand: Expand,
+    /// The focus, value order and restarts asked for (the focus applies under `focus`).
+    pub policy: Policy,
+    /// The attempts made: more than one only for restarted linear runs.
+    pub attempts: u32,
     /// Why `focus` was not used when it was asked for.
     pub fallback: Option<String>,
     /// Which engine ran: `slot` (packed states) or `graph` (general host graphs).

@@ -50,7 +50,7 @@ pub fn solution(grammar: &Grammar, puzzle: usize, number: u64, graph: &Graph) ->
 pub fn summary(puzzle: usize, report: &Report) -> String {
     let c = &report.counts;
     format!(
-        "{{\"puzzle\":{puzzle},\"solutions\":{},\"states\":{},\"transitions\":{},\"dead_ends\":{},\"complete\":{},\"stop\":{},\"expand\":\"{}\",\"order\":\"{}\",\"engine\":\"{}\",\"fallback\":{},\"seconds\":{:.6}}}",
+        "{{\"puzzle\":{puzzle},\"solutions\":{},\"states\":{},\"transitions\":{},\"dead_ends\":{},\"complete\":{},\"stop\":{},\"expand\":\"{}\",\"focus\":\"{}\",\"value\":\"{}\",\"attempts\":{},\"order\":\"{}\",\"engine\":\"{}\",\"fallback\":{},\"seconds\":{:.6}}}",
         c.solutions,
         c.states,
         c.transitions,
@@ -58,6 +58,9 @@ pub fn summary(puzzle: usize, report: &Report) -> String {
         report.complete(),
         report.stop.map_or("null".to_string(), |s| quote(s.name())),
         report.expand.name(),
+        report.policy.focus.name(),
+        report.policy.value.name(),
+        report.attempts,
         report.order.name(),
         report.engine,
         report.fallback.as_deref().map_or("null".to_string(), quote),

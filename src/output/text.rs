@@ -1,6 +1,6 @@
 //! Graphs listed node by node, and the summary block of a run.
 
-use crate::explore::Report;
+use crate::explore::{Expand, Report};
 use crate::grammar::Grammar;
 use crate::model::{Graph, NodeId};
 
@@ -59,6 +59,16 @@ pub fn summary(report: &Report) -> String {
         report.engine,
         report.elapsed.as_secs_f64()
     ));
+    let policy = &report.policy;
+    if report.expand == Expand::Focus && policy.focus.is_colouring() {
+        out.push_str(&format!(
+            "focus: {}   value: {}   seed: {}   attempts: {}\n",
+            policy.focus.name(),
+            policy.value.name(),
+            policy.seed,
+            report.attempts
+        ));
+    }
     if let Some(why) = &report.fallback {
         out.push_str(&format!("note: focus not used: {why}\n"));
     }

@@ -1,14 +1,19 @@
 //! The slot engine: grammars whose rules only fill empty attributes ("slots") run on
 //! packed states over one shared graph structure, with NACs answered from hub indexes.
 
+pub mod colouring;
 pub mod compile;
+pub mod conflict;
 pub mod focus;
 pub mod full;
 pub mod mask;
 pub mod model;
+pub mod pick;
 pub mod solver;
 
+pub use colouring::{Colouring, ColouringSpace};
 pub use compile::{compile, NotSlot};
+pub use conflict::Conflict;
 pub use focus::FocusSpace;
 pub use full::FullSpace;
 pub use mask::Mask;

@@ -1,0 +1,214 @@
+//! The colouring foci over a slot grammar: each state branches on the one slot a greedy
+//! colouring heuristic picks (DSatur, fewest options, Welsh–Powell, SaturBFS, ...), its
+//! values in the policy's order, and places nothing else — no forced moves, one slot per
+//! step, as the seeds colour one vertex per step. `--order linear` then follows the first
+//! successor only (the greedy run, which never backtracks); `dfs` and `bfs` search exactly.
+//!
+//! Exactness under `dfs`/`bfs` rests on the same grounds as the default focus (see
+//! [`super::focus`]): every final state extending a state holds some candidate of any one
+//! empty slot, so branching on all of one slot's candidates partitions the final states.
+//! The engine only offers these foci where that holds.
+
+use crate::explore::policy::{attempt_seed, mix, Focus, Policy, ValueOrder};
+use crate::explore::{Expansion, Space, Successors};
+use crate::grammar::Grammar;
+use crate::model::Graph;
+
+use super::conflict::Conflict;
+use super::mask::Mask;
+use super::model::{FinalKind, SlotModel};
+use super::pick::{pick, Pick};
+use super::solver::{Tables, Work};
+
+/// A state of a colouring run: the slot state, and what the heuristics read off the
+/// colouring so far, kept up to date at each placement in O(degree).
+#[derive(Debug, PartialEq, Eq)]
+pub struct Colouring<M: Mask> {
+    pub work: Work<M>,
+    /// Per slot, the values its placed neighbours hold; its saturation is their number.
+    pub(super) seen: Vec<M>,
+    /// Per slot, its empty neighbours (its degree among the uncoloured).
+    pub(super) free: Vec<u32>,
+    /// The slots the walk placed, in order: a queue read from `head` for breadth-first
+    /// walks, a stack for depth-first ones. Empty for foci that do not walk.
+    pub(super) walk: Vec<u32>,
+    pub(super) head: u32,
+    /// This state's random stream (for `--value random`).
+    pub(super) rng: u64,
+}
+
+impl<M: Mask> Clone for Colouring<M> {
+    fn clone(&self) -> Self {
+        Colouring {
+            work: self.work.clone(),
+            seen: self.seen.clone(),
+            free: self.free.clone(),
+            walk: self.walk.clone(),
+            head: self.head,
+            rng: self.rng,
+        }
+    }
+
+    /// Reuses the buffers: every transition clones into a spent state.
+    fn clone_from(&mut self, src: &Self) {
+        self.work.clone_from(&src.work);
+        self.seen.clone_from(&src.seen);
+        self.free.clone_from(&src.free);
+        self.walk.clone_from(&src.walk);
+        self.head = src.head;
+        self.rng = src.rng;
+    }
+}
+
+pub struct ColouringSpace<'a, M: Mask> {
+    grammar: &'a Grammar,
+    model: &'a SlotModel,
+    tables: &'a Tables<M>,
+    conflict: &'a Conflict,
+    base: &'a Graph,
+    focus: Focus,
+    value: ValueOrder,
+    start: Colouring<M>,
+}
+
+impl<'a, M: Mask> ColouringSpace<'a, M> {
+    /// `start` holds the givens, placed and not propagated. The random stream is attempt
+    /// 0's of `policy.seed`; [`Self::reseed`] starts another.
+    pub fn new(
+        grammar: &'a Grammar,
+        model: &'a SlotModel,
+        tables: &'a Tables<M>,
+        conflict: &'a Conflict,
+        base: &'a Graph,
+        start: Work<M>,
+        policy: &Policy,
+    ) -> Self {
+        let n = start.vals.len();
+        let mut seen = vec![M::ZERO; n];
+        let mut free = vec![0u32; n];
+        for (s, (seen, free)) in seen.iter_mut().zip(&mut free).enumerate() {
+            for &t in conflict.neighbours(s) {
+                match start.vals[t as usize] {
+                    0 => *free += 1,
+                    v => *seen |= M::bit(u32::from(v) - 1),
+                }
+            }
+        }
+        ColouringSpace {
+            grammar,
+            model,
+            tables,
+            conflict,
+            base,
+            focus: policy.focus,
+            value: policy.value,
+            start: Colouring {
+                work: start,
+                seen,
+                free,
+                walk: Vec::new(),
+                head: 0,
+                rng: attempt_seed(policy.seed, 0),
+            },
+        }
+    }
+
+    /// Starts the next run's random stream: attempt `attempt` of `seed`.
+    pub fn reseed(&mut self, seed: u64, attempt: u32) {
+        self.start.rng = attempt_seed(seed, attempt);
+    }
+
+    /// The successor that places `y` in `s`, the focus chose by `p`.
+    fn child(
+        &self,
+        state: &Colouring<M>,
+        p: &Pick,
+        y: u32,
+        succ: &mut Successors<'_, Colouring<M>>,
+    ) {
+        let mut child = succ.spare().unwrap_or_else(|| state.clone());
+        child.clone_from(state);
+        let s = p.slot as usize;
+        let placed = self.tables.place(&mut child.work, s, y);
+        debug_assert!(placed, "values come from the slot's candidates");
+        for &t in self.conflict.neighbours(s) {
+            child.seen[t as usize] |= M::bit(y);
+            child.free[t as usize] -= 1;
+        }
+        if self.focus.walks() {
+            child.walk.truncate(p.walk_len as usize);
+            child.walk.push(p.slot);
+            child.head = p.head;
+        }
+        child.rng = mix(state.rng ^ u64::from(y + 1));
+        succ.push(child);
+    }
+}
+
+impl<M: Mask> Space for ColouringSpace<'_, M> {
+    type State = Colouring<M>;
+    /// The focus slot's values, in the order tried.
+    type Scratch = Vec<u32>;
+
+    fn initial(&self) -> Option<Colouring<M>> {
+        Some(self.start.clone())
+    }
+
+    fn expand(
+        &self,
+        state: &Colouring<M>,
+        values: &mut Vec<u32>,
+        succ: &mut Successors<'_, Colouring<M>>,
+    ) -> Expansion {
+        let t = self.tables;
+        let Some((fewest, k)) = t.best_slot(&state.work) else {
+            return Expansion { transitions: 0 };
+        };
+        // An empty slot without candidates stays without: no final state extends this
+        // one, whichever slot the heuristic would colour next. Stopping here changes no
+        // run's verdict, only how soon a stuck run ends.
+        if k == 0 {
+            return Expansion { transitions: 0 };
+        }
+        let p = pick(self.focus, t, self.conflict, state, fewest);
+        let mut c = t.cand(&state.work, p.slot as usize);
+        values.clear();
+        while !c.is_zero() {
+            values.push(c.pop_first());
+        }
+        if self.value == ValueOrder::Random {
+            // Fisher–Yates: the first value is uniform among the candidates.
+            let mut r = state.rng;
+            for i in (1..values.len()).rev() {
+                r = mix(r);
+                values.swap(i, (r % (i as u64 + 1)) as usize);
+            }
+        }
+        for &y in values.iter() {
+            self.child(state, &p, y, succ);
+        }
+        Expansion {
+            transitions: values.len() as u64,
+        }
+    }
+
+    fn is_final(&self, state: &Colouring<M>, _: &Expansion) -> bool {
+        state.work.left == 0
+            && match &self.model.final_kind {
+                FinalKind::Full => true,
+                FinalKind::FullAnd(c) => c.holds(&self.grammar.types, &self.to_graph(state)),
+                // The engine only offers colouring foci when finals need every slot filled.
+                FinalKind::Cond(_) | FinalKind::Stuck => false,
+            }
+    }
+
+    fn needs_visited(&self) -> bool {
+        false
+    }
+
+    fn key(&self, _: &Colouring<M>, _: &mut Vec<u8>) {}
+
+    fn to_graph(&self, state: &Colouring<M>) -> Graph {
+        super::write_graph(self.model, self.base, &state.work.vals)
+    }
+}
