@@ -49,3 +49,59 @@ pub fn explore_restarts(
     }
     (total, None, made)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::explore::Limits;
+
+    fn attempt(states: u64, solutions: u64) -> (Counts, Option<StopReason>) {
+        let counts = Counts {
+            states,
+            solutions,
+            dead_ends: 1 - solutions,
+            ..Counts::default()
+        };
+        (counts, None)
+    }
+
+    #[test]
+    fn stops_at_the_first_solution() {
+        let (c, stop, made) =
+            explore_restarts(10, &Config::default(), |i, _| attempt(5, u64::from(i == 3)));
+        assert_eq!(
+            (c.states, c.solutions, c.dead_ends, stop, made),
+            (20, 1, 3, None, 4)
+        );
+    }
+
+    #[test]
+    fn runs_out_of_attempts_without_a_stop() {
+        let (c, stop, made) = explore_restarts(7, &Config::default(), |_, _| attempt(2, 0));
+        assert_eq!((c.states, c.dead_ends, stop, made), (14, 7, None, 7));
+        // No attempt at all is one attempt.
+        let (_, _, made) = explore_restarts(0, &Config::default(), |_, _| attempt(2, 0));
+        assert_eq!(made, 1);
+    }
+
+    #[test]
+    fn the_state_limit_spans_every_attempt() {
+        let config = Config {
+            limits: Limits {
+                max_states: Some(10),
+                ..Limits::default()
+            },
+            ..Config::default()
+        };
+        let mut given = Vec::new();
+        let (c, stop, made) = explore_restarts(100, &config, |_, cfg| {
+            given.push(cfg.limits.max_states);
+            attempt(4, 0)
+        });
+        assert_eq!(given, vec![Some(10), Some(6), Some(2)]);
+        assert_eq!(
+            (c.states, stop, made),
+            (12, Some(StopReason::MaxStates(12)), 3)
+        );
+    }
+}
