@@ -30,6 +30,12 @@ pub enum Focus {
     SaturBfs,
     /// Breadth-first walk of the conflict graph from the first empty slot, neighbours in
     /// slot order (seed 002's plain BFS).
+    ///
+    /// Why a greedy walk and not grafter's exact `--order bfs`: seed 002 runs its BFS and
+    /// DFS like SaturBFS — "due to the random behaviour of the algorithms" each makes up to
+    /// `max_iter` attempts — and reports them failing most puzzles above 6x6, which an
+    /// exact search never does. So they colour in walk order with random values and
+    /// restart, exactly as SaturBFS does without its saturation.
     Breadth,
     /// Depth-first walk of the conflict graph from the first empty slot, neighbours in
     /// slot order (seed 002's DFS).
