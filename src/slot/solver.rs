@@ -34,6 +34,9 @@ pub struct Tables<M: Mask> {
     table: Vec<M>,
     /// Exactly-once hubs.
     pub once: Vec<u32>,
+    /// Per slot, the bitset of the first 64 exactly-once hubs (by position in `once`) that
+    /// hold it. Hubs past the 64th are always rescanned.
+    once_of: Vec<u64>,
     /// The boards of the empty state: board `x` holds the slots that allow `x`.
     init_boards: Vec<u64>,
     /// Every slot.
@@ -95,6 +98,12 @@ impl<M: Mask> Tables<M> {
                 }
             }
         }
+        let mut once_of = vec![0u64; n];
+        for (k, &h) in m.once.iter().enumerate().take(64) {
+            for &w in &m.hubs[h as usize].writers {
+                once_of[w as usize] |= 1 << k;
+            }
+        }
         let mut all_slots = vec![0u64; words];
         for s in 0..n {
             all_slots[s / 64] |= 1 << (s % 64);
@@ -118,6 +127,7 @@ impl<M: Mask> Tables<M> {
                 .flat_map(|t| t.iter().map(|&r| M::from_u128(r)))
                 .collect(),
             once: m.once.clone(),
+            once_of,
             init_boards,
             all_slots,
         }
@@ -161,6 +171,8 @@ impl<M: Mask> Tables<M> {
             hub: vec![M::ZERO; self.hubs()],
             left: self.n as u32,
             last: u32::MAX,
+            dirty_values: self.full,
+            dirty_hubs: !0,
         }
     }
 
@@ -190,6 +202,9 @@ impl<M: Mask> Tables<M> {
         for bw in &mut w.boards[i * d..(i + 1) * d] {
             *bw &= !b;
         }
+        // A hidden single may now show in the groups holding `s` (it left every board), and
+        // for the values taken from readers, in any group.
+        w.dirty_hubs |= self.once_of[s];
         for &h in self.writes(s) {
             let h = h as usize;
             let mut add = self.row(h, y) & !w.hub[h];
@@ -197,6 +212,7 @@ impl<M: Mask> Tables<M> {
                 continue;
             }
             w.hub[h] |= add;
+            w.dirty_values |= add;
             let readers = self.readers(h);
             while !add.is_zero() {
                 let x = add.pop_first() as usize;
@@ -290,9 +306,14 @@ impl<M: Mask> Tables<M> {
                 continue;
             }
             let mut progress = false;
-            for &h in &self.once {
+            // Only (group, value) pairs whose count of places changed since the last scan.
+            let hubs = std::mem::take(&mut w.dirty_hubs);
+            let values = std::mem::replace(&mut w.dirty_values, M::ZERO);
+            for (k, &h) in self.once.iter().enumerate() {
                 let h = h as usize;
-                let mut missing = self.full & !w.hub[h];
+                let every = k >= 64 || hubs & (1 << k) != 0;
+                let look = if every { self.full } else { values };
+                let mut missing = self.full & !w.hub[h] & look;
                 while !missing.is_zero() {
                     let x = missing.pop_first() as usize;
                     let mut count = 0;
@@ -305,7 +326,11 @@ impl<M: Mask> Tables<M> {
                         }
                     }
                     match count {
-                        0 => return false,
+                        0 => {
+                            w.dirty_hubs = !0;
+                            w.dirty_values = self.full;
+                            return false;
+                        }
                         1 => {
                             self.place_unchecked(w, at, x as u32);
                             progress = true;
@@ -449,6 +474,11 @@ pub struct Work<M: Mask> {
     pub left: u32,
     /// The highest slot placed by a transition (orderly generation), `u32::MAX` if none.
     pub last: u32,
+    /// Values whose places changed in every exactly-once hub since the last scan.
+    pub dirty_values: M,
+    /// Exactly-once hubs (by position in `once`, the first 64) whose every value's places
+    /// may have changed since the last scan.
+    pub dirty_hubs: u64,
 }
 
 impl<M: Mask> Clone for Work<M> {
@@ -460,6 +490,8 @@ impl<M: Mask> Clone for Work<M> {
             hub: self.hub.clone(),
             left: self.left,
             last: self.last,
+            dirty_values: self.dirty_values,
+            dirty_hubs: self.dirty_hubs,
         }
     }
 
@@ -471,5 +503,7 @@ impl<M: Mask> Clone for Work<M> {
         self.hub.clone_from(&src.hub);
         self.left = src.left;
         self.last = src.last;
+        self.dirty_values = src.dirty_values;
+        self.dirty_hubs = src.dirty_hubs;
     }
 }
