@@ -29,7 +29,7 @@ enum Width {
 
 /// Which engine a grammar runs on.
 pub enum EngineKind {
-    Slot(SlotModel),
+    Slot(Box<SlotModel>),
     /// The reason the slot engine does not apply.
     Graph(NotSlot),
 }
@@ -69,7 +69,7 @@ impl<'g> Engine<'g> {
                 });
                 Engine {
                     grammar,
-                    kind: EngineKind::Slot(model),
+                    kind: EngineKind::Slot(Box::new(model)),
                     width,
                     base_values,
                     cell_slots,

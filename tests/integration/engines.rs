@@ -4,8 +4,11 @@
 
 use crate::support::{data, fixture, rule, solve_json, Puzzle};
 
+/// Solutions, states, transitions and dead ends.
+type Space = (u64, u64, u64, u64);
+
 /// The numbers of a run that do not depend on the engine.
-fn space(p: &Puzzle) -> (u64, u64, u64, u64) {
+fn space(p: &Puzzle) -> Space {
     (
         p.stat("solutions"),
         p.stat("states"),
@@ -113,7 +116,7 @@ fn edge_nacs_match_the_matcher() {
 
 #[test]
 fn threads_change_neither_counts_nor_order() {
-    let strip = |ps: Vec<Puzzle>| -> Vec<(Vec<String>, (u64, u64, u64, u64))> {
+    let strip = |ps: Vec<Puzzle>| -> Vec<(Vec<String>, Space)> {
         ps.iter().map(|p| (p.grids.clone(), space(p))).collect()
     };
     let multi = data("sudoku9/multi.txt");
