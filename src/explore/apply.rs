@@ -8,6 +8,10 @@ use crate::matcher::{BindingEnv, GraphIndex, Matcher, SearchPlan};
 use crate::model::{Domain, Graph, NodeId, TypeSystem, Value};
 use crate::rule::{Effect, Rule};
 
+/// What [`CompiledRule::for_each_match`] calls with each match: the parameters and the
+/// binding; it may stop the search.
+pub type OnMatch<'a> = dyn FnMut(&[Value], &[NodeId]) -> ControlFlow<()> + 'a;
+
 /// A rule with its left side compiled to a search plan.
 pub struct CompiledRule<'g> {
     pub rule: &'g Rule,
@@ -31,7 +35,7 @@ impl<'g> CompiledRule<'g> {
         domain: &Domain,
         graph: &Graph,
         index: Option<&GraphIndex>,
-        f: &mut dyn FnMut(&[Value], &[NodeId]) -> ControlFlow<()>,
+        f: &mut OnMatch<'_>,
     ) -> ControlFlow<()> {
         let k = self.rule.params.len();
         let d = domain.len();

@@ -22,37 +22,43 @@ pub struct Canon {
 }
 
 impl Canon {
-    /// Renumbers created nodes into canonical order and drops dead ones. A graph whose
-    /// created nodes are already in order (the common case when a rule adds one node to a
-    /// canonical state) is left as it is.
+    /// Drops dead created nodes, so that they do not pile up; live created nodes keep
+    /// their creation order (the key reads them in canonical order, so the graph need not
+    /// be renumbered).
     pub fn canonicalize(&self, g: &mut Graph) {
         if !self.creates || g.capacity() <= self.base {
             return;
         }
-        let created: Vec<NodeId> = (self.base..g.capacity())
-            .map(NodeId::from_index)
-            .filter(|&n| g.is_alive(n))
-            .collect();
-        let order = canonical_order(g, self.base, &created, self.edges);
-        let in_place = order
-            .iter()
-            .enumerate()
-            .all(|(i, n)| n.index() == self.base + i);
-        if !in_place {
-            g.permute(&permutation(g, self.base, &order));
+        let created = (self.base..g.capacity()).map(NodeId::from_index);
+        if created.clone().all(|n| g.is_alive(n)) {
+            return;
         }
+        let live: Vec<NodeId> = created.filter(|&n| g.is_alive(n)).collect();
+        g.permute(&permutation(g, self.base, &live));
         g.trim();
     }
 
-    /// The exact key of a canonical graph.
-    pub fn key(&self, g: &Graph, out: &mut Vec<u8>) {
+    /// The exact key of `g`, a state that started as `start`: the start nodes that differ
+    /// from `start` (by index), then the live created nodes in canonical order, then (when
+    /// rules change edges) every edge with created nodes renumbered. Equal keys mean equal
+    /// graphs up to renaming created nodes; encoding only what changed keeps keys short.
+    pub fn key(&self, g: &Graph, start: &Graph, out: &mut Vec<u8>) {
         out.clear();
-        encode(g, self.edges, out);
+        let order = if self.creates && g.capacity() > self.base {
+            let created: Vec<NodeId> = (self.base..g.capacity())
+                .map(NodeId::from_index)
+                .filter(|&n| g.is_alive(n))
+                .collect();
+            canonical_order(g, self.base, &created, start, self.edges)
+        } else {
+            Vec::new()
+        };
+        encode_ordered(g, start, self.base, &order, self.edges, out);
     }
 }
 
-/// The permutation (old id -> new id) that puts `order` at `base..` and every dead created
-/// node after it, where `trim` drops it. Start nodes stay.
+/// The permutation (old id -> new id) that puts `order` at `base..` and every other
+/// created node after it, where `trim` drops the dead ones. Start nodes stay.
 fn permutation(g: &Graph, base: usize, order: &[NodeId]) -> Vec<NodeId> {
     let mut perm: Vec<NodeId> = (0..g.capacity()).map(NodeId::from_index).collect();
     let mut next = base;
@@ -69,29 +75,27 @@ fn permutation(g: &Graph, base: usize, order: &[NodeId]) -> Vec<NodeId> {
     perm
 }
 
+/// LEB128.
+fn put_uint(mut x: u64, out: &mut Vec<u8>) {
+    while x >= 0x80 {
+        out.push((x as u8) | 0x80);
+        x >>= 7;
+    }
+    out.push(x as u8);
+}
+
 fn encode_value(v: Value, out: &mut Vec<u8>) {
     match v {
         Value::None => out.push(0),
-        Value::Bool(b) => out.extend_from_slice(&[1, b as u8]),
+        Value::Bool(b) => out.push(1 + b as u8),
         Value::Int(n) => {
-            out.push(2);
-            out.extend_from_slice(&n.to_le_bytes());
+            out.push(3);
+            // Zigzag, so small negative numbers stay short.
+            put_uint(((n << 1) ^ (n >> 63)) as u64, out);
         }
         Value::Val(i) => {
-            out.push(3);
-            out.extend_from_slice(&i.to_le_bytes());
-        }
-    }
-}
-
-fn encode(g: &Graph, edges: bool, out: &mut Vec<u8>) {
-    out.extend_from_slice(&(g.capacity() as u32).to_le_bytes());
-    for i in 0..g.capacity() {
-        encode_node(g, NodeId::from_index(i), out);
-    }
-    if edges {
-        for (s, l, t) in g.find_edges() {
-            encode_edge(s, l.0, t, out);
+            out.push(4);
+            put_uint(u64::from(i), out);
         }
     }
 }
@@ -99,46 +103,50 @@ fn encode(g: &Graph, edges: bool, out: &mut Vec<u8>) {
 fn encode_node(g: &Graph, n: NodeId, out: &mut Vec<u8>) {
     let d = g.node(n);
     if !d.alive {
-        out.push(0xff);
+        out.push(0);
         return;
     }
-    out.extend_from_slice(&d.ty.0.to_le_bytes());
+    put_uint(u64::from(d.ty.0) + 1, out);
     for &v in &d.attrs {
         encode_value(v, out);
     }
 }
 
-fn encode_edge(s: NodeId, l: u32, t: NodeId, out: &mut Vec<u8>) {
-    out.extend_from_slice(&s.0.to_le_bytes());
-    out.extend_from_slice(&l.to_le_bytes());
-    out.extend_from_slice(&t.0.to_le_bytes());
-}
-
-/// The key `encode` would give after renumbering the created nodes into `order` (and
-/// dropping dead created nodes), without building that graph.
-fn encode_ordered(g: &Graph, base: usize, order: &[NodeId], edges: bool, out: &mut Vec<u8>) {
-    out.extend_from_slice(&((base + order.len()) as u32).to_le_bytes());
+/// The key of `g` with its live created nodes renumbered `base..` in `order`.
+fn encode_ordered(
+    g: &Graph,
+    start: &Graph,
+    base: usize,
+    order: &[NodeId],
+    edges: bool,
+    out: &mut Vec<u8>,
+) {
     for i in 0..base {
-        encode_node(g, NodeId::from_index(i), out);
+        let n = NodeId::from_index(i);
+        if i >= start.capacity() || g.node(n) != start.node(n) {
+            put_uint(i as u64 + 1, out);
+            encode_node(g, n, out);
+        }
     }
+    out.push(0);
+    put_uint(order.len() as u64, out);
     for &n in order {
         encode_node(g, n, out);
     }
     if edges {
-        let mut new_id = vec![NodeId(u32::MAX); g.capacity()];
-        for (i, id) in new_id.iter_mut().enumerate().take(base) {
-            *id = NodeId::from_index(i);
-        }
+        let mut new_id: Vec<u32> = (0..g.capacity() as u32).collect();
         for (i, &n) in order.iter().enumerate() {
-            new_id[n.index()] = NodeId::from_index(base + i);
+            new_id[n.index()] = (base + i) as u32;
         }
-        let mut all: Vec<(NodeId, u32, NodeId)> = g
+        let mut all: Vec<(u32, u32, u32)> = g
             .find_edges()
             .map(|(s, l, t)| (new_id[s.index()], l.0, new_id[t.index()]))
             .collect();
         all.sort_unstable();
         for (s, l, t) in all {
-            encode_edge(s, l, t, out);
+            put_uint(u64::from(s), out);
+            put_uint(u64::from(l), out);
+            put_uint(u64::from(t), out);
         }
     }
 }
@@ -172,7 +180,13 @@ fn cmp_static(g: &Graph, base: usize, a: NodeId, b: NodeId) -> Ordering {
 /// The created nodes in canonical order. When every node's own signature differs (as when
 /// each created cell has its own row and column) that order is the sorted one; otherwise
 /// colour refinement and individualisation break the ties.
-fn canonical_order(g: &Graph, base: usize, created: &[NodeId], edges: bool) -> Vec<NodeId> {
+fn canonical_order(
+    g: &Graph,
+    base: usize,
+    created: &[NodeId],
+    start: &Graph,
+    edges: bool,
+) -> Vec<NodeId> {
     let mut sorted: Vec<usize> = (0..created.len()).collect();
     sorted.sort_by(|&i, &j| cmp_static(g, base, created[i], created[j]));
     // Colour = rank of the signature among the distinct ones.
@@ -201,14 +215,28 @@ fn canonical_order(g: &Graph, base: usize, created: &[NodeId], edges: bool) -> V
     let links: Vec<Vec<(u8, u32, usize)>> = created
         .iter()
         .map(|&n| {
-            let out = g.out(n).iter().filter_map(|&(l, m)| Some((0u8, l.0, local_of(m)?)));
-            let inc = g.inc(n).iter().filter_map(|&(l, m)| Some((1u8, l.0, local_of(m)?)));
+            let out = g
+                .out(n)
+                .iter()
+                .filter_map(|&(l, m)| Some((0u8, l.0, local_of(m)?)));
+            let inc = g
+                .inc(n)
+                .iter()
+                .filter_map(|&(l, m)| Some((1u8, l.0, local_of(m)?)));
             out.chain(inc).collect()
         })
         .collect();
     let colours = refine(colours, &links);
     let mut best: Option<(Vec<u8>, Vec<usize>)> = None;
-    search(g, base, created, edges, &links, colours, &mut best);
+    let leaf = Leaf {
+        g,
+        start,
+        base,
+        created,
+        edges,
+        links: &links,
+    };
+    search(&leaf, colours, &mut best);
     let (_, order) = best.expect("at least one leaf");
     order.into_iter().map(|i| created[i]).collect()
 }
@@ -222,10 +250,13 @@ fn rank<T: Ord + Clone>(keys: &[T]) -> Vec<u32> {
         .collect()
 }
 
+/// A node's colour and its neighbours' (direction, label, colour), sorted.
+type RefineKey = (u32, Vec<(u8, u32, u32)>);
+
 fn refine(mut colours: Vec<u32>, links: &[Vec<(u8, u32, usize)>]) -> Vec<u32> {
     loop {
         let classes = count_classes(&colours);
-        let keys: Vec<(u32, Vec<(u8, u32, u32)>)> = (0..colours.len())
+        let keys: Vec<RefineKey> = (0..colours.len())
             .map(|i| {
                 let mut nb: Vec<(u8, u32, u32)> = links[i]
                     .iter()
@@ -250,21 +281,23 @@ fn count_classes(colours: &[u32]) -> usize {
     c.len()
 }
 
-fn search(
-    g: &Graph,
+/// What the search for the least encoding needs at every leaf.
+struct Leaf<'a> {
+    g: &'a Graph,
+    start: &'a Graph,
     base: usize,
-    created: &[NodeId],
+    created: &'a [NodeId],
     edges: bool,
-    links: &[Vec<(u8, u32, usize)>],
-    colours: Vec<u32>,
-    best: &mut Option<(Vec<u8>, Vec<usize>)>,
-) {
+    links: &'a [Vec<(u8, u32, usize)>],
+}
+
+fn search(leaf: &Leaf<'_>, colours: Vec<u32>, best: &mut Option<(Vec<u8>, Vec<usize>)>) {
     if count_classes(&colours) == colours.len() {
         let mut order: Vec<usize> = (0..colours.len()).collect();
         order.sort_by_key(|&i| colours[i]);
-        let nodes: Vec<NodeId> = order.iter().map(|&i| created[i]).collect();
+        let nodes: Vec<NodeId> = order.iter().map(|&i| leaf.created[i]).collect();
         let mut key = Vec::new();
-        encode_ordered(g, base, &nodes, edges, &mut key);
+        encode_ordered(leaf.g, leaf.start, leaf.base, &nodes, leaf.edges, &mut key);
         if best.as_ref().is_none_or(|(k, _)| key < *k) {
             *best = Some((key, order));
         }
@@ -284,7 +317,7 @@ fn search(
             .enumerate()
             .map(|(j, &c)| 2 * c + u32::from(c == tied && j != i))
             .collect();
-        search(g, base, created, edges, links, refine(split, links), best);
+        search(leaf, refine(split, leaf.links), best);
     }
 }
 
@@ -306,9 +339,10 @@ mod tests {
     }
 
     fn key_of(c: &Canon, mut g: Graph) -> Vec<u8> {
+        let start = with_created(&[]);
         c.canonicalize(&mut g);
         let mut k = Vec::new();
-        c.key(&g, &mut k);
+        c.key(&g, &start, &mut k);
         k
     }
 
@@ -326,8 +360,14 @@ mod tests {
     #[test]
     fn creation_order_does_not_matter() {
         let c = canon(2);
-        assert_eq!(key_of(&c, with_created(&[3, 1, 2])), key_of(&c, with_created(&[1, 2, 3])));
-        assert_ne!(key_of(&c, with_created(&[3, 1, 2])), key_of(&c, with_created(&[1, 2, 4])));
+        assert_eq!(
+            key_of(&c, with_created(&[3, 1, 2])),
+            key_of(&c, with_created(&[1, 2, 3]))
+        );
+        assert_ne!(
+            key_of(&c, with_created(&[3, 1, 2])),
+            key_of(&c, with_created(&[1, 2, 4]))
+        );
     }
 
     #[test]
@@ -388,19 +428,40 @@ mod tests {
         let two_cycles_renamed = cycles(&[(2, 4), (4, 2), (3, 5), (5, 3)]);
         let four_cycle = cycles(&[(2, 3), (3, 4), (4, 5), (5, 2)]);
         let four_cycle_renamed = cycles(&[(5, 3), (3, 2), (2, 4), (4, 5)]);
-        assert_eq!(key_of(&c, two_cycles.clone()), key_of(&c, two_cycles_renamed));
-        assert_eq!(key_of(&c, four_cycle.clone()), key_of(&c, four_cycle_renamed));
+        assert_eq!(
+            key_of(&c, two_cycles.clone()),
+            key_of(&c, two_cycles_renamed)
+        );
+        assert_eq!(
+            key_of(&c, four_cycle.clone()),
+            key_of(&c, four_cycle_renamed)
+        );
         assert_ne!(key_of(&c, two_cycles), key_of(&c, four_cycle));
     }
 
     #[test]
-    fn canonical_graphs_are_left_alone() {
+    fn only_dead_created_nodes_are_moved() {
         let c = canon(2);
-        let mut g = with_created(&[1, 2, 3]);
-        c.canonicalize(&mut g);
+        let mut g = with_created(&[3, 1, 2]);
         let before = g.clone();
         c.canonicalize(&mut g);
         assert_eq!(g, before);
-        assert_eq!(g.attr(NodeId(2), crate::model::AttrId(0)), Value::Int(1));
+        g.remove_node(NodeId(3));
+        c.canonicalize(&mut g);
+        assert_eq!(g.capacity(), 4);
+        assert_eq!(g.attr(NodeId(3), crate::model::AttrId(0)), Value::Int(2));
+    }
+
+    #[test]
+    fn keys_name_changed_start_nodes_only() {
+        let c = canon(2);
+        let start = with_created(&[]);
+        let mut g = start.clone();
+        let mut k = Vec::new();
+        c.key(&g, &start, &mut k);
+        assert_eq!(k, vec![0, 0]);
+        g.set_attr(NodeId(1), crate::model::AttrId(0), Value::Int(5));
+        c.key(&g, &start, &mut k);
+        assert_eq!(k, vec![2, 1, 3, 10, 0, 0]);
     }
 }

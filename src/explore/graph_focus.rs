@@ -30,7 +30,7 @@ use std::ops::ControlFlow;
 
 use crate::diag::Span;
 use crate::grammar::Grammar;
-use crate::matcher::{GraphIndex, LookupKey, Matcher, SearchPlan};
+use crate::matcher::{GraphIndex, LookupKey, Matcher, SearchPlan, SharedReach};
 use crate::model::{AttrId, BaseType, Graph, NodeId, NodeTypeId, TypeSystem, Value, VarId};
 use crate::rule::{BinOp, Condition, Effect, Expr, ExprKind, Pattern, Rule};
 
@@ -58,15 +58,44 @@ pub struct GraphFocus {
     pub open: SearchPlan,
     /// Per rule: the variable of the open node it consumes.
     pub focus_var: Vec<VarId>,
+    /// Per rule: it consumes by filling (so the filled node is what it adds), not deleting.
+    fills: Vec<bool>,
+    /// Per rule: for each NAC with a witness, the witness variable, its type and the NAC
+    /// compiled to match from the witness (blocking checks need only those matches).
+    rooted: Vec<Vec<(VarId, NodeTypeId, SearchPlan)>>,
     /// Some rule deletes the node it consumes.
     deletes: bool,
 }
 
-/// One application enabled on the start graph.
-struct Application {
-    rule: usize,
-    params: Vec<Value>,
-    binding: Vec<NodeId>,
+/// One application enabled on the start graph: a rule, its parameters and the nodes its
+/// left side binds (start nodes only: rules never match created nodes).
+pub struct Application {
+    pub rule: usize,
+    pub params: Vec<Value>,
+    pub binding: Vec<NodeId>,
+}
+
+/// The applications enabled on a start graph and how they disable each other. In a grammar
+/// that passes [`GraphFocus::analyse`] and [`GraphFocus::table`], the applications enabled
+/// in a reachable state are exactly the start graph's that no application on the way
+/// there disabled, so states carry that set instead of matching the rules again.
+pub struct Table {
+    pub apps: Vec<Application>,
+    /// The open nodes of the start graph, in id order.
+    pub open: Vec<NodeId>,
+    /// Per application: the index in `open` of the node it consumes.
+    pub focus: Vec<u32>,
+    /// Words in a bit set over the applications.
+    pub words: usize,
+    /// Per application, `words` words: the applications it disables, those it blocks and
+    /// every one that consumes the same node (itself included).
+    disables: Vec<u64>,
+}
+
+impl Table {
+    pub fn disables(&self, a: usize) -> &[u64] {
+        &self.disables[a * self.words..(a + 1) * self.words]
+    }
 }
 
 impl GraphFocus {
@@ -80,7 +109,8 @@ impl GraphFocus {
         let t = open.nodes[0].ty;
         let tn = &types.node(t).name;
         let none_attr = open.conds.iter().find_map(|c| none_check(c, VarId(0)));
-        let related = |a: NodeTypeId, b: NodeTypeId| types.is_subtype(a, b) || types.is_subtype(b, a);
+        let related =
+            |a: NodeTypeId, b: NodeTypeId| types.is_subtype(a, b) || types.is_subtype(b, a);
         let mut created = Vec::new();
         for r in &g.rules {
             for e in &r.effects {
@@ -100,11 +130,14 @@ impl GraphFocus {
             }
         }
         let changing = |ty: NodeTypeId| related(ty, t) || created.iter().any(|&c| related(ty, c));
-        let deletes = g
-            .rules
-            .iter()
-            .any(|r| r.effects.iter().any(|e| matches!(e, Effect::DelNode { .. })));
+        let deletes = g.rules.iter().any(|r| {
+            r.effects
+                .iter()
+                .any(|e| matches!(e, Effect::DelNode { .. }))
+        });
         let mut focus_var = Vec::new();
+        let mut fills = Vec::new();
+        let mut rooted = Vec::new();
         for r in &g.rules {
             let f = focus_of(types, r, open, t, &related)?;
             for v in r.lhs.own_vars().filter(|&v| v != f) {
@@ -122,33 +155,52 @@ impl GraphFocus {
                 }
             }
             check_effects(types, r, f, none_attr)?;
+            let mut witnesses = Vec::new();
             for nac in &r.lhs.nacs {
-                check_nac(types, r, nac, t, none_attr, deletes, &changing)?;
+                if let Some(w) = check_nac(types, r, nac, t, none_attr, deletes, &changing)? {
+                    let ty = nac.node(w).expect("own").ty;
+                    witnesses.push((w, ty, SearchPlan::compile_rooted(nac, w)));
+                }
             }
             focus_var.push(f);
+            fills.push(
+                !r.effects
+                    .iter()
+                    .any(|e| matches!(e, Effect::DelNode { .. })),
+            );
+            rooted.push(witnesses);
         }
         Ok(GraphFocus {
             open: SearchPlan::compile(open),
             focus_var,
+            fills,
+            rooted,
             deletes,
         })
     }
 
-    /// Checks condition 4 on a start graph: `rules` compiled from the grammar, `keys` the
-    /// lookups their plans use. Cost: one rule application per enabled application and one
-    /// NAC check per pair of them.
-    pub fn check_start(
+    /// Checks condition 4 on a start graph and returns the table of its applications:
+    /// `rules` compiled from the grammar, `keys` the lookups their plans use. Cost: one rule
+    /// application per enabled application, and a NAC match from each node it adds per
+    /// pair of applications.
+    pub fn table(
         &self,
         g: &Grammar,
         rules: &[CompiledRule<'_>],
         start: &Graph,
         keys: &[LookupKey],
-    ) -> Result<(), Unsound> {
+    ) -> Result<Table, Unsound> {
         let types = &g.types;
-        let index = GraphIndex::new(types, start, keys);
+        // Rules change no edges and deleted nodes have none (checked below), so every
+        // graph here has the start graph's edges.
+        let shared = SharedReach::default();
+        let index = GraphIndex::new(types, start, keys).with_shared_reach(&shared);
+        let open = self.open_nodes(types, start, &index);
         if self.deletes {
-            let open = self.open_nodes(types, start, &index);
-            if let Some(&n) = open.iter().find(|&&n| !start.out(n).is_empty() || !start.inc(n).is_empty()) {
+            if let Some(&n) = open
+                .iter()
+                .find(|&&n| !start.out(n).is_empty() || !start.inc(n).is_empty())
+            {
                 return unsound(
                     Span::default(),
                     format!(
@@ -170,23 +222,50 @@ impl GraphFocus {
                 ControlFlow::Continue(())
             });
         }
-        let focus = |a: &Application| a.binding[self.focus_var[a.rule].index()];
+        let node_of = |a: &Application| a.binding[self.focus_var[a.rule].index()];
+        let focus: Vec<u32> = apps
+            .iter()
+            .map(|a| {
+                open.binary_search(&node_of(a))
+                    .expect("rules consume open nodes") as u32
+            })
+            .collect();
         let n = apps.len();
+        let words = n.div_ceil(64);
         let mut blocks = vec![false; n * n];
         let mut binding = Vec::new();
         for (ui, u) in apps.iter().enumerate() {
             let after = rules[u.rule].apply(types, start, &u.params, &u.binding);
-            let index = GraphIndex::new(types, &after, keys);
+            let index = GraphIndex::new(types, &after, keys).with_shared_reach(&shared);
+            // What `u` adds: the nodes it creates and the node it fills. A NAC match that
+            // `u` makes uses one of them as the NAC's witness, and is found from it.
+            let mut added: Vec<NodeId> = (start.capacity()..after.capacity())
+                .map(NodeId::from_index)
+                .filter(|&x| after.is_alive(x))
+                .collect();
+            if self.fills[u.rule] {
+                added.push(node_of(u));
+            }
             for (ti, t) in apps.iter().enumerate() {
-                if focus(t) == focus(u) {
+                if focus[ti] == focus[ui] {
                     continue;
                 }
                 let m = Matcher::new(types, &after, &t.params).with_index(&index);
-                binding.clear();
-                binding.extend_from_slice(&t.binding);
-                blocks[ui * n + ti] = m.blocked(&rules[t.rule].plan, &mut binding);
+                blocks[ui * n + ti] = self.rooted[t.rule].iter().any(|(w, wty, plan)| {
+                    added.iter().any(|&x| {
+                        if !types.is_subtype(after.ty(x), *wty) {
+                            return false;
+                        }
+                        binding.clear();
+                        binding.extend_from_slice(&t.binding);
+                        binding.resize(plan.depth, crate::matcher::UNBOUND);
+                        binding[w.index()] = x;
+                        m.exists(plan, &mut binding)
+                    })
+                });
             }
         }
+        let mut disables = vec![0u64; n * words];
         for u in 0..n {
             for t in 0..n {
                 if blocks[u * n + t] && !blocks[t * n + u] {
@@ -199,9 +278,18 @@ impl GraphFocus {
                         ),
                     );
                 }
+                if blocks[u * n + t] || focus[u] == focus[t] {
+                    disables[u * words + t / 64] |= 1 << (t % 64);
+                }
             }
         }
-        Ok(())
+        Ok(Table {
+            apps,
+            open,
+            focus,
+            words,
+            disables,
+        })
     }
 
     /// The open nodes of `graph`, in id order.
@@ -232,18 +320,20 @@ fn open_pattern(g: &Grammar) -> Result<&Pattern, Unsound> {
             _ => None,
         }
     }
-    let p = match &g.final_cond {
-        None => {
-            return unsound(
+    let p =
+        match &g.final_cond {
+            None => return unsound(
                 Span::default(),
                 "there is no `final:` condition, so a final state need not have every node filled",
-            )
-        }
-        Some(Condition::And(cs)) => cs.iter().find_map(not_exists),
-        Some(c) => not_exists(c),
-    };
+            ),
+            Some(Condition::And(cs)) => cs.iter().find_map(not_exists),
+            Some(c) => not_exists(c),
+        };
     let Some(p) = p else {
-        return unsound(Span::default(), format!("`final:` does not say which nodes must be filled: {expected}"));
+        return unsound(
+            Span::default(),
+            format!("`final:` does not say which nodes must be filled: {expected}"),
+        );
     };
     if p.nodes.len() != 1 || !p.edges.is_empty() || !p.nacs.is_empty() {
         return unsound(
@@ -252,7 +342,10 @@ fn open_pattern(g: &Grammar) -> Result<&Pattern, Unsound> {
         );
     }
     if p.conds.iter().any(|c| c.max_var() > 1 || c.reads_params()) {
-        return unsound(p.span, format!("a condition of `final:` reads more than its node: {expected}"));
+        return unsound(
+            p.span,
+            format!("a condition of `final:` reads more than its node: {expected}"),
+        );
     }
     Ok(p)
 }
@@ -262,10 +355,12 @@ fn none_check(c: &Expr, v: VarId) -> Option<AttrId> {
     let ExprKind::Binary(BinOp::Eq, a, b) = &c.kind else {
         return None;
     };
-    [(a, b), (b, a)].into_iter().find_map(|(x, y)| match (&x.kind, &y.kind) {
-        (ExprKind::Attr(var, attr), ExprKind::Const(Value::None)) if *var == v => Some(*attr),
-        _ => None,
-    })
+    [(a, b), (b, a)]
+        .into_iter()
+        .find_map(|(x, y)| match (&x.kind, &y.kind) {
+            (ExprKind::Attr(var, attr), ExprKind::Const(Value::None)) if *var == v => Some(*attr),
+            _ => None,
+        })
 }
 
 /// True when `a` with variable `from` read as `to` is `b` (spans aside).
@@ -273,7 +368,9 @@ fn same_expr(a: &Expr, b: &Expr, from: VarId, to: VarId) -> bool {
     match (&a.kind, &b.kind) {
         (ExprKind::Const(x), ExprKind::Const(y)) => x == y,
         (ExprKind::Param(x), ExprKind::Param(y)) => x == y,
-        (ExprKind::Attr(v, x), ExprKind::Attr(w, y)) => x == y && (if *v == from { *w == to } else { v == w }),
+        (ExprKind::Attr(v, x), ExprKind::Attr(w, y)) => {
+            x == y && (if *v == from { *w == to } else { v == w })
+        }
         (ExprKind::Unary(o, x), ExprKind::Unary(p, y)) => o == p && same_expr(x, y, from, to),
         (ExprKind::Binary(o, x1, x2), ExprKind::Binary(p, y1, y2)) => {
             o == p && same_expr(x1, y1, from, to) && same_expr(x2, y2, from, to)
@@ -301,7 +398,10 @@ fn focus_of(
         [] => {
             return unsound(
                 r.lhs.span,
-                format!("rule `{}` matches no `{tn}`, the type `final:` says must be filled", r.name),
+                format!(
+                    "rule `{}` matches no `{tn}`, the type `final:` says must be filled",
+                    r.name
+                ),
             )
         }
         [_, second, ..] => {
@@ -342,7 +442,12 @@ fn focus_of(
 }
 
 /// Effects: exactly one consumption of `f`, plus node creations.
-fn check_effects(types: &TypeSystem, r: &Rule, f: VarId, none_attr: Option<AttrId>) -> Result<(), Unsound> {
+fn check_effects(
+    types: &TypeSystem,
+    r: &Rule,
+    f: VarId,
+    none_attr: Option<AttrId>,
+) -> Result<(), Unsound> {
     let fname = &r.lhs.node(f).expect("own").name;
     let mut consumed = 0;
     for e in &r.effects {
@@ -354,7 +459,10 @@ fn check_effects(types: &TypeSystem, r: &Rule, f: VarId, none_attr: Option<AttrI
                 if !never_none(types, r, None, value) {
                     return unsound(
                         value.span,
-                        format!("rule `{}` may fill `{fname}` with none, leaving it open", r.name),
+                        format!(
+                            "rule `{}` may fill `{fname}` with none, leaving it open",
+                            r.name
+                        ),
                     );
                 }
                 consumed += 1;
@@ -370,12 +478,18 @@ fn check_effects(types: &TypeSystem, r: &Rule, f: VarId, none_attr: Option<AttrI
                 )
             }
             Effect::DelNode { span, .. } => {
-                return unsound(*span, format!("rule `{}` deletes a node other than `{fname}`", r.name))
+                return unsound(
+                    *span,
+                    format!("rule `{}` deletes a node other than `{fname}`", r.name),
+                )
             }
             Effect::NewEdge { span, .. } | Effect::DelEdge { span, .. } => {
                 return unsound(
                     *span,
-                    format!("rule `{}` changes edges, which could change what NACs reach", r.name),
+                    format!(
+                        "rule `{}` changes edges, which could change what NACs reach",
+                        r.name
+                    ),
                 )
             }
         }
@@ -394,7 +508,10 @@ fn check_effects(types: &TypeSystem, r: &Rule, f: VarId, none_attr: Option<AttrI
 
 /// The type of a variable of rule `r`, inside `nac` when given.
 fn var_type(r: &Rule, nac: Option<&Pattern>, v: VarId) -> Option<NodeTypeId> {
-    r.lhs.node(v).or_else(|| nac.and_then(|p| p.node(v))).map(|n| n.ty)
+    r.lhs
+        .node(v)
+        .or_else(|| nac.and_then(|p| p.node(v)))
+        .map(|n| n.ty)
 }
 
 /// True when `e` can never be none: a parameter, a constant other than none, or an
@@ -412,7 +529,14 @@ fn never_none(types: &TypeSystem, r: &Rule, nac: Option<&Pattern>, e: &Expr) -> 
 }
 
 /// True when condition `c` fails whenever `d.a` is none.
-fn implies_filled(types: &TypeSystem, r: &Rule, nac: &Pattern, c: &Expr, d: VarId, a: AttrId) -> bool {
+fn implies_filled(
+    types: &TypeSystem,
+    r: &Rule,
+    nac: &Pattern,
+    c: &Expr,
+    d: VarId,
+    a: AttrId,
+) -> bool {
     let ExprKind::Binary(op, x, y) = &c.kind else {
         return false;
     };
@@ -438,7 +562,7 @@ fn check_nac(
     none_attr: Option<AttrId>,
     deletes: bool,
     changing: &dyn Fn(NodeTypeId) -> bool,
-) -> Result<(), Unsound> {
+) -> Result<Option<VarId>, Unsound> {
     let tn = &types.node(t).name;
     if let Some(inner) = nac.nacs.first() {
         return unsound(
@@ -446,7 +570,7 @@ fn check_nac(
             "a NAC inside a NAC: adding nodes could then remove a NAC match and enable a rule",
         );
     }
-    let mut witness: Option<&str> = None;
+    let mut witness: Option<VarId> = None;
     for v in nac.own_vars() {
         let node = nac.node(v).expect("own");
         if types.is_subtype(node.ty, t) || types.is_subtype(t, node.ty) {
@@ -459,7 +583,11 @@ fn check_nac(
                     ),
                 );
             }
-            let filled = none_attr.is_some_and(|a| nac.conds.iter().any(|c| implies_filled(types, r, nac, c, v, a)));
+            let filled = none_attr.is_some_and(|a| {
+                nac.conds
+                    .iter()
+                    .any(|c| implies_filled(types, r, nac, c, v, a))
+            });
             if !filled {
                 return unsound(
                     node.span,
@@ -475,19 +603,23 @@ fn check_nac(
                 return unsound(
                     node.span,
                     format!(
-                        "NAC nodes `{w}` and `{}` may both be nodes that rules create or fill; the focus needs at most one per NAC",
+                        "NAC nodes `{}` and `{}` may both be nodes that rules create or fill; the focus needs at most one per NAC",
+                        nac.node(w).expect("own").name,
                         node.name
                     ),
                 );
             }
-            witness = Some(&node.name);
+            witness = Some(v);
         }
     }
-    Ok(())
+    Ok(witness)
 }
 
 fn node_name(g: &Grammar, n: NodeId) -> String {
-    g.names.get(n.index()).cloned().unwrap_or_else(|| format!("#{}", n.0))
+    g.names
+        .get(n.index())
+        .cloned()
+        .unwrap_or_else(|| format!("#{}", n.0))
 }
 
 /// `place(n = r1c1, x = v2)`, for messages.
@@ -507,4 +639,117 @@ fn describe(g: &Grammar, rules: &[CompiledRule<'_>], a: &Application) -> String 
             .map(|(p, &n)| format!("{} = {}", p.name, node_name(g, n))),
     );
     format!("`{}({})`", r.name, parts.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::explore::graph_space::GraphSpace;
+    use crate::explore::Engine;
+
+    const HEAD: &str = "values 1..2
+        node Cell { row: int, col: int, val: value? }
+        node Group
+        edge in: Cell -> Group
+        edge lt: Cell -> Cell
+        grid 1x2 of Cell
+        groups rows
+        r1c1 -lt-> r1c2
+        ";
+
+    /// Why focus is unsound for `HEAD` followed by `rest`, if it is.
+    fn why(rest: &str) -> Option<String> {
+        let g =
+            crate::load_str("t.graft", &format!("{HEAD}{rest}")).unwrap_or_else(|d| panic!("{d}"));
+        let space = GraphSpace::new(&g, Engine::new(&g).start_graph(None));
+        space.focus_unsound().map(|u| u.reason.clone())
+    }
+
+    const FINAL: &str = "final: not { c: Cell { val == none } }";
+
+    #[test]
+    fn a_slot_filling_rule_is_monotone() {
+        let rule = "rule place(v: value) {
+            c: Cell { val == none }
+            not { c -in-> g: Group <-in- d: Cell { val == v } }
+            set c.val = v
+        }";
+        assert_eq!(why(&format!("{rule} {FINAL}")), None);
+        let none = why(rule).unwrap();
+        assert!(none.contains("no `final:`"), "{none}");
+    }
+
+    #[test]
+    fn a_nac_that_may_see_an_empty_cell_is_refused() {
+        let rule = "rule place(v: value) {
+            c: Cell { val == none }
+            not { c -in-> g: Group <-in- d: Cell }
+            set c.val = v
+        }";
+        let r = why(&format!("{rule} {FINAL}")).unwrap();
+        assert!(r.contains("NAC node `d` may match an open `Cell`"), "{r}");
+    }
+
+    #[test]
+    fn one_sided_blocking_is_refused() {
+        // c < d is checked from c only: d's value blocks c, never the other way round.
+        let rule = "rule place(v: value) {
+            c: Cell { val == none }
+            not { c -lt-> d: Cell { val <= v } }
+            set c.val = v
+        }";
+        let r = why(&format!("{rule} {FINAL}")).unwrap();
+        assert!(r.contains("blocking is not symmetric"), "{r}");
+        assert!(r.contains("c = r1c2") && r.contains("c = r1c1"), "{r}");
+        // Checked from both ends, blocking is symmetric.
+        let both = "rule place(v: value) {
+            c: Cell { val == none }
+            not { c -lt-> d: Cell { val <= v } }
+            not { d: Cell { val >= v } -lt-> c }
+            set c.val = v
+        }";
+        assert_eq!(why(&format!("{both} {FINAL}")), None);
+    }
+
+    #[test]
+    fn nested_nacs_and_edge_changes_are_refused() {
+        let nested = "rule place(v: value) {
+            c: Cell { val == none }
+            not { c -in-> g: Group not { g <-in- d: Cell { val == v } } }
+            set c.val = v
+        }";
+        let r = why(&format!("{nested} {FINAL}")).unwrap();
+        assert!(r.contains("a NAC inside a NAC"), "{r}");
+        let edges = "rule place(v: value) {
+            c: Cell { val == none }
+            d: Cell
+            set c.val = v
+            new c -lt-> d
+        }";
+        let r = why(&format!("{edges} {FINAL}")).unwrap();
+        assert!(r.contains("matches two nodes that may be open"), "{r}");
+        let linking = "rule place(v: value) {
+            c: Cell { val == none }
+            g: Group
+            set c.val = v
+            new c -in-> g
+        }";
+        let r = why(&format!("{linking} {FINAL}")).unwrap();
+        assert!(r.contains("changes edges"), "{r}");
+    }
+
+    #[test]
+    fn a_rule_must_fill_what_final_asks_for() {
+        let keeps = "rule touch(v: value) {
+            c: Cell { val == none }
+            set c.row = 3
+        }";
+        let r = why(&format!("{keeps} {FINAL}")).unwrap();
+        assert!(r.contains("sets an attribute other than"), "{r}");
+        let any = "rule place(v: value) {
+            c: Cell
+            set c.val = v
+        }";
+        let r = why(&format!("{any} {FINAL}")).unwrap();
+        assert!(r.contains("does not require `c` to be open"), "{r}");
+    }
 }

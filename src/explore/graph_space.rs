@@ -1,20 +1,36 @@
 //! The general engine: states are whole host graphs, transitions are every match of every
 //! rule (or, with a focus, the matches that fill one open node), and states are merged by
 //! canonical key (up to renaming created nodes).
+//!
+//! Where the grammar is monotone (see [`super::graph_focus`]: every rule consumes one open
+//! node, nothing enables a rule, blocking is pairwise and symmetric) the rules are matched
+//! once, on the start graph: each state carries the set of start applications still
+//! enabled, and an application's successor drops those it disables. Otherwise every state
+//! is matched anew.
 
 use std::ops::ControlFlow;
 
-use smallvec::SmallVec;
-
 use crate::grammar::Grammar;
-use crate::matcher::{CompiledCondition, GraphIndex, LookupKey};
-use crate::model::{Graph, NodeId, Value};
+use crate::matcher::{CompiledCondition, GraphIndex, LookupKey, SharedReach};
+use crate::model::Graph;
+use crate::rule::Effect;
 
 use super::apply::CompiledRule;
 use super::canon::Canon;
 use super::frontier::Successors;
-use super::graph_focus::{GraphFocus, Unsound};
+use super::graph_focus::{GraphFocus, Table, Unsound};
 use super::space::{Expansion, Space};
+
+/// A state of the graph engine: the host graph and, when the space has a [`Table`], the
+/// applications still enabled and the open nodes still open (bit sets over the table's
+/// applications and open nodes). Both sets follow from the graph, so the graph alone is
+/// the state's identity.
+#[derive(Clone, Debug)]
+pub struct GraphState {
+    pub graph: Graph,
+    enabled: Vec<u64>,
+    open: Vec<u64>,
+}
 
 pub struct GraphSpace<'g> {
     grammar: &'g Grammar,
@@ -24,27 +40,38 @@ pub struct GraphSpace<'g> {
     canon: Canon,
     /// What the graph index of each state holds: every lookup of the rules' plans.
     keys: Vec<LookupKey>,
-    /// Set by [`GraphSpace::try_focus`]: branch on one open node's matches only.
-    focus: Option<GraphFocus>,
+    /// The start graph's applications, when the grammar is monotone; else why not.
+    table: Result<Table, Unsound>,
+    /// Set by [`GraphSpace::try_focus`]: branch on one open node's applications only.
+    focus: bool,
+    /// What paths reach, shared by all states when they all have the start graph's edges
+    /// (no rule changes edges or deletes nodes).
+    reach: Option<SharedReach>,
 }
 
 /// Working memory of focus expansion, reused from state to state.
 #[derive(Default)]
 pub struct GraphScratch {
-    found: Vec<Found>,
     count: Vec<u32>,
 }
 
-/// One match found while choosing the focus, kept until the focus is known.
-struct Found {
-    rule: usize,
-    params: SmallVec<[Value; 2]>,
-    binding: SmallVec<[NodeId; 8]>,
+fn ones(set: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    set.iter().enumerate().flat_map(|(w, &word)| {
+        let mut rest = word;
+        std::iter::from_fn(move || {
+            (rest != 0).then(|| {
+                let b = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                w * 64 + b
+            })
+        })
+    })
 }
 
 impl<'g> GraphSpace<'g> {
     /// A space starting from `start` (the base graph with givens placed) that expands
-    /// every match of every rule.
+    /// every match of every rule. Decides here whether the grammar is monotone on this
+    /// start graph (one pairwise check of its applications).
     pub fn new(grammar: &'g Grammar, start: Graph) -> Self {
         let rules: Vec<_> = grammar.rules.iter().map(CompiledRule::new).collect();
         let canon = Canon {
@@ -56,8 +83,21 @@ impl<'g> GraphSpace<'g> {
         for r in &rules {
             r.plan.lookup_keys(&mut keys);
         }
+        let static_edges = grammar.rules.iter().all(|r| {
+            r.effects.iter().all(|e| {
+                !matches!(
+                    e,
+                    Effect::NewEdge { .. } | Effect::DelEdge { .. } | Effect::DelNode { .. }
+                )
+            })
+        });
         let mut start = start;
         canon.canonicalize(&mut start);
+        let table = GraphFocus::analyse(grammar).and_then(|f| {
+            let mut all_keys = keys.clone();
+            f.open.lookup_keys(&mut all_keys);
+            f.table(grammar, &rules, &start, &all_keys)
+        });
         GraphSpace {
             grammar,
             rules,
@@ -65,43 +105,100 @@ impl<'g> GraphSpace<'g> {
             start,
             canon,
             keys,
-            focus: None,
+            table,
+            focus: false,
+            reach: static_edges.then(SharedReach::default),
         }
     }
 
-    /// Expands by focus from now on, when that is sound for this start graph (`focus` comes
-    /// from [`GraphFocus::analyse`] on this space's grammar); otherwise says why and leaves
-    /// the space expanding every match.
-    pub fn try_focus(&mut self, focus: GraphFocus) -> Result<(), Unsound> {
-        focus.check_start(self.grammar, &self.rules, &self.start, &self.keys)?;
-        focus.open.lookup_keys(&mut self.keys);
-        self.focus = Some(focus);
-        Ok(())
+    /// Why focus expansion (and matching once) is unsound for this grammar and start graph.
+    pub fn focus_unsound(&self) -> Option<&Unsound> {
+        self.table.as_ref().err()
+    }
+
+    /// Expands by focus from now on when that is sound; otherwise says why and leaves the
+    /// space expanding every match.
+    pub fn try_focus(&mut self) -> Result<(), Unsound> {
+        match &self.table {
+            Ok(_) => {
+                self.focus = true;
+                Ok(())
+            }
+            Err(u) => Err(u.clone()),
+        }
+    }
+
+    /// The applications enabled in `state` found by matching the rules, as indexes into
+    /// the table, sorted; `None` without a table. For tests: it must equal the set the
+    /// state carries.
+    pub fn enabled_by_matching(&self, state: &GraphState) -> Option<Vec<usize>> {
+        let table = self.table.as_ref().ok()?;
+        let (types, domain) = (&self.grammar.types, &self.grammar.domain);
+        let index = self.index(&state.graph);
+        let mut out = Vec::new();
+        for (ri, rule) in self.rules.iter().enumerate() {
+            let end = rule.rule.lhs.var_end() as usize;
+            let _ = rule.for_each_match(
+                types,
+                domain,
+                &state.graph,
+                Some(&index),
+                &mut |params, b| {
+                    let found = table
+                        .apps
+                        .iter()
+                        .position(|a| a.rule == ri && a.params == params && a.binding == b[..end]);
+                    // A match the start graph did not have: report it as an impossible index.
+                    out.push(found.unwrap_or(usize::MAX));
+                    ControlFlow::Continue(())
+                },
+            );
+        }
+        out.sort_unstable();
+        Some(out)
+    }
+
+    /// The applications the state carries as enabled, sorted.
+    pub fn enabled(&self, state: &GraphState) -> Vec<usize> {
+        ones(&state.enabled).collect()
+    }
+
+    /// The index of one state's graph.
+    fn index<'a>(&'a self, g: &Graph) -> GraphIndex<'a> {
+        let index = GraphIndex::new(&self.grammar.types, g, &self.keys);
+        match &self.reach {
+            Some(r) => index.with_shared_reach(r),
+            None => index,
+        }
     }
 
     /// True when no rule has a match in `g` (GROOVE's default final condition).
     fn is_stuck(&self, g: &Graph) -> bool {
         let (types, domain) = (&self.grammar.types, &self.grammar.domain);
-        let index = GraphIndex::new(types, g, &self.keys);
+        let index = self.index(g);
         self.rules.iter().all(|r| {
-            r.for_each_match(types, domain, g, Some(&index), &mut |_, _| ControlFlow::Break(()))
-                .is_continue()
+            r.for_each_match(types, domain, g, Some(&index), &mut |_, _| {
+                ControlFlow::Break(())
+            })
+            .is_continue()
         })
     }
 
-    fn push(&self, rule: &CompiledRule<'_>, state: &Graph, params: &[Value], binding: &[NodeId], succ: &mut Successors<'_, Graph>) {
-        let mut next = rule.apply(&self.grammar.types, state, params, binding);
-        self.canon.canonicalize(&mut next);
-        succ.push(next);
-    }
-
-    /// Every match of every rule.
-    fn expand_all(&self, state: &Graph, index: &GraphIndex, succ: &mut Successors<'_, Graph>) -> u64 {
+    /// Every match of every rule, found by matching.
+    fn expand_matching(&self, state: &GraphState, succ: &mut Successors<'_, GraphState>) -> u64 {
         let (types, domain) = (&self.grammar.types, &self.grammar.domain);
+        let g = &state.graph;
+        let index = self.index(g);
         let mut transitions = 0;
         for rule in &self.rules {
-            let _ = rule.for_each_match(types, domain, state, Some(index), &mut |params, binding| {
-                self.push(rule, state, params, binding, succ);
+            let _ = rule.for_each_match(types, domain, g, Some(&index), &mut |params, binding| {
+                let mut next = rule.apply(types, g, params, binding);
+                self.canon.canonicalize(&mut next);
+                succ.push(GraphState {
+                    graph: next,
+                    enabled: Vec::new(),
+                    open: Vec::new(),
+                });
                 transitions += 1;
                 ControlFlow::Continue(())
             });
@@ -109,72 +206,110 @@ impl<'g> GraphSpace<'g> {
         transitions
     }
 
-    /// The matches that fill the open node with the fewest (the lowest id among equals);
-    /// none when some open node has none, which proves the state dead.
-    fn expand_focus(
-        &self,
-        focus: &GraphFocus,
-        state: &Graph,
-        index: &GraphIndex,
-        scratch: &mut GraphScratch,
-        succ: &mut Successors<'_, Graph>,
-    ) -> u64 {
-        let (types, domain) = (&self.grammar.types, &self.grammar.domain);
-        let open = focus.open_nodes(types, state, index);
-        if open.is_empty() {
-            return 0;
-        }
-        let GraphScratch { found, count } = scratch;
-        found.clear();
-        count.clear();
-        count.resize(state.capacity(), 0);
-        for (ri, rule) in self.rules.iter().enumerate() {
-            let f = focus.focus_var[ri].index();
-            let end = rule.rule.lhs.var_end() as usize;
-            let _ = rule.for_each_match(types, domain, state, Some(index), &mut |params, binding| {
-                count[binding[f].index()] += 1;
-                found.push(Found {
-                    rule: ri,
-                    params: SmallVec::from_slice(params),
-                    binding: SmallVec::from_slice(&binding[..end]),
-                });
-                ControlFlow::Continue(())
-            });
-        }
-        let chosen = *open
+    /// The successor by application `a` of the table.
+    fn successor(&self, table: &Table, state: &GraphState, a: usize) -> GraphState {
+        let app = &table.apps[a];
+        let mut graph = self.rules[app.rule].apply(
+            &self.grammar.types,
+            &state.graph,
+            &app.params,
+            &app.binding,
+        );
+        self.canon.canonicalize(&mut graph);
+        let enabled = state
+            .enabled
             .iter()
-            .min_by_key(|n| (count[n.index()], n.index()))
-            .expect("some open node");
+            .zip(table.disables(a))
+            .map(|(&e, &d)| e & !d)
+            .collect();
+        let mut open = state.open.clone();
+        let f = table.focus[a] as usize;
+        open[f / 64] &= !(1 << (f % 64));
+        GraphState {
+            graph,
+            enabled,
+            open,
+        }
+    }
+
+    /// Every enabled application, or with a focus those that consume the open node with
+    /// the fewest (the lowest id among equals); none when some open node has none, which
+    /// proves the state dead.
+    fn expand_table(
+        &self,
+        table: &Table,
+        state: &GraphState,
+        scratch: &mut GraphScratch,
+        succ: &mut Successors<'_, GraphState>,
+    ) -> u64 {
+        let chosen = if self.focus {
+            let count = &mut scratch.count;
+            count.clear();
+            count.resize(table.open.len(), 0);
+            for a in ones(&state.enabled) {
+                count[table.focus[a] as usize] += 1;
+            }
+            match ones(&state.open).min_by_key(|&o| (count[o], o)) {
+                None => return 0,
+                Some(o) => Some(o as u32),
+            }
+        } else {
+            None
+        };
         let mut transitions = 0;
-        for m in found.iter().filter(|m| m.binding[focus.focus_var[m.rule].index()] == chosen) {
-            self.push(&self.rules[m.rule], state, &m.params, &m.binding, succ);
-            transitions += 1;
+        for a in ones(&state.enabled) {
+            if chosen.is_none_or(|o| table.focus[a] == o) {
+                succ.push(self.successor(table, state, a));
+                transitions += 1;
+            }
         }
         transitions
     }
 }
 
 impl Space for GraphSpace<'_> {
-    type State = Graph;
+    type State = GraphState;
     type Scratch = GraphScratch;
 
-    fn initial(&self) -> Option<Graph> {
-        Some(self.start.clone())
+    fn initial(&self) -> Option<GraphState> {
+        let (enabled, open) = match &self.table {
+            Ok(t) => {
+                let mut enabled = vec![0u64; t.words];
+                for a in 0..t.apps.len() {
+                    enabled[a / 64] |= 1 << (a % 64);
+                }
+                let mut open = vec![0u64; t.open.len().div_ceil(64)];
+                for o in 0..t.open.len() {
+                    open[o / 64] |= 1 << (o % 64);
+                }
+                (enabled, open)
+            }
+            Err(_) => (Vec::new(), Vec::new()),
+        };
+        Some(GraphState {
+            graph: self.start.clone(),
+            enabled,
+            open,
+        })
     }
 
-    fn expand(&self, state: &Graph, scratch: &mut GraphScratch, succ: &mut Successors<'_, Graph>) -> Expansion {
-        let index = GraphIndex::new(&self.grammar.types, state, &self.keys);
-        let transitions = match &self.focus {
-            None => self.expand_all(state, &index, succ),
-            Some(f) => self.expand_focus(f, state, &index, scratch, succ),
+    fn expand(
+        &self,
+        state: &GraphState,
+        scratch: &mut GraphScratch,
+        succ: &mut Successors<'_, GraphState>,
+    ) -> Expansion {
+        let transitions = match &self.table {
+            Ok(t) => self.expand_table(t, state, scratch, succ),
+            Err(_) => self.expand_matching(state, succ),
         };
         Expansion { transitions }
     }
 
-    fn is_final(&self, state: &Graph, expansion: &Expansion) -> bool {
+    fn is_final(&self, state: &GraphState, expansion: &Expansion) -> bool {
         match &self.final_cond {
-            Some(c) => c.holds(&self.grammar.types, state),
-            None => expansion.transitions == 0 || self.is_stuck(state),
+            Some(c) => c.holds(&self.grammar.types, &state.graph),
+            None => expansion.transitions == 0 || self.is_stuck(&state.graph),
         }
     }
 
@@ -182,11 +317,73 @@ impl Space for GraphSpace<'_> {
         true
     }
 
-    fn key(&self, state: &Graph, out: &mut Vec<u8>) {
-        self.canon.key(state, out);
+    fn key(&self, state: &GraphState, out: &mut Vec<u8>) {
+        self.canon.key(&state.graph, &self.start, out);
     }
 
-    fn to_graph(&self, state: &Graph) -> Graph {
-        state.clone()
+    fn to_graph(&self, state: &GraphState) -> Graph {
+        state.graph.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::explore::{Engine, Frontier, Order};
+
+    #[test]
+    fn bit_sets_list_their_members() {
+        let set = [0b1010u64, 1 << 63];
+        assert_eq!(ones(&set).collect::<Vec<_>>(), vec![1, 3, 127]);
+        assert_eq!(ones(&[0, 0]).count(), 0);
+    }
+
+    /// Walks the first `limit` states of a rule file's `--expand all` space and checks that
+    /// the applications each state carries are exactly those matching finds.
+    fn carried_sets_match(file: &str, limit: usize) {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+        let g = crate::load_str(file, &std::fs::read_to_string(path).unwrap()).unwrap();
+        let space = GraphSpace::new(&g, Engine::new(&g).start_graph(None));
+        assert!(
+            space.focus_unsound().is_none(),
+            "{file}: {:?}",
+            space.focus_unsound()
+        );
+        let mut frontier = Frontier::new(Order::Dfs);
+        let mut stack = vec![space.initial().unwrap()];
+        let mut scratch = GraphScratch::default();
+        let mut seen = 0;
+        while let Some(state) = stack.pop() {
+            assert_eq!(
+                Some(space.enabled(&state)),
+                space.enabled_by_matching(&state),
+                "{file}: state {seen}"
+            );
+            seen += 1;
+            if seen == limit {
+                break;
+            }
+            let mut succ = Successors {
+                items: Vec::new(),
+                pool: &mut frontier,
+                dead: 0,
+            };
+            space.expand(&state, &mut scratch, &mut succ);
+            stack.extend(succ.items);
+        }
+        assert_eq!(seen, limit, "{file}: the space is smaller than the walk");
+    }
+
+    #[test]
+    fn carried_applications_are_those_matching_finds() {
+        for file in [
+            "rules/encodings/attributes-4x4.graft",
+            "rules/encodings/neighbours-4x4-centre.graft",
+            "rules/encodings/groups-4x4.graft",
+            "rules/sudoku-4x4.graft",
+            "rules/futoshiki-5x5.graft",
+        ] {
+            carried_sets_match(file, 2000);
+        }
     }
 }

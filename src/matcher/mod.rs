@@ -8,7 +8,7 @@ pub mod plan;
 pub mod search;
 
 pub use condition::CompiledCondition;
-pub use index::{GraphIndex, LookupKey};
+pub use index::{GraphIndex, LookupKey, SharedReach};
 pub use path::PathNfa;
-pub use plan::{SearchPlan, Step};
+pub use plan::{Operand, SearchPlan, Step};
 pub use search::{BindingEnv, Matcher, UNBOUND};

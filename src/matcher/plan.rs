@@ -45,6 +45,38 @@ pub enum Step {
     CheckPath { src: VarId, nfa: usize, tgt: VarId },
     /// Every variable the condition reads is bound: it must hold.
     Cond(Expr),
+    /// A condition that is one equality of attributes, parameters or constants (the
+    /// commonest: `d.val == x.val`, `val == none`), compared without walking an expression.
+    Eq(Operand, Operand),
+}
+
+/// A side of an [`Step::Eq`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Operand {
+    Attr(VarId, AttrId),
+    Param(u32),
+    Const(crate::model::Value),
+}
+
+impl Operand {
+    fn of(e: &Expr) -> Option<Operand> {
+        match e.kind {
+            ExprKind::Attr(v, a) => Some(Operand::Attr(v, a)),
+            ExprKind::Param(i) => Some(Operand::Param(i)),
+            ExprKind::Const(c) => Some(Operand::Const(c)),
+            _ => None,
+        }
+    }
+}
+
+/// The step that checks condition `c`: an [`Step::Eq`] when it is a plain equality.
+fn cond_step(c: &Expr) -> Step {
+    if let ExprKind::Binary(BinOp::Eq, a, b) = &c.kind {
+        if let (Some(x), Some(y)) = (Operand::of(a), Operand::of(b)) {
+            return Step::Eq(x, y);
+        }
+    }
+    Step::Cond(c.clone())
 }
 
 /// A compiled pattern with its NACs compiled the same way.
@@ -63,9 +95,22 @@ impl SearchPlan {
     /// from a bound node, then over a path, then looked up by an attribute that a
     /// condition equates with bound values, and only then a scan of its type.
     pub fn compile(p: &Pattern) -> SearchPlan {
+        Self::compile_from(p, None)
+    }
+
+    /// As [`Self::compile`], for matching with the pattern's own node `root` already bound
+    /// (by the caller, in the binding array): a match "rooted" at a given node.
+    pub fn compile_rooted(p: &Pattern, root: VarId) -> SearchPlan {
+        Self::compile_from(p, Some(root))
+    }
+
+    fn compile_from(p: &Pattern, root: Option<VarId>) -> SearchPlan {
         let mut bound = vec![false; p.var_end() as usize];
         for b in bound.iter_mut().take(p.bound as usize) {
             *b = true;
+        }
+        if let Some(r) = root {
+            bound[r.index()] = true;
         }
         let mut steps = Vec::new();
         let mut nfas = Vec::new();
@@ -87,7 +132,7 @@ impl SearchPlan {
             for (i, c) in p.conds.iter().enumerate() {
                 if !cond_done[i] && c.max_var() <= bound.len() && all_bound(c, &bound) {
                     cond_done[i] = true;
-                    steps.push(Step::Cond(c.clone()));
+                    steps.push(cond_step(c));
                 }
             }
             for (i, e) in p.edges.iter().enumerate() {
@@ -157,7 +202,11 @@ impl SearchPlan {
                 p.conds
                     .iter()
                     .enumerate()
-                    .find_map(|(i, c)| (!cond_done[i]).then(|| equated_attr(c, v, &bound)).flatten())
+                    .find_map(|(i, c)| {
+                        (!cond_done[i])
+                            .then(|| equated_attr(c, v, &bound))
+                            .flatten()
+                    })
                     .map(|(attr, value)| (v, attr, value))
             });
             if let Some((var, attr, value)) = lookup {
@@ -180,7 +229,7 @@ impl SearchPlan {
         // the first pass; any left read unbound variables, which the checker rejects.
         for (i, c) in p.conds.iter().enumerate() {
             if !cond_done[i] {
-                steps.push(Step::Cond(c.clone()));
+                steps.push(cond_step(c));
             }
         }
         SearchPlan {
@@ -215,10 +264,14 @@ fn equated_attr(c: &Expr, v: VarId, bound: &[bool]) -> Option<(AttrId, Expr)> {
     let ExprKind::Binary(BinOp::Eq, a, b) = &c.kind else {
         return None;
     };
-    [(a, b), (b, a)].into_iter().find_map(|(x, e)| match x.kind {
-        ExprKind::Attr(var, attr) if var == v && all_bound(e, bound) => Some((attr, (**e).clone())),
-        _ => None,
-    })
+    [(a, b), (b, a)]
+        .into_iter()
+        .find_map(|(x, e)| match x.kind {
+            ExprKind::Attr(var, attr) if var == v && all_bound(e, bound) => {
+                Some((attr, (**e).clone()))
+            }
+            _ => None,
+        })
 }
 
 fn all_bound(e: &Expr, bound: &[bool]) -> bool {

@@ -6,7 +6,7 @@ use crate::model::{AttrId, Graph, NodeId, TypeSystem, Value, VarId};
 use crate::rule::Env;
 
 use super::index::GraphIndex;
-use super::plan::{SearchPlan, Step};
+use super::plan::{Operand, SearchPlan, Step};
 
 /// The value of an unbound slot in a binding array.
 pub const UNBOUND: NodeId = NodeId(u32::MAX);
@@ -46,7 +46,7 @@ pub struct Matcher<'a> {
     pub graph: &'a Graph,
     pub params: &'a [Value],
     /// Indexes of `graph`, when built: type scans, lookups and paths use them.
-    pub index: Option<&'a GraphIndex>,
+    pub index: Option<&'a GraphIndex<'a>>,
 }
 
 impl<'a> Matcher<'a> {
@@ -60,7 +60,7 @@ impl<'a> Matcher<'a> {
     }
 
     /// Uses `index`, which must have been built for this matcher's graph.
-    pub fn with_index(self, index: &'a GraphIndex) -> Self {
+    pub fn with_index(self, index: &'a GraphIndex<'a>) -> Self {
         Matcher {
             index: Some(index),
             ..self
@@ -185,6 +185,11 @@ impl<'a> Matcher<'a> {
                     return self.step(plan, i + 1, binding, f);
                 }
             }
+            Step::Eq(a, b) => {
+                if self.operand(binding, *a) == self.operand(binding, *b) {
+                    return self.step(plan, i + 1, binding, f);
+                }
+            }
             Step::Cond(e) => {
                 let env = BindingEnv {
                     graph: g,
@@ -197,6 +202,26 @@ impl<'a> Matcher<'a> {
             }
         }
         ControlFlow::Continue(())
+    }
+
+    /// The value of one side of an equality; an unbound variable reads as none, as in
+    /// [`BindingEnv`].
+    #[inline]
+    fn operand(&self, binding: &[NodeId], o: Operand) -> Value {
+        match o {
+            Operand::Attr(v, a) => match binding[v.index()] {
+                UNBOUND => Value::None,
+                n => self
+                    .graph
+                    .node(n)
+                    .attrs
+                    .get(a.index())
+                    .copied()
+                    .unwrap_or(Value::None),
+            },
+            Operand::Param(i) => self.params.get(i as usize).copied().unwrap_or(Value::None),
+            Operand::Const(c) => c,
+        }
     }
 
     /// Binds `var` to each live node of type `ty` or a subtype in turn.

@@ -11,7 +11,7 @@ use smallvec::SmallVec;
 use super::ids::{AttrId, LabelId, NodeId, NodeTypeId};
 use super::value::Value;
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub struct NodeData {
     pub ty: NodeTypeId,
     pub alive: bool,
@@ -19,14 +19,36 @@ pub struct NodeData {
     pub attrs: SmallVec<[Value; 4]>,
 }
 
+// By hand: `SmallVec`'s own `Clone` copies item by item; values are `Copy`, so a slice
+// copy does. States are cloned once per transition, so this is on the hot path.
+impl Clone for NodeData {
+    fn clone(&self) -> Self {
+        NodeData {
+            ty: self.ty,
+            alive: self.alive,
+            attrs: SmallVec::from_slice(&self.attrs),
+        }
+    }
+}
+
 type Adjacent = SmallVec<[(LabelId, NodeId); 4]>;
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Default, PartialEq, Eq, Hash)]
 struct Adjacency {
     /// Outgoing `(label, target)` per node, sorted.
     out: Vec<Adjacent>,
     /// Incoming `(label, source)` per node, sorted.
     inc: Vec<Adjacent>,
+}
+
+impl Clone for Adjacency {
+    fn clone(&self) -> Self {
+        let copy = |lists: &Vec<Adjacent>| lists.iter().map(|l| Adjacent::from_slice(l)).collect();
+        Adjacency {
+            out: copy(&self.out),
+            inc: copy(&self.inc),
+        }
+    }
 }
 
 /// A simple graph: at most one edge with a given label between two nodes, as in GROOVE.

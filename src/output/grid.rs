@@ -23,7 +23,10 @@ fn cell_value(grammar: &Grammar, graph: &Graph, cell: NodeId, attr_name: &str) -
 /// The `row` and `col` attribute values of a node, when its type has both.
 fn position(grammar: &Grammar, graph: &Graph, n: NodeId) -> Option<(Value, Value)> {
     let ty = grammar.types.node(graph.ty(n));
-    Some((graph.attr(n, ty.attr("row")?), graph.attr(n, ty.attr("col")?)))
+    Some((
+        graph.attr(n, ty.attr("row")?),
+        graph.attr(n, ty.attr("col")?),
+    ))
 }
 
 /// Every grid cell's value, row-major. Rules may delete a cell and create another node in
