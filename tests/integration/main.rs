@@ -5,6 +5,7 @@ mod brute;
 mod checker;
 mod counts;
 mod diagnostics;
+mod encodings;
 mod engines;
 mod heuristics;
 mod random_variants;
