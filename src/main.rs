@@ -21,6 +21,14 @@ use grafter::output;
 use grafter::puzzle::{read_puzzles, Puzzle};
 
 const BAD_INPUT: u8 = 1;
+/// Below this many runs per thread, runs go one after another, each split across threads.
+const RUNS_PER_THREAD: usize = 4;
+
+/// Puzzles per job when puzzles run side by side: enough to amortise handing out a job and
+/// passing its result, few enough that the threads finish together.
+fn chunk_size(runs: usize, threads: usize) -> usize {
+    (runs / (threads * 64)).clamp(1, 256)
+}
 const STOPPED: u8 = 3;
 
 #[derive(Parser)]
@@ -289,6 +297,10 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
             },
         },
     };
+    let threads = args.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |t| t as usize,
+    );
     // Every puzzle is read and its givens checked before anything is solved, so bad
     // input stops the run before partial output.
     let runs: Vec<(usize, Option<Givens>)> = match &args.puzzles {
@@ -298,54 +310,58 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
             }
             vec![(1, None)]
         }
-        Some(path) => load_puzzles(&engine, path)?
+        Some(path) => load_puzzles(&engine, path, threads)?
             .into_iter()
             .map(|p| (p.number, Some(p.givens)))
             .collect(),
     };
-    let threads = args.threads.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-        |t| t as usize,
-    );
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let mut stopped = false;
     let many = args.puzzles.is_some();
-    if runs.len() == 1 {
-        // One run: it may split its search tree, and its output streams.
+    if runs.len() < RUNS_PER_THREAD * threads {
+        // Few runs: one after another, each splitting its own search tree over the threads
+        // (a file of a few puzzles of very different sizes gains nothing from running them
+        // side by side); output streams.
         let config = Config { threads, ..config };
-        let (number, givens) = &runs[0];
-        let report = run_one(
-            &engine,
-            args,
-            &config,
-            many,
-            *number,
-            givens.as_ref(),
-            &mut out,
-        )?;
-        stopped = report.stop.is_some();
+        for (number, givens) in &runs {
+            let report = run_one(
+                &engine,
+                args,
+                &config,
+                many,
+                *number,
+                givens.as_ref(),
+                &mut out,
+            )?;
+            stopped |= report.stop.is_some();
+        }
     } else {
-        // Many runs: side by side, each on one thread, output in puzzle order.
+        // Many runs: side by side, each on one thread, handed out in chunks so that small
+        // puzzles do not spend their time passing results; output in puzzle order.
+        let chunk = chunk_size(runs.len(), threads);
         let mut failure = None;
         ordered_jobs(
-            runs.len(),
+            runs.len().div_ceil(chunk),
             threads,
-            |i| {
-                let (number, givens) = &runs[i];
+            |j| {
                 let mut text = Vec::new();
-                run_one(
-                    &engine,
-                    args,
-                    &config,
-                    many,
-                    *number,
-                    givens.as_ref(),
-                    &mut text,
-                )
-                .map(|r| (text, r.stop.is_some()))
+                let mut stop = false;
+                for (number, givens) in &runs[j * chunk..((j + 1) * chunk).min(runs.len())] {
+                    let report = run_one(
+                        &engine,
+                        args,
+                        &config,
+                        many,
+                        *number,
+                        givens.as_ref(),
+                        &mut text,
+                    )?;
+                    stop |= report.stop.is_some();
+                }
+                Ok((text, stop))
             },
-            |_, result| match result {
+            |_, result: Result<(Vec<u8>, bool), Failure>| match result {
                 Ok((text, stop)) => {
                     stopped |= stop;
                     match out.write_all(&text) {
@@ -432,14 +448,27 @@ fn run_one(
 
 /// Reads the puzzles of `path` for `engine`'s grammar, every line checked before any is
 /// solved.
-fn load_puzzles(engine: &Engine, path: &Path) -> Result<Vec<Puzzle>, Failure> {
+fn load_puzzles(engine: &Engine, path: &Path, threads: usize) -> Result<Vec<Puzzle>, Failure> {
     let source = read_source(path)?;
     let puzzles = read_puzzles(engine.grammar, &source)
         .map_err(|ds| Failure::BadInput(render_all(&source, &ds)))?;
-    let clashes: Vec<Diagnostic> = puzzles
-        .iter()
-        .filter_map(|p| engine.check_givens(Some(&p.givens)).err())
-        .collect();
+    // Clashing givens, checked on every thread; reported in puzzle order.
+    let chunk = chunk_size(puzzles.len(), threads);
+    let mut clashes: Vec<Diagnostic> = Vec::new();
+    ordered_jobs(
+        puzzles.len().div_ceil(chunk),
+        threads,
+        |j| {
+            puzzles[j * chunk..((j + 1) * chunk).min(puzzles.len())]
+                .iter()
+                .filter_map(|p| engine.check_givens(Some(&p.givens)).err())
+                .collect::<Vec<_>>()
+        },
+        |_, found| {
+            clashes.extend(found);
+            true
+        },
+    );
     if !clashes.is_empty() {
         return Err(Failure::BadInput(render_all(&source, &clashes)));
     }
@@ -449,7 +478,7 @@ fn load_puzzles(engine: &Engine, path: &Path) -> Result<Vec<Puzzle>, Failure> {
 fn heuristics(args: &HeuristicsArgs) -> Result<u8, Failure> {
     let grammar = load(&args.file)?;
     let engine = Engine::new(&grammar);
-    let puzzles: Vec<Givens> = load_puzzles(&engine, &args.puzzles)?
+    let puzzles: Vec<Givens> = load_puzzles(&engine, &args.puzzles, 1)?
         .into_iter()
         .map(|p| p.givens)
         .collect();
