@@ -1,6 +1,9 @@
-//! When `--expand focus` is sound on the graph engine, for grammars the slot engine cannot
-//! take: rules that delete a cell and create another node in its place, that take values
-//! from nodes of the graph, or whose NACs reach witnesses over paths.
+//! Monotone grammars on the graph engine: when rules need matching only on the start graph
+//! and `--expand focus` is sound.
+//!
+//! This covers grammars the slot engine cannot take: rules that delete a cell and create
+//! another node in its place, take values from nodes of the graph, or reach witnesses over
+//! paths.
 //!
 //! Focus expansion branches, at each state, on the applications that consume one open node
 //! (the one with the fewest). It finds exactly the final states of `--expand all` when:
@@ -24,7 +27,8 @@
 //! reachable are the pairwise unblocked sets of start-enabled applications, reachable in any
 //! order. A final state (1) consumes every open node, among them the focus, by an
 //! application enabled now; so branching on the focus's applications misses none, and a
-//! focus with none proves the state dead.
+//! focus with none proves the state dead. The same facts let a state's enabled
+//! applications be computed from its parent's (see [`Table`]), in either expansion.
 
 use std::ops::ControlFlow;
 
@@ -232,7 +236,9 @@ impl GraphFocus {
             .collect();
         let n = apps.len();
         let words = n.div_ceil(64);
-        let mut blocks = vec![false; n * n];
+        // Bit t of row u: u's result blocks t (a bit matrix: n * n bits).
+        let mut disables = vec![0u64; n * words];
+        let bit = |m: &[u64], u: usize, t: usize| m[u * words + t / 64] >> (t % 64) & 1 == 1;
         let mut binding = Vec::new();
         for (ui, u) in apps.iter().enumerate() {
             let after = rules[u.rule].apply(types, start, &u.params, &u.binding);
@@ -251,7 +257,7 @@ impl GraphFocus {
                     continue;
                 }
                 let m = Matcher::new(types, &after, &t.params).with_index(&index);
-                blocks[ui * n + ti] = self.rooted[t.rule].iter().any(|(w, wty, plan)| {
+                let blocked = self.rooted[t.rule].iter().any(|(w, wty, plan)| {
                     added.iter().any(|&x| {
                         if !types.is_subtype(after.ty(x), *wty) {
                             return false;
@@ -263,12 +269,14 @@ impl GraphFocus {
                         m.exists(plan, &mut binding)
                     })
                 });
+                if blocked {
+                    disables[ui * words + ti / 64] |= 1 << (ti % 64);
+                }
             }
         }
-        let mut disables = vec![0u64; n * words];
         for u in 0..n {
             for t in 0..n {
-                if blocks[u * n + t] && !blocks[t * n + u] {
+                if bit(&disables, u, t) && !bit(&disables, t, u) {
                     return unsound(
                         rules[apps[u].rule].rule.span,
                         format!(
@@ -278,7 +286,11 @@ impl GraphFocus {
                         ),
                     );
                 }
-                if blocks[u * n + t] || focus[u] == focus[t] {
+            }
+        }
+        for u in 0..n {
+            for t in 0..n {
+                if focus[u] == focus[t] {
                     disables[u * words + t / 64] |= 1 << (t % 64);
                 }
             }
