@@ -16,7 +16,7 @@ use crate::model::Graph;
 
 use super::conflict::Conflict;
 use super::mask::Mask;
-use super::model::{FinalKind, SlotModel};
+use super::model::SlotModel;
 use super::pick::{pick, Pick};
 use super::solver::{Tables, Work};
 
@@ -193,13 +193,9 @@ impl<M: Mask> Space for ColouringSpace<'_, M> {
     }
 
     fn is_final(&self, state: &Colouring<M>, _: &Expansion) -> bool {
-        state.work.left == 0
-            && match &self.model.final_kind {
-                FinalKind::Full => true,
-                FinalKind::FullAnd(c) => c.holds(&self.grammar.types, &self.to_graph(state)),
-                // The engine only offers colouring foci when finals need every slot filled.
-                FinalKind::Cond(_) | FinalKind::Stuck => false,
-            }
+        // The engine only offers colouring foci when finals need every slot filled.
+        let w = &state.work;
+        super::is_final_filled(self.grammar, self.model, self.base, &w.vals, w.left)
     }
 
     fn needs_visited(&self) -> bool {

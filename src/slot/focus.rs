@@ -21,7 +21,7 @@ use crate::model::Graph;
 use crate::explore::{Expansion, Space, Successors};
 
 use super::mask::Mask;
-use super::model::{FinalKind, SlotModel};
+use super::model::SlotModel;
 use super::solver::{Tables, Work};
 
 pub struct FocusSpace<'a, M: Mask> {
@@ -94,13 +94,8 @@ impl<M: Mask> Space for FocusSpace<'_, M> {
     }
 
     fn is_final(&self, state: &Work<M>, _: &Expansion) -> bool {
-        state.left == 0
-            && match &self.model.final_kind {
-                FinalKind::Full => true,
-                FinalKind::FullAnd(c) => c.holds(&self.grammar.types, &self.to_graph(state)),
-                // Focus is only chosen when finals need every slot filled.
-                FinalKind::Cond(_) | FinalKind::Stuck => false,
-            }
+        // Focus is only chosen when finals need every slot filled.
+        super::is_final_filled(self.grammar, self.model, self.base, &state.vals, state.left)
     }
 
     fn needs_visited(&self) -> bool {

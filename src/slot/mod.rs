@@ -22,6 +22,23 @@ pub use solver::{Tables, Work};
 
 use crate::model::{Graph, Value};
 
+/// Whether a state whose slots hold `vals` (`left` of them empty) is final, in the spaces
+/// that only run when final states need every slot filled (focus and the colouring foci).
+pub fn is_final_filled(
+    grammar: &crate::grammar::Grammar,
+    model: &SlotModel,
+    base: &Graph,
+    vals: &[u8],
+    left: u32,
+) -> bool {
+    left == 0
+        && match &model.final_kind {
+            FinalKind::Full => true,
+            FinalKind::FullAnd(c) => c.holds(&grammar.types, &write_graph(model, base, vals)),
+            FinalKind::Cond(_) | FinalKind::Stuck => false,
+        }
+}
+
 /// The host graph of a state: `base` with every slot set from `vals` (0 = none).
 pub fn write_graph(model: &SlotModel, base: &Graph, vals: &[u8]) -> Graph {
     let mut g = base.clone();
