@@ -49,7 +49,7 @@ impl Canon {
                 .map(NodeId::from_index)
                 .filter(|&n| g.is_alive(n))
                 .collect();
-            canonical_order(g, self.base, &created, start, self.edges)
+            canonical_order(g, self.base, created, start, self.edges)
         } else {
             Vec::new()
         };
@@ -183,23 +183,24 @@ fn cmp_static(g: &Graph, base: usize, a: NodeId, b: NodeId) -> Ordering {
 fn canonical_order(
     g: &Graph,
     base: usize,
-    created: &[NodeId],
+    mut created: Vec<NodeId>,
     start: &Graph,
     edges: bool,
 ) -> Vec<NodeId> {
-    let mut sorted: Vec<usize> = (0..created.len()).collect();
-    sorted.sort_by(|&i, &j| cmp_static(g, base, created[i], created[j]));
+    let less = |a: NodeId, b: NodeId| cmp_static(g, base, a, b) == Ordering::Less;
+    // Often the nodes were created in order (a focus fills cells in id order), and then
+    // strictly increasing signatures are the order, ties impossible.
+    if created.windows(2).all(|w| less(w[0], w[1])) {
+        return created;
+    }
+    created.sort_unstable_by(|&a, &b| cmp_static(g, base, a, b));
+    if created.windows(2).all(|w| less(w[0], w[1])) {
+        return created;
+    }
     // Colour = rank of the signature among the distinct ones.
     let mut colours = vec![0u32; created.len()];
-    let mut distinct = true;
-    for w in 1..sorted.len() {
-        let (p, i) = (sorted[w - 1], sorted[w]);
-        let tie = cmp_static(g, base, created[p], created[i]) == Ordering::Equal;
-        distinct &= !tie;
-        colours[i] = colours[p] + u32::from(!tie);
-    }
-    if distinct {
-        return sorted.into_iter().map(|i| created[i]).collect();
+    for i in 1..created.len() {
+        colours[i] = colours[i - 1] + u32::from(less(created[i - 1], created[i]));
     }
     // Created neighbours of each created node, by local index.
     let mut local = vec![usize::MAX; g.capacity() - base];
@@ -232,7 +233,7 @@ fn canonical_order(
         g,
         start,
         base,
-        created,
+        created: &created,
         edges,
         links: &links,
     };

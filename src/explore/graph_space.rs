@@ -307,6 +307,10 @@ impl Space for GraphSpace<'_> {
     }
 
     fn is_final(&self, state: &GraphState, expansion: &Expansion) -> bool {
+        // With a table, `final:` says no node is open: skip matching while one is.
+        if self.table.is_ok() && state.open.iter().any(|&w| w != 0) {
+            return false;
+        }
         match &self.final_cond {
             Some(c) => c.holds(&self.grammar.types, &state.graph),
             None => expansion.transitions == 0 || self.is_stuck(&state.graph),
