@@ -159,6 +159,12 @@ where
     }
     let cancel = AtomicBool::new(false);
     let mut stop = None;
+    // A small tree may be used up by the split itself: then no thread is worth starting.
+    let subtrees = pieces
+        .iter()
+        .filter(|p| matches!(p, Piece::Subtree(_)))
+        .count();
+    let threads = if subtrees == 0 { 1 } else { threads };
     ordered_jobs(
         pieces.len(),
         threads,
