@@ -399,4 +399,43 @@ mod tests {
             carried_sets_match(file, states);
         }
     }
+
+    /// A grammar outside the monotone class (no `final:`, rules create edges) is matched in
+    /// every state, and nodes it creates are merged up to isomorphism.
+    #[test]
+    fn created_nodes_with_edges_merge_up_to_isomorphism() {
+        let g = crate::load_str(
+            "t.graft",
+            "values 1..2
+            node A
+            node B
+            edge e: A -> B
+            edge f: B -> B
+            a1: A
+            a2: A
+            rule link {
+              a: A
+              not { a -e-> b: B }
+              new b: B
+              new c: B
+              new a -e-> b
+              new b -f-> c
+            }",
+        )
+        .unwrap();
+        let space = GraphSpace::new(&g, g.base.clone());
+        assert!(space.focus_unsound().is_some());
+        let config = crate::explore::Config::default();
+        let mut finals = Vec::new();
+        let (counts, stop) =
+            crate::explore::explore(&space, &config, &mut |s| finals.push(s.graph.node_count()));
+        assert_eq!(stop, None);
+        // {}, {a1}, {a2}, {a1, a2}: the last reached both ways, with its four created
+        // nodes in either creation order.
+        assert_eq!(
+            (counts.states, counts.transitions, counts.solutions),
+            (4, 4, 1)
+        );
+        assert_eq!(finals, vec![6]);
+    }
 }
