@@ -32,6 +32,7 @@ pub struct GraphState {
     open: Vec<u64>,
 }
 
+/// The state space of a grammar from one start graph, on whole graphs.
 pub struct GraphSpace<'g> {
     grammar: &'g Grammar,
     rules: Vec<CompiledRule<'g>>,
@@ -55,6 +56,7 @@ pub struct GraphScratch {
     count: Vec<u32>,
 }
 
+/// The members of a bit set, in increasing order.
 fn ones(set: &[u64]) -> impl Iterator<Item = usize> + '_ {
     set.iter().enumerate().flat_map(|(w, &word)| {
         let mut rest = word;
