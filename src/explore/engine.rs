@@ -12,6 +12,7 @@ use crate::slot::{
 };
 
 use super::config::{Config, EngineChoice, Expand, Order};
+use super::graph_focus::GraphFocus;
 use super::graph_space::GraphSpace;
 use super::parallel::explore_parallel;
 use super::policy::ValueOrder;
@@ -99,13 +100,15 @@ impl<'g> Engine<'g> {
     pub fn focus_unsound(&self) -> Option<String> {
         match &self.kind {
             EngineKind::Slot(m) => m.focus.clone().err(),
-            EngineKind::Graph(why) => {
+            // Whole graphs have a focus of their own where the rules fill or delete one
+            // empty cell each (checked here from the rules, and again on each start graph).
+            EngineKind::Graph(why) => GraphFocus::analyse(self.grammar).err().map(|u| {
                 let (line, col) = self.grammar.source.line_col(why.span.start);
-                Some(format!(
-                    "the rules are not slot-filling ({}:{line}:{col}: {}), so only whole graphs can be explored",
-                    self.grammar.source.name, why.reason
-                ))
-            }
+                format!(
+                    "the rules are not slot-filling ({}:{line}:{col}: {}), and on whole graphs: {}",
+                    self.grammar.source.name, why.reason, u.reason
+                )
+            }),
         }
     }
 
@@ -167,17 +170,21 @@ impl<'g> Engine<'g> {
         let givens = givens.or(self.grammar.start.as_ref());
         let mut expand = config.expand;
         let forced_graph = config.engine == EngineChoice::Graph;
-        let fallback = match expand {
-            Expand::Focus if forced_graph => {
-                Some("--engine graph explores whole graphs, which has no focus".to_string())
-            }
+        let graph_engine = forced_graph || !matches!(self.kind, EngineKind::Slot(_));
+        let mut fallback = match expand {
+            // Whether whole graphs allow focus depends on the start graph too: decided
+            // when their space is built below.
+            Expand::Focus if graph_engine && !config.policy.focus.is_colouring() => None,
+            Expand::Focus if forced_graph => Some(
+                "--engine graph branches on the cell with the fewest applications only".to_string(),
+            ),
             Expand::Focus => self.focus_unsound(),
             Expand::All => None,
         };
         if fallback.is_some() {
             expand = Expand::All;
         }
-        let config = Config { expand, ..*config };
+        let mut config = Config { expand, ..*config };
         let mut sink = on_solution;
         let mut attempts = 1;
         let (counts, stop, engine) = match (&self.kind, &self.width) {
@@ -193,7 +200,14 @@ impl<'g> Engine<'g> {
                 (r.0, r.1, "slot")
             }
             _ => {
-                let space = GraphSpace::new(self.grammar, self.start_graph(givens));
+                let mut space = GraphSpace::new(self.grammar, self.start_graph(givens));
+                if expand == Expand::Focus {
+                    if let Err(u) = space.try_focus() {
+                        fallback = Some(format!("on whole graphs: {}", u.reason));
+                        expand = Expand::All;
+                        config.expand = Expand::All;
+                    }
+                }
                 let (c, s) = run(&space, &config, &mut sink);
                 (c, s, "graph")
             }

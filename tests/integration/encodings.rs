@@ -317,22 +317,33 @@ fn solutions_print_as_grids() {
 
 /// `--expand focus` falls back to `all` on the encodings, saying why.
 #[test]
-fn focus_falls_back_with_the_reason() {
+fn focus_runs_on_whole_graphs() {
+    // The encodings are not slot grammars, but every rule fills or deletes one empty cell
+    // and blocking is symmetric: focus runs on whole graphs, with the reference solutions.
     let puzzles = few_4x4_puzzles();
+    let reference = reference("sudoku-4x4", &puzzles);
     for e in ENCODINGS {
-        for p in solve_json(&encoding(&format!("{e}-4x4")), Some(&puzzles), &[]) {
+        let runs = solve_json(&encoding(&format!("{e}-4x4")), Some(&puzzles), &[]);
+        let mut got = Vec::new();
+        for p in &runs {
             let s = &p.summary;
             assert_eq!(
                 s.get("expand").and_then(Json::as_str),
-                Some("all"),
+                Some("focus"),
                 "{e}: {s:?}"
             );
-            let why = s
-                .get("fallback")
-                .and_then(Json::as_str)
-                .unwrap_or_else(|| panic!("{e}: no fallback in {s:?}"));
-            assert!(why.contains("rule `place` matches 2 nodes"), "{e}: {why}");
+            assert_eq!(
+                s.get("engine").and_then(Json::as_str),
+                Some("graph"),
+                "{e}: {s:?}"
+            );
+            assert!(
+                s.get("fallback").and_then(Json::as_str).is_none(),
+                "{e}: {s:?}"
+            );
+            got.push(p.sorted_grids());
         }
+        assert_agree(e, &got, &reference);
     }
     std::fs::remove_file(&puzzles).ok();
 }
