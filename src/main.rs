@@ -324,18 +324,7 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
         // (a file of a few puzzles of very different sizes gains nothing from running them
         // side by side); output streams.
         let config = Config { threads, ..config };
-        for (number, givens) in &runs {
-            let report = run_one(
-                &engine,
-                args,
-                &config,
-                many,
-                *number,
-                givens.as_ref(),
-                &mut out,
-            )?;
-            stopped |= report.stop.is_some();
-        }
+        stopped = run_each(&engine, args, &config, many, &runs, &mut out)?;
     } else {
         // Many runs: side by side, each on one thread, handed out in chunks so that small
         // puzzles do not spend their time passing results; output in puzzle order.
@@ -346,19 +335,8 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
             threads,
             |j| {
                 let mut text = Vec::new();
-                let mut stop = false;
-                for (number, givens) in &runs[j * chunk..((j + 1) * chunk).min(runs.len())] {
-                    let report = run_one(
-                        &engine,
-                        args,
-                        &config,
-                        many,
-                        *number,
-                        givens.as_ref(),
-                        &mut text,
-                    )?;
-                    stop |= report.stop.is_some();
-                }
+                let part = &runs[j * chunk..((j + 1) * chunk).min(runs.len())];
+                let stop = run_each(&engine, args, &config, many, part, &mut text)?;
                 Ok((text, stop))
             },
             |_, result: Result<(Vec<u8>, bool), Failure>| match result {
@@ -384,6 +362,23 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
     }
     out.flush()?;
     Ok(if stopped { STOPPED } else { 0 })
+}
+
+/// Solves `runs` one after another into `out`; true when a limit stopped any of them.
+fn run_each(
+    engine: &Engine,
+    args: &SolveArgs,
+    config: &Config,
+    many: bool,
+    runs: &[(usize, Option<Givens>)],
+    out: &mut dyn Write,
+) -> Result<bool, Failure> {
+    let mut stopped = false;
+    for (number, givens) in runs {
+        let report = run_one(engine, args, config, many, *number, givens.as_ref(), out)?;
+        stopped |= report.stop.is_some();
+    }
+    Ok(stopped)
 }
 
 /// Solves one puzzle and writes its solutions and summary (or its count) to `out`.

@@ -68,9 +68,19 @@ pub struct Successors<'a, S> {
 }
 
 impl<S> Successors<'_, S> {
-    /// A state buffer to overwrite, when the pool has one.
-    pub fn spare(&mut self) -> Option<S> {
-        self.pool.take_spare()
+    /// A copy of `s`, written into a spent buffer when the pool has one (no allocation),
+    /// else a fresh clone: the one place a state is cloned per transition.
+    pub fn copy_of(&mut self, s: &S) -> S
+    where
+        S: Clone,
+    {
+        match self.pool.take_spare() {
+            Some(mut spare) => {
+                spare.clone_from(s);
+                spare
+            }
+            None => s.clone(),
+        }
     }
 
     pub fn push(&mut self, s: S) {

@@ -126,8 +126,7 @@ impl<'a, M: Mask> ColouringSpace<'a, M> {
         y: u32,
         succ: &mut Successors<'_, Colouring<M>>,
     ) {
-        let mut child = succ.spare().unwrap_or_else(|| state.clone());
-        child.clone_from(state);
+        let mut child = succ.copy_of(state);
         let s = p.slot as usize;
         let placed = self.tables.place(&mut child.work, s, y);
         debug_assert!(placed, "values come from the slot's candidates");

@@ -52,8 +52,7 @@ impl<'a, M: Mask> FocusSpace<'a, M> {
     }
 
     fn branch(&self, state: &Work<M>, succ: &mut Successors<'_, Work<M>>, s: u32, y: u32) {
-        let mut child = succ.spare().unwrap_or_else(|| state.clone());
-        child.clone_from(state);
+        let mut child = succ.copy_of(state);
         let t = self.tables;
         if t.place(&mut child, s as usize, y) && t.propagate(&mut child) {
             succ.push(child);

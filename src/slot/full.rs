@@ -138,8 +138,7 @@ impl<M: Mask> Space for FullSpace<'_, M> {
             0
         };
         t.for_each_move(w, from, |s, y| {
-            let mut child = succ.spare().unwrap_or_else(|| state.clone());
-            child.clone_from(state);
+            let mut child = succ.copy_of(state);
             self.set(&mut child, s as usize, y as u8 + 1);
             child.last = s;
             succ.push(child);
