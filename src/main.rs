@@ -572,7 +572,14 @@ fn check(path: &Path) -> Result<u8, Failure> {
             m.hubs.len(),
             m.once.len()
         )?,
-        EngineKind::Graph(_) => writeln!(out, "engine: graph")?,
+        EngineKind::Graph(why) => {
+            let (line, col) = grammar.source.line_col(why.span.start);
+            writeln!(
+                out,
+                "engine: graph (not slot-filling: {}:{line}:{col}: {})",
+                grammar.source.name, why.reason
+            )?
+        }
     }
     match engine.focus_unsound() {
         None => writeln!(out, "expand focus: sound")?,

@@ -58,7 +58,7 @@ impl<'g> Engine<'g> {
                     33..=64 => Width::W64(Tables::new(&model)),
                     _ => Width::W128(Tables::new(&model)),
                 });
-                let base_values = slot::compile::slot_values(&model, &grammar.base);
+                let base_values = slot::compile::slot_values(&grammar.types, &model, &grammar.base);
                 let cell_slots = grammar.grid.as_ref().and_then(|grid| {
                     if grid.given_type.is_some() {
                         return None;
@@ -284,7 +284,11 @@ impl<'g> Engine<'g> {
                 }
                 values
             }
-            None => slot::compile::slot_values(model, &self.start_graph(Some(givens))),
+            None => slot::compile::slot_values(
+                &self.grammar.types,
+                model,
+                &self.start_graph(Some(givens)),
+            ),
         }
     }
 

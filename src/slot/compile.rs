@@ -1,32 +1,40 @@
 //! Recognises grammars whose rules only fill slots and compiles them to a [`SlotModel`].
 //!
-//! A slot is an attribute of a start-graph node that some rule sets. The grammar is a slot
-//! grammar when every rule: sets exactly one attribute of its single left-side node `c`,
-//! requires that attribute to be `none`, places a value that depends only on its parameter
-//! or on attributes no rule changes, reads no other changing attribute in its left side,
-//! and has NACs whose only changing attribute is one slot of one NAC node (the witness)
-//! compared with constants or the parameter. No rule creates or deletes nodes or edges, so
-//! the graph structure is shared by all states and only slot values vary.
+//! A slot is a value some rule gives a start-graph cell once and never changes. A rule
+//! fills a slot in one of two ways: it sets one attribute of its cell `c` and requires that
+//! attribute to be `none` (`set c.val = ...`), or it deletes `c` and creates a node in its
+//! place whose one value attribute holds the value (`del c` + `new m: T { val = ... }`, the
+//! seed's first encoding). Its other left-side nodes (a `Val` node the value is read from)
+//! must be static: no rule changes them and the rule reads none of their changing
+//! attributes. The value placed depends only on the parameter and static attributes; the
+//! NACs read one changing value each (the witness), compared with the parameter, static
+//! attributes of the left side and constants. So the graph structure is shared by all
+//! states and only slot values vary; a created node is identified by its cell, which the
+//! compiler checks (two cells must not be replaced by indistinguishable nodes).
 //!
 //! Each NAC then becomes a static relation "placing x in c is blocked when witness d holds
 //! y" (a table `y -> mask of x`), found by matching the NAC's structure once on the start
-//! graph. The relation is stored through hubs: a hub has writers (witness slots), readers
-//! (slots it blocks) and a table; its mask is the union of the table rows of its writers'
-//! values. Where the NAC has a node g such that "c reaches g" and "g reaches d" factor the
-//! NAC exactly (a group node), one hub per g serves all its cells; otherwise each witness
-//! is its own hub. Either way the relation is exact: the factorisation is checked against
-//! the full list of NAC matches.
+//! graph (for replacements, with one stand-in for each cell's future node). The relation is
+//! stored through hubs: a hub has writers (witness slots), readers (slots it blocks) and a
+//! table; its mask is the union of the table rows of its writers' values. Where the NAC has
+//! a node g such that "c reaches g" and "g reaches d" factor the NAC exactly (a group node),
+//! one hub per g serves all its cells; otherwise each witness is its own hub. Either way the
+//! relation is exact: the factorisation is checked against the full list of NAC matches, and
+//! the table against every (cell, value) the rule can place.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::ControlFlow;
 
+use smallvec::SmallVec;
+
 use crate::diag::Span;
 use crate::grammar::Grammar;
-use crate::matcher::{Matcher, SearchPlan};
-use crate::model::{AttrId, Graph, NodeId, NodeTypeId, TypeSystem, Value, VarId};
-use crate::rule::{BinOp, Env, Expr, ExprKind, Pattern, Rule};
+use crate::matcher::{BindingEnv, Matcher, SearchPlan};
+use crate::model::{AttrId, BaseType, Graph, NodeId, NodeTypeId, TypeSystem, Value, VarId};
+use crate::rule::{BinOp, Effect, Env, Expr, ExprKind, Pattern, Rule};
 
-use super::model::{Hub, SlotModel};
+use super::model::{Hub, Replacement, SlotModel};
 
 /// Why a grammar is not a slot grammar; the engine falls back to whole graphs.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,6 +68,82 @@ fn attr_key(types: &TypeSystem, mut ty: NodeTypeId, attr: AttrId) -> AttrKey {
 /// The most values a slot grammar may have (the widest mask).
 pub const MAX_VALUES: usize = 128;
 
+/// What a rule does to the cell it fills.
+struct Target<'r> {
+    /// The left-side variable of the cell.
+    c: VarId,
+    /// The slot's attribute: the cell's own, or the value attribute of the created node.
+    attr: AttrId,
+    /// The value placed.
+    value: &'r Expr,
+    /// For `del c` + `new m: T { ... }`: the created type and its attribute assignments.
+    created: Option<(NodeTypeId, &'r [(AttrId, Expr)])>,
+}
+
+/// A rule's effects as a slot fill, or why they are not one.
+fn target_of<'r>(types: &TypeSystem, r: &'r Rule) -> Result<Target<'r>, NotSlot> {
+    match r.effects.as_slice() {
+        [Effect::Set {
+            var, attr, value, ..
+        }] => Ok(Target {
+            c: *var,
+            attr: *attr,
+            value,
+            created: None,
+        }),
+        [Effect::DelNode { var, .. }, Effect::NewNode {
+            ty, attrs, span, ..
+        }] => {
+            let c_ty = r.lhs.node(*var).map(|n| n.ty).expect("a left-side node");
+            if types.is_subtype(*ty, c_ty) {
+                return not_slot(
+                    *span,
+                    format!(
+                        "rule `{}` creates a node the rule itself could match as the cell it deletes",
+                        r.name
+                    ),
+                );
+            }
+            let def = types.node(*ty);
+            let mut values = attrs
+                .iter()
+                .filter(|(a, _)| def.attrs[a.index()].ty.base == BaseType::Value);
+            match (values.next(), values.next()) {
+                (Some((a, e)), None) => Ok(Target {
+                    c: *var,
+                    attr: *a,
+                    value: e,
+                    created: Some((*ty, attrs)),
+                }),
+                _ => not_slot(
+                    *span,
+                    format!(
+                        "rule `{}` replaces a cell by a node that must set exactly one value attribute (the value it places)",
+                        r.name
+                    ),
+                ),
+            }
+        }
+        _ => not_slot(
+            r.span,
+            format!(
+                "rule `{}` neither sets one attribute of one node nor replaces one node by a new one (`del c` and `new m: T {{ ... }}`)",
+                r.name
+            ),
+        ),
+    }
+}
+
+/// One way a rule fills slot `s` with value `x`: the left side's static match and the
+/// parameters.
+struct Instance {
+    binding: Vec<NodeId>,
+    params: Vec<Value>,
+}
+
+/// Per rule: its instances, keyed by (slot, placed value).
+type Instances = BTreeMap<(u32, u16), Instance>;
+
 pub fn compile(g: &Grammar) -> Result<SlotModel, NotSlot> {
     let types = &g.types;
     let d = g.domain.len();
@@ -72,68 +156,172 @@ pub fn compile(g: &Grammar) -> Result<SlotModel, NotSlot> {
     if g.rules.is_empty() {
         return not_slot(Span::default(), "there are no rules");
     }
-    // Which attributes rules set.
-    let mut dynamic: BTreeSet<AttrKey> = BTreeSet::new();
-    let mut targets = Vec::new();
-    for r in &g.rules {
-        let t = target_of(r)?;
-        let ty = r.lhs.nodes[0].ty;
-        dynamic.insert(attr_key(types, ty, t.1));
-        targets.push(t);
+    let targets = g
+        .rules
+        .iter()
+        .map(|r| target_of(types, r))
+        .collect::<Result<Vec<_>, _>>()?;
+    let replaced = targets[0].created.map(|(ty, _)| (ty, targets[0].attr));
+    for (r, t) in g.rules.iter().zip(&targets) {
+        if t.created.map(|(ty, _)| (ty, t.attr)) != replaced {
+            return not_slot(
+                r.span,
+                "the rules fill cells in different ways (setting an attribute, or replacing the cell by nodes of different types)",
+            );
+        }
     }
-    // Slots: every start node with a changing attribute, in node order.
+    // Which attributes rules set, and the slots: every start node with one of them, or,
+    // for replacements, every node some rule may delete.
+    let mut dynamic: BTreeSet<AttrKey> = BTreeSet::new();
     let mut slots = Vec::new();
     let mut slot_of: HashMap<(NodeId, AttrId), u32> = HashMap::new();
-    for n in g.base.find_nodes() {
-        let ty = g.base.ty(n);
-        for a in 0..types.node(ty).attrs.len() {
-            let a = AttrId::from_index(a);
-            if dynamic.contains(&attr_key(types, ty, a)) {
-                slot_of.insert((n, a), slots.len() as u32);
-                slots.push((n, a));
+    match replaced {
+        None => {
+            for (r, t) in g.rules.iter().zip(&targets) {
+                dynamic.insert(attr_key(types, var_type(&r.lhs, None, t.c), t.attr));
+            }
+            for n in g.base.find_nodes() {
+                let ty = g.base.ty(n);
+                for a in 0..types.node(ty).attrs.len() {
+                    let a = AttrId::from_index(a);
+                    if dynamic.contains(&attr_key(types, ty, a)) {
+                        slot_of.insert((n, a), slots.len() as u32);
+                        slots.push((n, a));
+                    }
+                }
+            }
+        }
+        Some((ty, attr)) => {
+            dynamic.insert(attr_key(types, ty, attr));
+            let deleted: Vec<NodeTypeId> = g
+                .rules
+                .iter()
+                .zip(&targets)
+                .map(|(r, t)| var_type(&r.lhs, None, t.c))
+                .collect();
+            for n in g.base.find_nodes() {
+                let nty = g.base.ty(n);
+                if deleted.iter().any(|&c| types.is_subtype(nty, c)) {
+                    if !g.base.out(n).is_empty() || !g.base.inc(n).is_empty() {
+                        return not_slot(
+                            g.rules[0].span,
+                            format!(
+                                "the rules delete `{}`, which has edges its replacement would not have",
+                                g.names.get(n.index()).cloned().unwrap_or_default()
+                            ),
+                        );
+                    }
+                    slot_of.insert((n, attr), slots.len() as u32);
+                    slots.push((n, attr));
+                }
             }
         }
     }
     let mut model = SlotModel::new(g, slots, slot_of, d);
-    for (ri, r) in g.rules.iter().enumerate() {
-        let (c, attr, value) = targets[ri];
-        let rule = RuleCompiler {
+    let rules: Vec<RuleCompiler> = g
+        .rules
+        .iter()
+        .zip(&targets)
+        .map(|(r, t)| RuleCompiler {
             g,
             r,
-            c,
-            attr,
+            c: t.c,
+            attr: t.attr,
+            value: t.value,
+            replaces: t.created.is_some(),
             dynamic: &dynamic,
-        };
-        rule.compile(&mut model, ri, value)?;
+        })
+        .collect();
+    let mut instances = Vec::with_capacity(rules.len());
+    for (ri, rule) in rules.iter().enumerate() {
+        instances.push(rule.instances(&mut model, ri)?);
+    }
+    // Replacements: one stand-in per cell for the node that will take its place, so that
+    // NACs over created nodes match on the start graph like NACs over cells do.
+    let host: Cow<Graph> = match replaced {
+        None => Cow::Borrowed(&g.base),
+        Some((ty, attr)) => {
+            let created: Vec<_> = targets
+                .iter()
+                .map(|t| t.created.expect("a replacement"))
+                .collect();
+            let replacement = replacement(g, &model, &rules, &instances, ty, attr, &created)?;
+            let mut host = g.base.clone();
+            for (s, attrs) in replacement.attrs.iter().enumerate() {
+                let stand_in = host.add_node(ty, attrs.clone());
+                model.slot_of.insert((stand_in, attr), s as u32);
+            }
+            model.replaced = Some(replacement);
+            Cow::Owned(host)
+        }
+    };
+    for (rule, inst) in rules.iter().zip(&instances) {
+        rule.compile_nacs(&mut model, &host, inst)?;
     }
     model.finish(g);
     Ok(model)
 }
 
-/// The rule's one effect, `set c.attr = value`, where `c` is its one left-side node.
-fn target_of(r: &Rule) -> Result<(VarId, AttrId, &Expr), NotSlot> {
-    if r.lhs.nodes.len() != 1 {
-        return not_slot(
-            r.lhs.span,
-            format!(
-                "rule `{}` matches {} nodes; the slot engine needs exactly one (the cell it fills)",
-                r.name,
-                r.lhs.nodes.len()
-            ),
-        );
+/// The node each cell is replaced by, its value attribute left `none`: the created node's
+/// attributes must depend only on the cell, and differ between cells, so that a state
+/// of filled slots and the graph it stands for determine each other.
+fn replacement(
+    g: &Grammar,
+    model: &SlotModel,
+    rules: &[RuleCompiler],
+    instances: &[Instances],
+    ty: NodeTypeId,
+    attr: AttrId,
+    created: &[(NodeTypeId, &[(AttrId, Expr)])],
+) -> Result<Replacement, NotSlot> {
+    let width = g.types.node(ty).attrs.len();
+    let mut per_slot: Vec<Option<SmallVec<[Value; 4]>>> = vec![None; model.slots.len()];
+    for ((rule, inst), (_, assigns)) in rules.iter().zip(instances).zip(created) {
+        for (&(s, _), i) in inst {
+            let env = BindingEnv {
+                graph: &g.base,
+                binding: &i.binding,
+                params: &i.params,
+            };
+            let mut attrs = SmallVec::from_elem(Value::None, width);
+            for (a, e) in assigns.iter() {
+                if *a != attr {
+                    attrs[a.index()] = e.eval(&env);
+                }
+            }
+            match &per_slot[s as usize] {
+                Some(prev) if *prev != attrs => {
+                    return not_slot(
+                        rule.r.span,
+                        format!(
+                            "rule `{}` gives the node it creates for {} attributes that depend on the value placed",
+                            rule.r.name,
+                            model.slot_name(g, s)
+                        ),
+                    );
+                }
+                _ => per_slot[s as usize] = Some(attrs),
+            }
+        }
     }
-    match r.effects.as_slice() {
-        [crate::rule::Effect::Set {
-            var, attr, value, ..
-        }] => Ok((*var, *attr, value)),
-        _ => not_slot(
-            r.span,
-            format!(
-                "rule `{}` does more than set one attribute (it creates, deletes or sets several)",
-                r.name
-            ),
-        ),
+    let attrs: Vec<SmallVec<[Value; 4]>> = per_slot
+        .into_iter()
+        .map(|a| a.unwrap_or_else(|| SmallVec::from_elem(Value::None, width)))
+        .collect();
+    let mut seen = HashMap::new();
+    for (s, a) in attrs.iter().enumerate() {
+        if let Some(t) = seen.insert(a.clone(), s as u32) {
+            return not_slot(
+                rules[0].r.span,
+                format!(
+                    "the nodes created for {} and {} would be indistinguishable, so filling one or the other could give the same graph",
+                    model.slot_name(g, t),
+                    model.slot_name(g, s as u32)
+                ),
+            );
+        }
     }
+    Ok(Replacement { ty, attrs })
 }
 
 /// True when `e` is `c.attr == none` (either way round).
@@ -156,58 +344,70 @@ fn var_type(lhs: &Pattern, nac: Option<&Pattern>, v: VarId) -> NodeTypeId {
         .expect("variable of the rule")
 }
 
-/// One rule being compiled: the cell variable `c` it fills and the attribute it sets.
+/// One rule being compiled: the cell variable `c` it fills and the slot attribute.
 struct RuleCompiler<'a> {
     g: &'a Grammar,
     r: &'a Rule,
     c: VarId,
     attr: AttrId,
+    value: &'a Expr,
+    /// True when the rule replaces the cell (`del c` + `new`) rather than setting it.
+    replaces: bool,
     /// The attributes some rule sets.
     dynamic: &'a BTreeSet<AttrKey>,
 }
 
 impl RuleCompiler<'_> {
+    fn is_dynamic(&self, nac: Option<&Pattern>, v: VarId, a: AttrId) -> bool {
+        let key = attr_key(&self.g.types, var_type(&self.r.lhs, nac, v), a);
+        self.dynamic.contains(&key)
+    }
+
     /// A changing attribute that `e` reads (inside `nac` when given), if any.
     fn reads_dynamic(&self, e: &Expr, nac: Option<&Pattern>) -> Option<(VarId, AttrId)> {
         let mut found = None;
         e.visit_attrs(&mut |v, a| {
-            let key = attr_key(&self.g.types, var_type(&self.r.lhs, nac, v), a);
-            if self.dynamic.contains(&key) {
+            if self.is_dynamic(nac, v, a) {
                 found = Some((v, a));
             }
         });
         found
     }
 
-    fn compile(&self, model: &mut SlotModel, ri: usize, value: &Expr) -> Result<(), NotSlot> {
-        let (g, r, c, attr) = (self.g, self.r, self.c, self.attr);
+    /// Checks the left side and finds every (slot, value) the rule can place: one per
+    /// static match of its left side and parameter value.
+    fn instances(&self, model: &mut SlotModel, ri: usize) -> Result<Instances, NotSlot> {
+        let (g, r, c, attr, value) = (self.g, self.r, self.c, self.attr, self.value);
         let types = &g.types;
-        // The left side: `c.attr == none` plus static conditions.
+        let replaces = self.replaces;
+        // The left side: `c.attr == none` (when setting) plus static conditions.
         let mut has_none_check = false;
         let mut static_conds = Vec::new();
         for e in &r.lhs.conds {
-            if is_none_check(e, c, attr) {
+            if !replaces && is_none_check(e, c, attr) {
                 has_none_check = true;
             } else if self.reads_dynamic(e, None).is_some() {
                 return not_slot(
-                e.span,
-                format!(
-                    "rule `{}` reads a changing attribute in its left side; only `{}` == none may be tested",
-                    r.name, r.lhs.nodes[0].name
-                ),
-            );
+                    e.span,
+                    format!(
+                        "rule `{}` reads a changing attribute in its left side; only `{}.{}` == none may be tested",
+                        r.name,
+                        r.lhs.node(c).map_or("", |n| n.name.as_str()),
+                        types.node(var_type(&r.lhs, None, c)).attrs.get(attr.index()).map_or("", |a| a.name.as_str()),
+                    ),
+                );
             } else {
                 static_conds.push(e.clone());
             }
         }
-        if !has_none_check {
+        if !replaces && !has_none_check {
             return not_slot(
-            r.lhs.span,
-            format!(
-                "rule `{}` does not require the attribute it sets to be none, so it may overwrite a value",
-                r.name
-            ),
-        );
+                r.lhs.span,
+                format!(
+                    "rule `{}` does not require the attribute it sets to be none, so it may overwrite a value",
+                    r.name
+                ),
+            );
         }
         if self.reads_dynamic(value, None).is_some() {
             return not_slot(
@@ -221,7 +421,28 @@ impl RuleCompiler<'_> {
                 format!("rule `{}` has more than one parameter", r.name),
             );
         }
-        // Instances: every static match of the left side and every parameter value.
+        // The other left-side nodes must be static: not cells, and (for replacements) not
+        // of a type that created nodes could have.
+        let cells: BTreeSet<NodeId> = model.slots.iter().map(|&(n, _)| n).collect();
+        let created = match &r.effects[..] {
+            [_, Effect::NewNode { ty, .. }] => Some(*ty),
+            _ => None,
+        };
+        for v in r.lhs.own_vars().filter(|&v| v != c) {
+            let ty = var_type(&r.lhs, None, v);
+            let changes = cells.iter().any(|&n| types.is_subtype(g.base.ty(n), ty))
+                || created.is_some_and(|t| types.is_subtype(t, ty));
+            if changes {
+                return not_slot(
+                    r.lhs.node(v).map_or(r.lhs.span, |n| n.span),
+                    format!(
+                        "rule `{}` matches `{}`, which can be a cell that rules fill; only the cell filled may change",
+                        r.name,
+                        r.lhs.node(v).map_or("", |n| n.name.as_str())
+                    ),
+                );
+            }
+        }
         let lhs = Pattern {
             bound: 0,
             nodes: r.lhs.nodes.clone(),
@@ -236,14 +457,13 @@ impl RuleCompiler<'_> {
         } else {
             (0..model.d).map(|x| vec![Value::Val(x as u16)]).collect()
         };
-        // instance (slot, placed value) -> parameters
-        let mut instances: BTreeMap<(u32, u16), Vec<Value>> = BTreeMap::new();
+        let mut instances = Instances::new();
         let mut clash: Option<Span> = None;
         for p in &params {
             let m = Matcher::new(types, &g.base, p);
             let mut binding = Vec::new();
             let _ = m.for_each_match(&plan, &mut binding, &mut |b| {
-                let env = crate::matcher::BindingEnv {
+                let env = BindingEnv {
                     graph: &g.base,
                     binding: b,
                     params: p,
@@ -251,7 +471,11 @@ impl RuleCompiler<'_> {
                 let node = b[c.index()];
                 match (value.eval(&env), model.slot_of.get(&(node, attr))) {
                     (Value::Val(x), Some(&s)) => {
-                        if instances.insert((s, x), p.clone()).is_some() {
+                        let i = Instance {
+                            binding: b[..lhs.var_end() as usize].to_vec(),
+                            params: p.clone(),
+                        };
+                        if instances.insert((s, x), i).is_some() {
                             clash = Some(r.span);
                         }
                     }
@@ -262,12 +486,12 @@ impl RuleCompiler<'_> {
         }
         if let Some(span) = clash {
             return not_slot(
-            span,
-            format!(
-                "rule `{}` places a value that is not a domain value, or the same value in one cell in several ways",
-                r.name
-            ),
-        );
+                span,
+                format!(
+                    "rule `{}` places a value that is not a domain value, or the same value in one cell in several ways",
+                    r.name
+                ),
+            );
         }
         for &(s, _) in instances.keys() {
             match model.rule_of[s as usize] {
@@ -283,9 +507,17 @@ impl RuleCompiler<'_> {
         for &(s, x) in instances.keys() {
             model.allowed[s as usize] |= 1u128 << x;
         }
-        // NACs.
-        for nac in &r.lhs.nacs {
-            self.compile_nac(model, nac, &instances)?;
+        Ok(instances)
+    }
+
+    fn compile_nacs(
+        &self,
+        model: &mut SlotModel,
+        host: &Graph,
+        instances: &Instances,
+    ) -> Result<(), NotSlot> {
+        for nac in &self.r.lhs.nacs {
+            self.compile_nac(model, host, nac, instances)?;
         }
         Ok(())
     }
@@ -295,24 +527,33 @@ impl RuleCompiler<'_> {
     fn compile_nac(
         &self,
         model: &mut SlotModel,
+        host: &Graph,
         nac: &Pattern,
-        instances: &BTreeMap<(u32, u16), Vec<Value>>,
+        instances: &Instances,
     ) -> Result<(), NotSlot> {
         let (g, r, c, attr) = (self.g, self.r, self.c, self.attr);
         let types = &g.types;
         if !nac.nacs.is_empty() {
             return not_slot(nac.span, "a NAC inside a NAC needs the general engine");
         }
+        // Conditions on the witness's value (with the parameter and static attributes of
+        // the left side) make the table; the rest is the NAC's static structure.
         let mut witness: Option<(VarId, AttrId)> = None;
         let mut dyn_conds = Vec::new();
         let mut static_conds = Vec::new();
         for e in &nac.conds {
-            if e.reads_params() || self.reads_dynamic(e, Some(nac)).is_some() {
+            let reads_lhs = {
+                let mut any = false;
+                e.visit_attrs(&mut |v, _| any |= v.0 < nac.bound && v != c);
+                any
+            };
+            if e.reads_params() || reads_lhs || self.reads_dynamic(e, Some(nac)).is_some() {
                 let mut bad = false;
                 e.visit_attrs(&mut |v, a| {
-                    let key = attr_key(types, var_type(&r.lhs, Some(nac), v), a);
-                    let dynamic = self.dynamic.contains(&key);
-                    if !dynamic || v.0 < nac.bound {
+                    let dynamic = self.is_dynamic(Some(nac), v, a);
+                    if v.0 < nac.bound {
+                        bad |= dynamic;
+                    } else if !dynamic {
                         bad = true;
                     } else {
                         match witness {
@@ -324,9 +565,9 @@ impl RuleCompiler<'_> {
                 });
                 if bad {
                     return not_slot(
-                    e.span,
-                    "a NAC condition that compares a changing attribute may read only that one attribute of one NAC node, the parameter and constants",
-                );
+                        e.span,
+                        "a NAC condition that compares a changing attribute may read only that one attribute of one NAC node, the parameter, constants and unchanging attributes of the rule's left side",
+                    );
                 }
                 dyn_conds.push(e.clone());
             } else {
@@ -343,137 +584,184 @@ impl RuleCompiler<'_> {
                 }
             }
         }
-        // The NAC's structure as a pattern of its own: c is variable 0, as in the rule.
-        let lhs_node = &r.lhs.nodes[0];
+        // The NAC's structure as a pattern of its own, over the left side's nodes (so
+        // variables keep their numbers) without the left side's conditions.
         let structure = Pattern {
             bound: 0,
-            nodes: std::iter::once(lhs_node.clone())
-                .chain(nac.nodes.iter().cloned())
-                .collect(),
+            nodes: r.lhs.nodes.iter().chain(&nac.nodes).cloned().collect(),
             edges: nac.edges.clone(),
-            conds: nac
-                .conds
-                .iter()
-                .filter(|e| !dyn_conds.contains(e))
-                .cloned()
-                .collect(),
+            conds: static_conds,
             nacs: Vec::new(),
             span: nac.span,
         };
+        let lhs_len = nac.bound as usize;
         let plan = SearchPlan::compile(&structure);
-        let mut tuples: Vec<Vec<NodeId>> = Vec::new();
+        // NAC matches (their own nodes) per static left-side match.
+        let mut matches: HashMap<Vec<NodeId>, Vec<Vec<NodeId>>> = HashMap::new();
         {
-            let m = Matcher::new(types, &g.base, &[]);
+            let m = Matcher::new(types, host, &[]);
             let mut binding = Vec::new();
             let _ = m.for_each_match(&plan, &mut binding, &mut |b| {
-                tuples.push(b[..structure.var_end() as usize].to_vec());
+                matches
+                    .entry(b[..lhs_len].to_vec())
+                    .or_default()
+                    .push(b[..structure.var_end() as usize].to_vec());
                 ControlFlow::Continue(())
             });
         }
-        let Some((wvar, wattr)) = witness else {
-            // A NAC on unchanging attributes only: it blocks instances for good.
-            for (&(s, x), params) in instances {
-                let node = model.slots[s as usize].0;
-                let blocked = tuples.iter().any(|t| {
-                    t[c.index()] == node && {
-                        let env = TableEnv {
-                            params,
-                            witness: None,
-                            value: Value::None,
-                        };
-                        dyn_conds.iter().all(|e| e.holds(&env))
-                    }
-                });
-                if blocked {
-                    model.allowed[s as usize] &= !(1u128 << x);
-                }
+        // A NAC over a node whose existence changes (a cell that may be deleted, or the
+        // stand-in of a node not yet created) tests emptiness, not a value.
+        if let Some(rep) = &model.replaced {
+            let stand_in = |n: NodeId| n.index() >= g.base.capacity();
+            let cell = |n: NodeId| model.slot_of.contains_key(&(n, attr)) && !stand_in(n);
+            let wi = witness.map(|(v, _)| v.index());
+            let bad = matches.values().flatten().any(|t| {
+                (lhs_len..t.len()).any(|i| cell(t[i]) || (stand_in(t[i]) && Some(i) != wi))
+            });
+            if bad {
+                return not_slot(
+                    nac.span,
+                    format!(
+                        "this NAC can match a cell the rules delete or a `{}` they create other than through the value it compares, so it tests whether a cell is filled",
+                        types.node(rep.ty).name
+                    ),
+                );
             }
-            return Ok(());
-        };
-        // The table: witness value y -> placed values x that the NAC blocks.
-        let d = model.d;
-        let param_of = |x: usize| -> Vec<Value> {
-            if r.params.is_empty() {
-                vec![]
-            } else {
-                vec![Value::Val(x as u16)]
-            }
-        };
-        let placed_of_param: Option<usize> = match &r.effects[0] {
-            crate::rule::Effect::Set { value, .. } => match value.kind {
-                ExprKind::Param(0) => Some(0),
-                _ => None,
-            },
-            _ => None,
-        };
-        if !r.params.is_empty() && placed_of_param.is_none() {
-            return not_slot(
-                r.span,
-                format!("rule `{}` has a parameter but does not place it", r.name),
-            );
         }
-        let holds = |y: Value, x: usize| {
-            let params = param_of(x);
+        let witness_attr = witness.unwrap_or((VarId(u32::MAX), AttrId::from_index(0)));
+        let holds = |i: &Instance, y: Value| {
             let env = TableEnv {
-                params: &params,
-                witness: Some((wvar, wattr)),
+                host,
+                binding: &i.binding,
+                params: &i.params,
+                witness: witness_attr,
                 value: y,
             };
             dyn_conds.iter().all(|e| e.holds(&env))
         };
+        let Some((wvar, wattr)) = witness else {
+            // A NAC on unchanging attributes only: it blocks instances for good.
+            let mut blocked = Vec::new();
+            for (&(s, x), i) in instances {
+                if matches.contains_key(&i.binding) && holds(i, Value::None) {
+                    blocked.push((s, x));
+                }
+            }
+            for (s, x) in blocked {
+                model.allowed[s as usize] &= !(1u128 << x);
+            }
+            return Ok(());
+        };
+        let wi = wvar.index();
+        // Per instance: the witnesses the structure reaches, and the witness values that
+        // block it. The hub model needs the first to depend only on the cell and the
+        // second only on the value placed.
+        let d = model.d;
+        let mut witnesses_of: BTreeMap<u32, BTreeSet<NodeId>> = BTreeMap::new();
+        let mut blocking_of: BTreeMap<u16, u128> = BTreeMap::new();
+        let mut tuples: Vec<Vec<NodeId>> = Vec::new();
+        for (&(s, x), i) in instances {
+            let found = matches.get(&i.binding).map_or(&[][..], Vec::as_slice);
+            let ws: BTreeSet<NodeId> = found.iter().map(|t| t[wi]).collect();
+            if witnesses_of.entry(s).or_insert_with(|| ws.clone()) != &ws {
+                return not_slot(
+                    nac.span,
+                    format!(
+                        "which nodes this NAC looks at for {} depends on the value placed; the slot engine needs it to depend on the cell only",
+                        model.slot_name(g, s)
+                    ),
+                );
+            }
+            let mut ys = 0u128;
+            for y in 0..d {
+                if holds(i, Value::Val(y as u16)) {
+                    ys |= 1u128 << y;
+                }
+            }
+            if blocking_of.entry(x).or_insert(ys) != &ys {
+                return not_slot(
+                    nac.span,
+                    format!(
+                        "which values this NAC blocks `{}` with depends on the cell; the slot engine needs it to depend on the value only",
+                        g.domain.name(x)
+                    ),
+                );
+            }
+            let witness_slot = found
+                .iter()
+                .any(|t| model.slot_of.contains_key(&(t[wi], wattr)));
+            if witness_slot && holds(i, Value::None) {
+                return not_slot(
+                    nac.span,
+                    "this NAC holds while its witness is empty, so filling a cell can enable a rule",
+                );
+            }
+            tuples.extend(found.iter().cloned());
+        }
+        tuples.sort_unstable();
+        tuples.dedup();
+        // The table: witness value y -> placed values x that the NAC blocks.
         let mut table = vec![0u128; d];
-        for (y, row) in table.iter_mut().enumerate() {
-            for x in 0..d {
-                if holds(Value::Val(y as u16), x) {
+        for (&x, &ys) in &blocking_of {
+            for (y, row) in table.iter_mut().enumerate() {
+                if ys & (1u128 << y) != 0 {
                     *row |= 1u128 << x;
                 }
             }
         }
-        if (0..d).any(|x| holds(Value::None, x)) {
-            return not_slot(
-                nac.span,
-                "this NAC holds while its witness is empty, so filling a cell can enable a rule",
-            );
-        }
         let table_id = model.add_table(table);
         // Reader/witness pairs, exact.
-        let wi = wvar.index();
-        let exact: BTreeSet<(NodeId, NodeId)> = tuples.iter().map(|t| (t[0], t[wi])).collect();
-        let hub_var = (structure.bound..structure.var_end())
-            .map(VarId)
-            .filter(|v| v.index() != 0 && v.index() != wi)
-            .find(|v| factors(&tuples, &exact, v.index(), wi));
+        let ci = c.index();
+        let exact: BTreeSet<(NodeId, NodeId)> = tuples.iter().map(|t| (t[ci], t[wi])).collect();
+        let hub_var = nac
+            .own_vars()
+            .filter(|v| v.index() != wi)
+            .find(|v| factors(&tuples, &exact, ci, v.index(), wi));
         let witness_slot = |n: NodeId| model.slot_of.get(&(n, wattr)).copied();
         let reader_slot = |n: NodeId| model.slot_of.get(&(n, attr)).copied();
+        if hub_var.is_none() {
+            // No group node, but the cells may still fall into groups: where "blocks each
+            // other" splits the slots into cliques (same row, same box by arithmetic, same
+            // chain), one hub per clique says the same as one per witness, and exactly-once
+            // groups become visible.
+            let slot_pairs: Option<BTreeSet<(u32, u32)>> = exact
+                .iter()
+                .map(|&(cn, dn)| Some((reader_slot(cn)?, witness_slot(dn)?)))
+                .collect();
+            if let Some(groups) = slot_pairs.as_ref().and_then(cliques) {
+                for members in groups {
+                    model.hubs.push(Hub {
+                        writers: members.clone(),
+                        readers: members,
+                        table: table_id,
+                    });
+                }
+                return Ok(());
+            }
+        }
         let mut hubs: BTreeMap<NodeId, (BTreeSet<u32>, BTreeSet<u32>)> = BTreeMap::new();
         let mut fixed: Vec<(u32, NodeId)> = Vec::new();
-        match hub_var {
-            Some(h) => {
-                for t in &tuples {
-                    let entry = hubs.entry(t[h.index()]).or_default();
-                    if let Some(s) = reader_slot(t[0]) {
-                        entry.1.insert(s);
-                    }
-                    match witness_slot(t[wi]) {
-                        Some(w) => {
-                            entry.0.insert(w);
-                        }
-                        None => fixed.push((reader_slot(t[0]).unwrap_or(u32::MAX), t[wi])),
-                    }
+        let pairs: Vec<(NodeId, NodeId, NodeId)> = match hub_var {
+            Some(h) => tuples
+                .iter()
+                .map(|t| (t[h.index()], t[ci], t[wi]))
+                .collect(),
+            None => exact.iter().map(|&(cn, dn)| (dn, cn, dn)).collect(),
+        };
+        for (hub, cn, dn) in pairs {
+            let reader = reader_slot(cn);
+            match witness_slot(dn) {
+                Some(w) => {
+                    let entry = hubs.entry(hub).or_default();
+                    entry.0.insert(w);
+                    entry.1.extend(reader);
                 }
-            }
-            None => {
-                for &(cn, dn) in &exact {
-                    match witness_slot(dn) {
-                        Some(w) => {
-                            let entry = hubs.entry(dn).or_default();
-                            entry.0.insert(w);
-                            if let Some(s) = reader_slot(cn) {
-                                entry.1.insert(s);
-                            }
-                        }
-                        None => fixed.push((reader_slot(cn).unwrap_or(u32::MAX), dn)),
+                None => {
+                    // Through a group, the cell still reads the hub's other writers.
+                    if hub_var.is_some() {
+                        hubs.entry(hub).or_default().1.extend(reader);
                     }
+                    fixed.extend(reader.map(|s| (s, dn)));
                 }
             }
         }
@@ -488,10 +776,7 @@ impl RuleCompiler<'_> {
         }
         // Witnesses that are not slots hold their start value for ever.
         for (s, dn) in fixed {
-            if s == u32::MAX {
-                continue;
-            }
-            if let Value::Val(y) = g.base.attr(dn, wattr) {
+            if let Value::Val(y) = host.attr(dn, wattr) {
                 model.allowed[s as usize] &= !model.tables[table_id as usize][y as usize];
             }
         }
@@ -499,12 +784,19 @@ impl RuleCompiler<'_> {
     }
 }
 
-/// True when "c reaches h" joined with "h reaches d" gives exactly the NAC's (c, d) pairs.
-fn factors(tuples: &[Vec<NodeId>], exact: &BTreeSet<(NodeId, NodeId)>, h: usize, w: usize) -> bool {
+/// True when "c reaches h" joined with "h reaches d" gives exactly the NAC's (c, d) pairs
+/// (`c`, `h`, `w`: positions in the match tuples).
+fn factors(
+    tuples: &[Vec<NodeId>],
+    exact: &BTreeSet<(NodeId, NodeId)>,
+    c: usize,
+    h: usize,
+    w: usize,
+) -> bool {
     let mut by_hub: BTreeMap<NodeId, (BTreeSet<NodeId>, BTreeSet<NodeId>)> = BTreeMap::new();
     for t in tuples {
         let e = by_hub.entry(t[h]).or_default();
-        e.0.insert(t[0]);
+        e.0.insert(t[c]);
         e.1.insert(t[w]);
     }
     let mut joined = BTreeSet::new();
@@ -520,11 +812,42 @@ fn factors(tuples: &[Vec<NodeId>], exact: &BTreeSet<(NodeId, NodeId)>, h: usize,
     joined == *exact
 }
 
-/// Evaluates a NAC's changing condition with the witness's attribute set to `value`.
+/// The groups of slots when `pairs` (a slot blocking itself aside) is exactly "distinct
+/// members of the same group", each group of two or more, in slot order.
+fn cliques(pairs: &BTreeSet<(u32, u32)>) -> Option<Vec<Vec<u32>>> {
+    let mut parent: BTreeMap<u32, u32> = BTreeMap::new();
+    fn root(parent: &mut BTreeMap<u32, u32>, s: u32) -> u32 {
+        let p = *parent.entry(s).or_insert(s);
+        if p == s {
+            return s;
+        }
+        let r = root(parent, p);
+        parent.insert(s, r);
+        r
+    }
+    let mut distinct = 0usize;
+    for &(a, b) in pairs.iter().filter(|(a, b)| a != b) {
+        distinct += 1;
+        let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
+        parent.insert(ra.max(rb), ra.min(rb));
+    }
+    let mut groups: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
+    for s in parent.keys().copied().collect::<Vec<_>>() {
+        let r = root(&mut parent, s);
+        groups.entry(r).or_default().push(s);
+    }
+    let complete: usize = groups.values().map(|g| g.len() * (g.len() - 1)).sum();
+    (distinct == complete && distinct > 0).then(|| groups.into_values().collect())
+}
+
+/// Evaluates a NAC's changing condition for one instance, with the witness's attribute set
+/// to `value`.
 struct TableEnv<'a> {
+    host: &'a Graph,
+    /// The instance's left-side match and parameters.
+    binding: &'a [NodeId],
     params: &'a [Value],
-    /// The witness's variable and attribute; `None` for a NAC without one.
-    witness: Option<(VarId, AttrId)>,
+    witness: (VarId, AttrId),
     value: Value,
 }
 
@@ -537,22 +860,37 @@ impl Env for TableEnv<'_> {
     }
 
     fn attr(&self, var: VarId, attr: AttrId) -> Value {
-        if Some((var, attr)) == self.witness {
-            self.value
-        } else {
-            Value::None
+        if (var, attr) == self.witness {
+            return self.value;
+        }
+        match self.binding.get(var.index()) {
+            Some(&n) => self
+                .host
+                .node(n)
+                .attrs
+                .get(attr.index())
+                .copied()
+                .unwrap_or(Value::None),
+            None => Value::None,
         }
     }
 }
 
-/// The start graph's value of every slot.
-pub fn slot_values(model: &SlotModel, graph: &Graph) -> Vec<Option<u16>> {
+/// The start graph's value of every slot (a replaced cell's value read from the node that
+/// took its place, which for a given keeps the cell's identity).
+pub fn slot_values(types: &TypeSystem, model: &SlotModel, graph: &Graph) -> Vec<Option<u16>> {
     model
         .slots
         .iter()
-        .map(|&(n, a)| match graph.attr(n, a) {
-            Value::Val(x) => Some(x),
-            _ => None,
+        .map(|&(n, a)| {
+            let replaced = model.replaced.as_ref().map(|r| r.ty);
+            if replaced.is_some_and(|t| !types.is_subtype(graph.ty(n), t)) {
+                return None;
+            }
+            match graph.node(n).attrs.get(a.index()) {
+                Some(Value::Val(x)) if graph.is_alive(n) => Some(*x),
+                _ => None,
+            }
         })
         .collect()
 }

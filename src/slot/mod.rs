@@ -39,7 +39,8 @@ pub fn is_final_filled(
         }
 }
 
-/// The host graph of a state: `base` with every slot set from `vals` (0 = none).
+/// The host graph of a state: `base` with every slot set from `vals` (0 = none); a cell
+/// filled by replacement is deleted and its new node created.
 pub fn write_graph(model: &SlotModel, base: &Graph, vals: &[u8]) -> Graph {
     let mut g = base.clone();
     for (s, &(n, a)) in model.slots.iter().enumerate() {
@@ -47,7 +48,16 @@ pub fn write_graph(model: &SlotModel, base: &Graph, vals: &[u8]) -> Graph {
             0 => Value::None,
             v => Value::Val(u16::from(v) - 1),
         };
-        g.set_attr(n, a, v);
+        match &model.replaced {
+            None => g.set_attr(n, a, v),
+            Some(_) if v.is_none() => {}
+            Some(r) => {
+                let mut attrs = r.attrs[s].clone();
+                attrs[a.index()] = v;
+                g.remove_node(n);
+                g.add_node(r.ty, attrs);
+            }
+        }
     }
     g
 }

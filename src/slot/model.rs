@@ -5,7 +5,9 @@ use std::collections::HashMap;
 
 use crate::grammar::Grammar;
 use crate::matcher::CompiledCondition;
-use crate::model::{AttrId, NodeId, Value};
+use smallvec::SmallVec;
+
+use crate::model::{AttrId, NodeId, NodeTypeId, Value};
 use crate::rule::{BinOp, Condition, ExprKind};
 
 /// A NAC index: the union of `table[value]` over its writers' values blocks those placed
@@ -15,6 +17,15 @@ pub struct Hub {
     pub writers: Vec<u32>,
     pub readers: Vec<u32>,
     pub table: u32,
+}
+
+/// Cells filled by replacement: a rule deletes the cell and creates a node of type `ty` in
+/// its place, whose slot attribute holds the value.
+#[derive(Clone, Debug)]
+pub struct Replacement {
+    pub ty: NodeTypeId,
+    /// Per slot, the created node's attributes with the value attribute `none`.
+    pub attrs: Vec<SmallVec<[Value; 4]>>,
 }
 
 /// How final states are recognised.
@@ -54,6 +65,8 @@ pub struct SlotModel {
     pub focus: Result<(), String>,
     /// Hubs whose members must hold every value exactly once in a final state.
     pub once: Vec<u32>,
+    /// Set when rules fill a cell by replacing it with a new node.
+    pub replaced: Option<Replacement>,
 }
 
 impl SlotModel {
@@ -76,6 +89,7 @@ impl SlotModel {
             symmetric: Ok(()),
             focus: Ok(()),
             once: Vec::new(),
+            replaced: None,
         }
     }
 
@@ -89,7 +103,8 @@ impl SlotModel {
         }
     }
 
-    /// `r1c1.val`, for messages.
+    /// `r1c1.val`, for messages; `r1c1` for a cell filled by replacement (the attribute is
+    /// the new node's).
     pub fn slot_name(&self, g: &Grammar, s: u32) -> String {
         let (n, a) = self.slots[s as usize];
         let node = g
@@ -97,8 +112,10 @@ impl SlotModel {
             .get(n.index())
             .cloned()
             .unwrap_or_else(|| format!("#{}", n.0));
-        let attr = &g.types.node(g.base.ty(n)).attrs[a.index()].name;
-        format!("{node}.{attr}")
+        match g.types.node(g.base.ty(n)).attrs.get(a.index()) {
+            Some(attr) if self.replaced.is_none() => format!("{node}.{}", attr.name),
+            _ => node,
+        }
     }
 
     pub fn full_mask(&self) -> u128 {
@@ -170,7 +187,8 @@ impl SlotModel {
     }
 
     /// True for `not { n: T { a == none } }` where the pattern's matches are exactly the
-    /// empty slots.
+    /// empty slots; for cells filled by replacement, `not { n: T }` where the matches are
+    /// exactly the cells not yet replaced.
     fn is_all_filled(&self, g: &Grammar, c: &Condition) -> bool {
         let Condition::Not(inner) = c else {
             return false;
@@ -178,18 +196,22 @@ impl SlotModel {
         let Condition::Exists(p) = inner.as_ref() else {
             return false;
         };
-        if p.nodes.len() != 1 || !p.edges.is_empty() || !p.nacs.is_empty() || p.conds.len() != 1 {
+        if p.nodes.len() != 1 || !p.edges.is_empty() || !p.nacs.is_empty() {
             return false;
         }
         let ty = p.nodes[0].ty;
-        let attr = match &p.conds[0].kind {
-            ExprKind::Binary(BinOp::Eq, a, b) => match (&a.kind, &b.kind) {
-                (ExprKind::Attr(v, a), ExprKind::Const(Value::None))
-                | (ExprKind::Const(Value::None), ExprKind::Attr(v, a))
-                    if v.0 == p.bound =>
-                {
-                    *a
-                }
+        let attr = match (&self.replaced, p.conds.as_slice()) {
+            (Some(r), []) if !g.types.is_subtype(r.ty, ty) => None,
+            (None, [cond]) => match &cond.kind {
+                ExprKind::Binary(BinOp::Eq, a, b) => match (&a.kind, &b.kind) {
+                    (ExprKind::Attr(v, a), ExprKind::Const(Value::None))
+                    | (ExprKind::Const(Value::None), ExprKind::Attr(v, a))
+                        if v.0 == p.bound =>
+                    {
+                        Some(*a)
+                    }
+                    _ => return false,
+                },
                 _ => return false,
             },
             _ => return false,
@@ -198,12 +220,15 @@ impl SlotModel {
         let covers_slots = self
             .slots
             .iter()
-            .all(|&(n, a)| a == attr && g.types.is_subtype(g.base.ty(n), ty));
+            .all(|&(n, a)| attr.is_none_or(|b| a == b) && g.types.is_subtype(g.base.ty(n), ty));
+        let Some(&(_, slot_attr)) = self.slots.first() else {
+            return false;
+        };
         let only_slots = g
             .base
             .find_nodes()
             .filter(|&n| g.types.is_subtype(g.base.ty(n), ty))
-            .all(|n| self.slot_of.contains_key(&(n, attr)));
+            .all(|n| self.slot_of.contains_key(&(n, attr.unwrap_or(slot_attr))));
         covers_slots && only_slots
     }
 
