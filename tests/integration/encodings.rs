@@ -25,8 +25,8 @@ fn encoding(name: &str) -> PathBuf {
 }
 
 /// The sorted solution grids of each puzzle of `puzzles` (the file's `start` block when
-/// `None`), explored on the graph engine with focus expansion. The command line does not
-/// use it for these files yet (it falls back to `--expand all`), so this runs the library.
+/// `None`), explored through the library on the whole-graph engine with focus expansion,
+/// whose soundness is checked per start graph here (the command line picks the slot engine).
 fn focus_solutions(rules: &Path, puzzles: Option<&Path>) -> Vec<Vec<String>> {
     let name = rules.display().to_string();
     let grammar = grafter::load_str(&name, &std::fs::read_to_string(rules).unwrap())
@@ -173,9 +173,11 @@ fn the_9x9_start_blocks_have_the_reference_solutions() {
     }
 }
 
-/// The `--expand all` summary of one run of an encoding.
-fn expand_all(file: &str, puzzles: Option<&Path>) -> Puzzle {
-    let mut out = solve_json(&encoding(file), puzzles, &["--expand", "all"]);
+/// The `--expand all` summary of one run of an encoding, with `extra` options.
+fn expand_all(file: &str, puzzles: Option<&Path>, extra: &[&str]) -> Puzzle {
+    let mut args = vec!["--expand", "all"];
+    args.extend_from_slice(extra);
+    let mut out = solve_json(&encoding(file), puzzles, &args);
     assert_eq!(out.len(), 1);
     out.remove(0)
 }
@@ -193,7 +195,8 @@ fn space(p: &Puzzle) -> Counts {
 }
 
 /// GROOVE's semantics: the three encodings span the same space as `rules/sudoku-4x4*.graft`
-/// (data/README.md's counts), with created nodes merged up to isomorphism.
+/// (data/README.md's counts), with created nodes merged up to isomorphism, on the slot
+/// engine and on whole graphs alike.
 #[test]
 fn expand_all_spaces_of_the_4x4_encodings() {
     let first_row = fixture("puzzles/4x4-first-row.txt");
@@ -213,29 +216,60 @@ fn expand_all_spaces_of_the_4x4_encodings() {
         };
         for e in ENCODINGS {
             let file = format!("{e}-{variant}");
-            let p = expand_all(&file, puzzles);
+            for (engine, name) in [("auto", "slot"), ("graph", "graph")] {
+                let p = expand_all(&file, puzzles, &["--engine", engine]);
+                assert_eq!(
+                    space(&p),
+                    expected,
+                    "{file} {puzzles:?} on {name}: (solutions, states, transitions, dead ends)"
+                );
+                assert_eq!(
+                    p.summary.get("engine").and_then(Json::as_str),
+                    Some(name),
+                    "{file}"
+                );
+                assert_eq!(
+                    p.summary.get("complete").and_then(Json::as_bool),
+                    Some(true),
+                    "{file}"
+                );
+                assert_eq!(
+                    p.sorted_grids(),
+                    reference.sorted_grids(),
+                    "{file} {puzzles:?} on {name}"
+                );
+            }
+        }
+    }
+}
+
+/// The whole state spaces of the empty 4x4 grids (data/README.md): 61,556,225 and
+/// 52,718,385 states, identical for the three encodings, on the slot engine.
+#[test]
+fn expand_all_spaces_of_the_empty_4x4_encodings() {
+    let empty = temp_path("empty", "txt");
+    std::fs::write(&empty, "................\n").unwrap();
+    let cases: [(&str, Counts); 2] = [
+        ("4x4", (288, 61_556_225, 526_297_216, 186_624)),
+        ("4x4-centre", (168, 52_718_385, 446_219_296, 167_880)),
+    ];
+    for (variant, expected) in cases {
+        for e in ENCODINGS {
+            let file = format!("{e}-{variant}");
+            let p = expand_all(&file, Some(&empty), &[]);
             assert_eq!(
                 space(&p),
                 expected,
-                "{file} {puzzles:?}: (solutions, states, transitions, dead ends)"
+                "{file}: (solutions, states, transitions, dead ends)"
             );
             assert_eq!(
                 p.summary.get("engine").and_then(Json::as_str),
-                Some("graph"),
+                Some("slot"),
                 "{file}"
-            );
-            assert_eq!(
-                p.summary.get("complete").and_then(Json::as_bool),
-                Some(true),
-                "{file}"
-            );
-            assert_eq!(
-                p.sorted_grids(),
-                reference.sorted_grids(),
-                "{file} {puzzles:?}"
             );
         }
     }
+    std::fs::remove_file(&empty).ok();
 }
 
 /// Two orders of filling the same cells give one state (created `NodeVal`s are anonymous;
@@ -250,9 +284,11 @@ fn created_cells_are_merged_up_to_isomorphism() {
     let reference = solve_json(&rule("sudoku-4x4"), Some(&puzzle), &["--expand", "all"]).remove(0);
     assert_eq!(space(&reference), (1, 16, 32, 0));
     for e in ENCODINGS {
-        let p = expand_all(&format!("{e}-4x4"), Some(&puzzle));
-        assert_eq!(space(&p), space(&reference), "{e}-4x4");
-        assert_eq!(p.grids, vec!["1234341221434321".to_string()], "{e}-4x4");
+        for engine in ["auto", "graph"] {
+            let p = expand_all(&format!("{e}-4x4"), Some(&puzzle), &["--engine", engine]);
+            assert_eq!(space(&p), space(&reference), "{e}-4x4 --engine {engine}");
+            assert_eq!(p.grids, vec!["1234341221434321".to_string()], "{e}-4x4");
+        }
     }
     std::fs::remove_file(&puzzle).ok();
 }
@@ -315,51 +351,132 @@ fn solutions_print_as_grids() {
     std::fs::remove_file(&puzzles).ok();
 }
 
-/// `--expand focus` falls back to `all` on the encodings, saying why.
+/// `--expand focus` runs on the encodings, on the slot engine (the cell a rule deletes is a
+/// slot filled by its replacement) and on whole graphs, with the reference solutions.
 #[test]
-fn focus_runs_on_whole_graphs() {
-    // The encodings are not slot grammars, but every rule fills or deletes one empty cell
-    // and blocking is symmetric: focus runs on whole graphs, with the reference solutions.
+fn focus_runs_on_both_engines() {
     let puzzles = few_4x4_puzzles();
     let reference = reference("sudoku-4x4", &puzzles);
     for e in ENCODINGS {
-        let runs = solve_json(&encoding(&format!("{e}-4x4")), Some(&puzzles), &[]);
-        let mut got = Vec::new();
-        for p in &runs {
-            let s = &p.summary;
-            assert_eq!(
-                s.get("expand").and_then(Json::as_str),
-                Some("focus"),
-                "{e}: {s:?}"
+        for (engine, name) in [("auto", "slot"), ("graph", "graph")] {
+            let runs = solve_json(
+                &encoding(&format!("{e}-4x4")),
+                Some(&puzzles),
+                &["--engine", engine],
             );
-            assert_eq!(
-                s.get("engine").and_then(Json::as_str),
-                Some("graph"),
-                "{e}: {s:?}"
-            );
-            assert!(
-                s.get("fallback").and_then(Json::as_str).is_none(),
-                "{e}: {s:?}"
-            );
-            got.push(p.sorted_grids());
+            let mut got = Vec::new();
+            for p in &runs {
+                let s = &p.summary;
+                assert_eq!(
+                    s.get("expand").and_then(Json::as_str),
+                    Some("focus"),
+                    "{e} on {name}: {s:?}"
+                );
+                assert_eq!(
+                    s.get("engine").and_then(Json::as_str),
+                    Some(name),
+                    "{e}: {s:?}"
+                );
+                assert!(
+                    s.get("fallback").and_then(Json::as_str).is_none(),
+                    "{e} on {name}: {s:?}"
+                );
+                got.push(p.sorted_grids());
+            }
+            assert_agree(&format!("{e} on {name}"), &got, &reference);
         }
-        assert_agree(e, &got, &reference);
     }
     std::fs::remove_file(&puzzles).ok();
 }
 
-/// The encodings pass `grafter check` and name the engine they run on.
+/// The encodings pass `grafter check`, run on the slot engine, and their NACs form the
+/// same exactly-once groups as the group nodes of `rules/` (found from the cells that
+/// block each other where there is no group node).
 #[test]
 fn check_summarises_the_encodings() {
     for e in ENCODINGS {
-        for v in ["4x4", "4x4-centre", "9x9"] {
+        for (v, groups) in [("4x4", 12), ("4x4-centre", 13), ("9x9", 27)] {
             let run = grafter(["check".as_ref(), encoding(&format!("{e}-{v}")).as_os_str()]);
             run.ok();
+            let expected = format!("NAC indexes, {groups} exactly-once groups)");
             assert!(
-                run.stdout.contains("engine: graph"),
+                run.stdout.contains("engine: slot (") && run.stdout.contains(&expected),
                 "{e}-{v}: {}",
                 run.stdout
             );
         }
+    }
+}
+
+/// Every encoding on every puzzle of `variants/4x4.txt` and all of top95 from the command
+/// line (the slot engine), against the reference and the data's counts.
+#[test]
+fn encodings_solve_the_puzzle_sets_on_the_slot_engine() {
+    for (size, set) in [("4x4", "variants/4x4.txt"), ("9x9", "sudoku9/top95.txt")] {
+        let puzzles = data(set);
+        let expected = reference(&format!("sudoku-{size}"), &puzzles);
+        let counts: Vec<Option<u64>> = puzzle_lines(&puzzles).into_iter().map(|(_, c)| c).collect();
+        let sizes: Vec<Option<u64>> = expected.iter().map(|s| Some(s.len() as u64)).collect();
+        if set.contains("4x4") {
+            assert_eq!(sizes, counts, "{set}");
+        } else {
+            assert!(
+                sizes.iter().all(|&c| c == Some(1)),
+                "{set}: one solution each"
+            );
+        }
+        for e in ENCODINGS {
+            let runs = solve_json(&encoding(&format!("{e}-{size}")), Some(&puzzles), &[]);
+            assert!(
+                runs.iter()
+                    .all(|p| p.summary.get("engine").and_then(Json::as_str) == Some("slot")),
+                "{e}-{size}"
+            );
+            let got: Vec<Vec<String>> = runs.iter().map(Puzzle::sorted_grids).collect();
+            assert_agree(&format!("{e}-{size} on {set}"), &got, &expected);
+        }
+    }
+}
+
+/// Replacements the slot engine cannot hold run on whole graphs, and `grafter check` says
+/// which rule part stops the slot engine.
+#[test]
+fn replacements_outside_the_slot_engine_say_why() {
+    let text = std::fs::read_to_string(encoding("attributes-4x4")).unwrap();
+    let created = "new m: NodeVal { row = n.row, col = n.col, val = x.val }";
+    assert!(text.contains(created));
+    let cases = [
+        (
+            text.replace(
+                created,
+                "new m: NodeVal { row = n.row, col = 1, val = x.val }",
+            ),
+            "would be indistinguishable",
+        ),
+        (
+            text.replace(
+                "  del n\n",
+                "  not { k: Node { row == n.row, col == n.col + 1 } }\n  del n\n",
+            ),
+            "can match a cell the rules delete",
+        ),
+    ];
+    for (i, (variant, reason)) in cases.into_iter().enumerate() {
+        assert_ne!(variant, text, "case {i} changes the file");
+        let path = temp_path(&format!("replaced{i}"), "graft");
+        std::fs::write(&path, variant).unwrap();
+        let run = grafter(["check".as_ref(), path.as_os_str()]);
+        run.ok();
+        assert!(
+            run.stdout.contains("engine: graph (not slot-filling: ") && run.stdout.contains(reason),
+            "case {i}: {}",
+            run.stdout
+        );
+        let p = solve_json(&path, None, &[]).remove(0);
+        assert_eq!(
+            p.summary.get("engine").and_then(Json::as_str),
+            Some("graph")
+        );
+        std::fs::remove_file(&path).ok();
     }
 }
