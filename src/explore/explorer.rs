@@ -40,6 +40,40 @@ pub fn explore_from<S: Space>(
     cancel: Option<&AtomicBool>,
     on_solution: &mut dyn FnMut(&S::State),
 ) -> (Counts, Option<StopReason>) {
+    let (counts, stop, _) = walk(space, config, start, started, cancel, None, on_solution);
+    (counts, stop)
+}
+
+/// As [`explore_from`] without cancellation, pausing once `budget` states are explored:
+/// also returns the states still waiting, in the order they would have been expanded.
+pub fn explore_budget<S: Space>(
+    space: &S,
+    config: &Config,
+    start: S::State,
+    started: Instant,
+    budget: u64,
+    on_solution: &mut dyn FnMut(&S::State),
+) -> (Counts, Option<StopReason>, Vec<S::State>) {
+    walk(
+        space,
+        config,
+        start,
+        started,
+        None,
+        Some(budget),
+        on_solution,
+    )
+}
+
+fn walk<S: Space>(
+    space: &S,
+    config: &Config,
+    start: S::State,
+    started: Instant,
+    cancel: Option<&AtomicBool>,
+    budget: Option<u64>,
+    on_solution: &mut dyn FnMut(&S::State),
+) -> (Counts, Option<StopReason>, Vec<S::State>) {
     let limits = config.limits;
     let mut counts = Counts::default();
     let mut frontier = Frontier::new(config.order);
@@ -55,13 +89,26 @@ pub fn explore_from<S: Space>(
 
     while let Some(state) = frontier.pop() {
         if limits.max_states.is_some_and(|m| counts.states >= m) {
-            return (counts, Some(StopReason::MaxStates(counts.states)));
+            return (
+                counts,
+                Some(StopReason::MaxStates(counts.states)),
+                Vec::new(),
+            );
         }
         if counts.states % 256 == 0 {
             let cancelled = cancel.is_some_and(|c| c.load(Ordering::Relaxed));
             if cancelled || limits.timeout.is_some_and(|t| started.elapsed() >= t) {
-                return (counts, Some(StopReason::Timeout(started.elapsed())));
+                return (
+                    counts,
+                    Some(StopReason::Timeout(started.elapsed())),
+                    Vec::new(),
+                );
             }
+        }
+        if budget.is_some_and(|b| counts.states >= b) {
+            frontier.push(state);
+            let waiting = std::iter::from_fn(|| frontier.pop()).collect();
+            return (counts, None, waiting);
         }
         counts.states += 1;
         let mut succ = Successors {
@@ -105,8 +152,12 @@ pub fn explore_from<S: Space>(
         }
         frontier.recycle(state);
         if limits.max_solutions.is_some_and(|m| counts.solutions >= m) && !frontier.is_empty() {
-            return (counts, Some(StopReason::MaxSolutions(counts.solutions)));
+            return (
+                counts,
+                Some(StopReason::MaxSolutions(counts.solutions)),
+                Vec::new(),
+            );
         }
     }
-    (counts, None)
+    (counts, None, Vec::new())
 }

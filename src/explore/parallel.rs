@@ -2,8 +2,10 @@
 //! dynamically, and their results delivered in job order.
 //!
 //! Within one run, a space that is a tree (no visited set: focus spaces, orderly full
-//! spaces) is split breadth-first into subtrees; DFS visits them in order, so delivering
-//! each subtree's solutions in subtree order prints them exactly as one thread would.
+//! spaces) is first explored on one thread for a few thousand states, so that small trees
+//! never start a thread; what is left (the DFS stack, in order) is split breadth-first
+//! into subtrees. DFS visits them in order, so delivering each subtree's solutions in
+//! subtree order prints them exactly as one thread would.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -11,7 +13,7 @@ use std::sync::mpsc;
 use std::time::Instant;
 
 use super::config::{Config, Order};
-use super::explorer::{explore, explore_from};
+use super::explorer::{explore, explore_budget, explore_from};
 use super::frontier::{Frontier, Successors};
 use super::report::{Counts, StopReason};
 use super::space::Space;
@@ -80,6 +82,10 @@ pub type SolutionSink<'a, T> = &'a mut dyn FnMut(&T);
 /// Subtrees per thread: enough that uneven subtrees even out.
 const SUBTREES_PER_THREAD: usize = 32;
 
+/// States explored on the calling thread before the rest is split: starting threads costs
+/// tens of microseconds, as much as a few hundred states of a typical search.
+const SOLO_STATES: u64 = 2048;
+
 /// Explores `space` on `threads` threads when it is a tree explored depth-first without
 /// state or solution limits; otherwise on this thread. Counts equal a single-threaded
 /// run's, and `on_solution` sees the solutions in the same order.
@@ -107,15 +113,26 @@ where
     }
     let want = on_solution.is_some();
     let started = Instant::now();
-    let mut counts = Counts::default();
     let Some(start) = space.initial() else {
-        counts.states = 1;
-        counts.dead_ends = 1;
+        let counts = Counts {
+            states: 1,
+            dead_ends: 1,
+            ..Counts::default()
+        };
         return (counts, None);
     };
+    let (mut counts, stop, waiting) =
+        explore_budget(space, config, start, started, SOLO_STATES, &mut |s| {
+            if let Some(f) = on_solution.as_mut() {
+                f(s)
+            }
+        });
+    if stop.is_some() || waiting.is_empty() {
+        return (counts, stop);
+    }
     // Split breadth-first, keeping DFS order: each subtree is replaced by its root's
     // verdict (a solution) followed by its children.
-    let mut pieces = vec![Piece::Subtree(start)];
+    let mut pieces: Vec<Piece<S::State>> = waiting.into_iter().map(Piece::Subtree).collect();
     let mut scratch = S::Scratch::default();
     let mut spare: Frontier<S::State> = Frontier::new(Order::Dfs);
     let target = threads * SUBTREES_PER_THREAD;
