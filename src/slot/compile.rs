@@ -95,11 +95,11 @@ fn target_of<'r>(types: &TypeSystem, r: &'r Rule) -> Result<Target<'r>, NotSlot>
             ty, attrs, span, ..
         }] => {
             let c_ty = r.lhs.node(*var).map(|n| n.ty).expect("a left-side node");
-            if types.is_subtype(*ty, c_ty) {
+            if types.is_subtype(*ty, c_ty) || types.is_subtype(c_ty, *ty) {
                 return not_slot(
                     *span,
                     format!(
-                        "rule `{}` creates a node the rule itself could match as the cell it deletes",
+                        "rule `{}` creates a node of a type related to the cell it deletes, so filled and empty cells could match the same patterns",
                         r.name
                     ),
                 );
@@ -258,8 +258,66 @@ pub fn compile(g: &Grammar) -> Result<SlotModel, NotSlot> {
     for (rule, inst) in rules.iter().zip(&instances) {
         rule.compile_nacs(&mut model, &host, inst)?;
     }
+    check_givens(g, &model)?;
     model.finish(g);
     Ok(model)
+}
+
+/// Givens (of the `start` block or of a puzzle line) are placed as filled slots, so a given
+/// must make the same graph as a rule filling its cell: it sets the slot attribute of a
+/// cell whose type it keeps, or, where rules replace cells, retypes the cell to the created
+/// type with the attributes the rule would give it.
+fn check_givens(g: &Grammar, model: &SlotModel) -> Result<(), NotSlot> {
+    let Some(grid) = &g.grid else {
+        return Ok(());
+    };
+    let refuse = |cell: NodeId, why: &str| {
+        let name = g.names.get(cell.index()).cloned().unwrap_or_default();
+        not_slot(grid.span, format!("a given in {name} {why}"))
+    };
+    for &cell in &grid.cells {
+        let Some(&s) = model.slot_of.get(&(cell, grid.value_attr)) else {
+            return refuse(cell, "sets an attribute no rule fills");
+        };
+        let ty = g.base.ty(cell);
+        match (&model.replaced, grid.given_type) {
+            (None, None) => {}
+            (None, Some(t)) if t == ty => {}
+            (None, Some(_)) => return refuse(cell, "changes the cell's type, which no rule does"),
+            (Some(r), Some(t)) if t == r.ty => {
+                // The given's attributes are copied by name from the cell (as the start
+                // graph does); they must be the replacement's.
+                let (old, new) = (g.types.node(ty), g.types.node(t));
+                let copied = new
+                    .attrs
+                    .iter()
+                    .enumerate()
+                    .map(|(j, a)| match old.attr(&a.name) {
+                        Some(k) if j != grid.value_attr.index() => g.base.attr(cell, k),
+                        _ => Value::None,
+                    });
+                if !copied.eq(r.attrs[s as usize].iter().copied()) {
+                    return refuse(
+                        cell,
+                        &format!(
+                            "would be a `{}` with other attributes than the one the rules create there",
+                            new.name
+                        ),
+                    );
+                }
+            }
+            (Some(r), _) => {
+                return refuse(
+                    cell,
+                    &format!(
+                        "would not be the `{}` the rules create in its place",
+                        g.types.node(r.ty).name
+                    ),
+                );
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The node each cell is replaced by, its value attribute left `none`: the created node's

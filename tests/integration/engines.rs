@@ -2,7 +2,7 @@
 //! on whole graphs), and one thread against several: the same states, transitions, dead
 //! ends and solutions, in the same order.
 
-use crate::support::{data, fixture, rule, solve_json, Puzzle};
+use crate::support::{data, fixture, grafter, rule, solve_json, Puzzle};
 
 /// Solutions, states, transitions and dead ends.
 type Space = (u64, u64, u64, u64);
@@ -145,5 +145,52 @@ fn threads_change_neither_counts_nor_order() {
             &[extra, &["--threads", "3"]].concat(),
         ));
         assert_eq!(one, three, "{puzzles} {extra:?}");
+    }
+}
+
+/// Files the slot engine must refuse, because a given or a created node would not be the
+/// graph that filling a slot stands for: they run on whole graphs, `grafter check` names
+/// the reason, and the counts are the general matcher's.
+#[test]
+fn files_the_slot_engine_must_refuse_run_on_whole_graphs() {
+    let cases: [(&str, &str, Space); 5] = [
+        (
+            "created-supertype-of-cell",
+            "creates a node of a type related to the cell it deletes",
+            (16, 81, 216, 0),
+        ),
+        (
+            "given-other-attributes",
+            "a given in r1c1 would be a `NodeVal` with other attributes",
+            (1, 12, 18, 2),
+        ),
+        (
+            "given-other-type",
+            "a given in r1c1 would not be the `NodeVal` the rules create",
+            (2, 17, 28, 2),
+        ),
+        (
+            "given-retypes-set-cell",
+            "a given in r1c1 changes the cell's type",
+            (12, 5_485, 24_456, 204),
+        ),
+        (
+            "given-sets-deleted-cell",
+            "a given in r1c1 would not be the `NodeVal` the rules create",
+            (2, 35, 72, 4),
+        ),
+    ];
+    for (name, reason, expected) in cases {
+        let file = fixture(&format!("not-slot/{name}.graft"));
+        let run = grafter(["check".as_ref(), file.as_os_str()]);
+        run.ok();
+        assert!(
+            run.stdout.contains("engine: graph (not slot-filling: ") && run.stdout.contains(reason),
+            "{name}: {}",
+            run.stdout
+        );
+        let p = solve_json(&file, None, &["--expand", "all"]).remove(0);
+        assert_eq!(engine_of(&p), "graph", "{name}");
+        assert_eq!(space(&p), expected, "{name}");
     }
 }
