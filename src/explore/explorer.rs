@@ -40,12 +40,11 @@ pub fn explore_from<S: Space>(
     cancel: Option<&AtomicBool>,
     on_solution: &mut dyn FnMut(&S::State),
 ) -> (Counts, Option<StopReason>) {
-    let (counts, stop, _) = walk(space, config, start, started, cancel, None, on_solution);
-    (counts, stop)
+    walk(space, config, start, started, cancel, None, on_solution).expect("no budget")
 }
 
-/// As [`explore_from`] without cancellation, pausing once `budget` states are explored:
-/// also returns the states still waiting, in the order they would have been expanded.
+/// As [`explore_from`] without cancellation, giving up (`None`) once `budget` states are
+/// explored and more are waiting.
 pub fn explore_budget<S: Space>(
     space: &S,
     config: &Config,
@@ -53,7 +52,7 @@ pub fn explore_budget<S: Space>(
     started: Instant,
     budget: u64,
     on_solution: &mut dyn FnMut(&S::State),
-) -> (Counts, Option<StopReason>, Vec<S::State>) {
+) -> Option<(Counts, Option<StopReason>)> {
     walk(
         space,
         config,
@@ -73,7 +72,7 @@ fn walk<S: Space>(
     cancel: Option<&AtomicBool>,
     budget: Option<u64>,
     on_solution: &mut dyn FnMut(&S::State),
-) -> (Counts, Option<StopReason>, Vec<S::State>) {
+) -> Option<(Counts, Option<StopReason>)> {
     let limits = config.limits;
     let mut counts = Counts::default();
     let mut frontier = Frontier::new(config.order);
@@ -89,26 +88,16 @@ fn walk<S: Space>(
 
     while let Some(state) = frontier.pop() {
         if limits.max_states.is_some_and(|m| counts.states >= m) {
-            return (
-                counts,
-                Some(StopReason::MaxStates(counts.states)),
-                Vec::new(),
-            );
+            return Some((counts, Some(StopReason::MaxStates(counts.states))));
         }
         if counts.states % 256 == 0 {
             let cancelled = cancel.is_some_and(|c| c.load(Ordering::Relaxed));
             if cancelled || limits.timeout.is_some_and(|t| started.elapsed() >= t) {
-                return (
-                    counts,
-                    Some(StopReason::Timeout(started.elapsed())),
-                    Vec::new(),
-                );
+                return Some((counts, Some(StopReason::Timeout(started.elapsed()))));
             }
         }
         if budget.is_some_and(|b| counts.states >= b) {
-            frontier.push(state);
-            let waiting = std::iter::from_fn(|| frontier.pop()).collect();
-            return (counts, None, waiting);
+            return None;
         }
         counts.states += 1;
         let mut succ = Successors {
@@ -152,12 +141,8 @@ fn walk<S: Space>(
         }
         frontier.recycle(state);
         if limits.max_solutions.is_some_and(|m| counts.solutions >= m) && !frontier.is_empty() {
-            return (
-                counts,
-                Some(StopReason::MaxSolutions(counts.solutions)),
-                Vec::new(),
-            );
+            return Some((counts, Some(StopReason::MaxSolutions(counts.solutions))));
         }
     }
-    (counts, None, Vec::new())
+    Some((counts, None))
 }

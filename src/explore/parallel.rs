@@ -3,9 +3,10 @@
 //!
 //! Within one run, a space that is a tree (no visited set: focus spaces, orderly full
 //! spaces) is first explored on one thread for a few thousand states, so that small trees
-//! never start a thread; what is left (the DFS stack, in order) is split breadth-first
-//! into subtrees. DFS visits them in order, so delivering each subtree's solutions in
-//! subtree order prints them exactly as one thread would.
+//! never start a thread. A larger one starts over, split breadth-first from the root into
+//! subtrees of similar depth (and so, in a search tree, of similar size); DFS visits them
+//! in order, so delivering each subtree's solutions in subtree order prints them exactly
+//! as one thread would.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -82,8 +83,9 @@ pub type SolutionSink<'a, T> = &'a mut dyn FnMut(&T);
 /// Subtrees per thread: enough that uneven subtrees even out.
 const SUBTREES_PER_THREAD: usize = 32;
 
-/// States explored on the calling thread before the rest is split: starting threads costs
-/// tens of microseconds, as much as a few hundred states of a typical search.
+/// States a run may take on the calling thread alone: starting threads costs tens of
+/// microseconds, as much as a few hundred states of a typical search. A larger run
+/// repeats this much work, a millisecond or so.
 const SOLO_STATES: u64 = 2048;
 
 /// Explores `space` on `threads` threads when it is a tree explored depth-first without
@@ -121,18 +123,31 @@ where
         };
         return (counts, None);
     };
-    let (mut counts, stop, waiting) =
-        explore_budget(space, config, start, started, SOLO_STATES, &mut |s| {
-            if let Some(f) = on_solution.as_mut() {
-                f(s)
+    // The solo attempt holds its solutions back: if it runs out of states they are found
+    // again by the split run.
+    let mut held = Vec::new();
+    if let Some((counts, stop)) = explore_budget(
+        space,
+        config,
+        start.clone(),
+        started,
+        SOLO_STATES,
+        &mut |s| {
+            if want {
+                held.push(s.clone());
             }
-        });
-    if stop.is_some() || waiting.is_empty() {
+        },
+    ) {
+        if let Some(f) = on_solution.as_mut() {
+            held.iter().for_each(f);
+        }
         return (counts, stop);
     }
+    drop(held);
+    let mut counts = Counts::default();
     // Split breadth-first, keeping DFS order: each subtree is replaced by its root's
     // verdict (a solution) followed by its children.
-    let mut pieces: Vec<Piece<S::State>> = waiting.into_iter().map(Piece::Subtree).collect();
+    let mut pieces = vec![Piece::Subtree(start)];
     let mut scratch = S::Scratch::default();
     let mut spare: Frontier<S::State> = Frontier::new(Order::Dfs);
     let target = threads * SUBTREES_PER_THREAD;
