@@ -7,6 +7,7 @@ use std::time::Instant;
 use crate::diag::{Diagnostic, Span};
 use crate::grammar::{Givens, Grammar};
 use crate::model::{Graph, Value};
+use crate::slot::solver::DYN;
 use crate::slot::{
     self, ColouringSpace, Conflict, FocusSpace, FullSpace, Mask, NotSlot, SlotModel, Tables, Work,
 };
@@ -254,8 +255,13 @@ impl<'g> Engine<'g> {
                 })
             }
             Expand::Focus => {
-                let space = FocusSpace::new(self.grammar, model, tables, &self.grammar.base, work);
-                let (counts, stop) = run(&space, config, sink);
+                let (counts, stop) = match tables.words {
+                    1 => self.run_focus::<M, 1>(model, tables, work, config, sink),
+                    2 => self.run_focus::<M, 2>(model, tables, work, config, sink),
+                    3 => self.run_focus::<M, 3>(model, tables, work, config, sink),
+                    4 => self.run_focus::<M, 4>(model, tables, work, config, sink),
+                    _ => self.run_focus::<M, DYN>(model, tables, work, config, sink),
+                };
                 (counts, stop, 1)
             }
             Expand::All => {
@@ -264,6 +270,21 @@ impl<'g> Engine<'g> {
                 (counts, stop, 1)
             }
         })
+    }
+
+    /// The focus search with `W` words per slot bitset (see [`DYN`]): the search's loops
+    /// over words unroll for the common small grids.
+    fn run_focus<M: Mask, const W: usize>(
+        &self,
+        model: &SlotModel,
+        tables: &Tables<M>,
+        work: Work<M>,
+        config: &Config,
+        sink: &mut Option<&mut dyn FnMut(&Graph)>,
+    ) -> (super::Counts, Option<super::StopReason>) {
+        let base = &self.grammar.base;
+        let space = FocusSpace::<M, W>::new(self.grammar, model, tables, base, work);
+        run(&space, config, sink)
     }
 
     /// Places the start graph's slot values, reporting the first that clashes with an
@@ -302,7 +323,7 @@ impl<'g> Engine<'g> {
             if tables.blocked(&work, s, u32::from(y)) {
                 return Err(self.clash(model, tables, values, &placed, s, y, givens));
             }
-            tables.place_unchecked(&mut work, s, u32::from(y));
+            tables.place_unchecked::<DYN>(&mut work, s, u32::from(y));
             placed.push(s);
         }
         Ok(work)
@@ -338,7 +359,7 @@ impl<'g> Engine<'g> {
         let name = g.domain.name(y);
         let other = placed.iter().copied().find(|&t| {
             let mut w = tables.empty();
-            tables.place_unchecked(&mut w, t, u32::from(values[t].unwrap_or(0)));
+            tables.place_unchecked::<DYN>(&mut w, t, u32::from(values[t].unwrap_or(0)));
             tables.blocked(&w, s, u32::from(y))
         });
         let message = match other {

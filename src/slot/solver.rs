@@ -8,6 +8,11 @@
 use super::mask::Mask;
 use super::model::SlotModel;
 
+/// The word count of slot bitsets read from [`Tables::words`] at run time. Any other `W`
+/// given to the hot methods is the word count itself, known at compile time so that the
+/// loops over a bitset's words unroll and their bounds checks fold away.
+pub const DYN: usize = 0;
+
 /// Flat, read-only tables of a [`SlotModel`] for one mask width.
 #[derive(Clone, Debug)]
 pub struct Tables<M: Mask> {
@@ -133,6 +138,17 @@ impl<M: Mask> Tables<M> {
         }
     }
 
+    /// Words per slot bitset: `W`, or the run-time count when `W` is [`DYN`].
+    #[inline(always)]
+    fn words_of<const W: usize>(&self) -> usize {
+        debug_assert!(W == DYN || W == self.words);
+        if W == DYN {
+            self.words
+        } else {
+            W
+        }
+    }
+
     pub fn hubs(&self) -> usize {
         self.hub_table.len()
     }
@@ -148,13 +164,15 @@ impl<M: Mask> Tables<M> {
     }
 
     #[inline]
-    fn readers(&self, h: usize) -> &[u64] {
-        &self.hub_readers[h * self.words..(h + 1) * self.words]
+    fn readers<const W: usize>(&self, h: usize) -> &[u64] {
+        let words = self.words_of::<W>();
+        &self.hub_readers[h * words..(h + 1) * words]
     }
 
     #[inline]
-    pub fn members(&self, h: usize) -> &[u64] {
-        &self.hub_members[h * self.words..(h + 1) * self.words]
+    pub fn members<const W: usize>(&self, h: usize) -> &[u64] {
+        let words = self.words_of::<W>();
+        &self.hub_members[h * words..(h + 1) * words]
     }
 
     #[inline]
@@ -178,7 +196,7 @@ impl<M: Mask> Tables<M> {
 
     /// The values slot `s` may still take.
     #[inline]
-    pub fn cand(&self, w: &Work<M>, s: usize) -> M {
+    pub fn cand<const W: usize>(&self, w: &Work<M>, s: usize) -> M {
         let (i, b) = (s / 64, 1u64 << (s % 64));
         let mut c = M::ZERO;
         for (x, &bw) in w.boards[i * self.d..(i + 1) * self.d].iter().enumerate() {
@@ -191,7 +209,7 @@ impl<M: Mask> Tables<M> {
 
     /// Places `y` in `s` without checking that it is a candidate (givens, and rebuilding a
     /// state from its packed form).
-    pub fn place_unchecked(&self, w: &mut Work<M>, s: usize, y: u32) {
+    pub fn place_unchecked<const W: usize>(&self, w: &mut Work<M>, s: usize, y: u32) {
         let (i, b) = (s / 64, 1u64 << (s % 64));
         let d = self.d;
         w.vals[s] = y as u8 + 1;
@@ -213,7 +231,7 @@ impl<M: Mask> Tables<M> {
             }
             w.hub[h] |= add;
             w.dirty_values |= add;
-            let readers = self.readers(h);
+            let readers = self.readers::<W>(h);
             while !add.is_zero() {
                 let x = add.pop_first() as usize;
                 for (j, &r) in readers.iter().enumerate() {
@@ -234,19 +252,19 @@ impl<M: Mask> Tables<M> {
 
     /// Places `y` in `s` if it is still a candidate there; false otherwise.
     #[inline]
-    pub fn place(&self, w: &mut Work<M>, s: usize, y: u32) -> bool {
+    pub fn place<const W: usize>(&self, w: &mut Work<M>, s: usize, y: u32) -> bool {
         let (i, b) = (s / 64, 1u64 << (s % 64));
         if w.boards[i * self.d + y as usize] & b == 0 {
             return w.vals[s] == y as u8 + 1;
         }
-        self.place_unchecked(w, s, y);
+        self.place_unchecked::<W>(w, s, y);
         true
     }
 
     /// Counts, per slot, whether it has at least one (`once`) and at least two (`twice`)
     /// candidates, over all boards at once.
     #[inline]
-    fn count_once_twice(&self, w: &Work<M>, once: &mut [u64], twice: &mut [u64]) {
+    fn count_once_twice<const W: usize>(&self, w: &Work<M>, once: &mut [u64], twice: &mut [u64]) {
         for ((o, t), words) in once
             .iter_mut()
             .zip(twice.iter_mut())
@@ -265,8 +283,8 @@ impl<M: Mask> Tables<M> {
     /// Applies forced moves until none is left: slots with one candidate, and values that
     /// only one member of an exactly-once hub can still take. False on a dead state (a slot
     /// without candidates, or a value no member of an exactly-once hub can take).
-    pub fn propagate(&self, w: &mut Work<M>) -> bool {
-        let words = self.words;
+    pub fn propagate<const W: usize>(&self, w: &mut Work<M>) -> bool {
+        let words = self.words_of::<W>();
         let mut once = [0u64; 8];
         let mut twice = [0u64; 8];
         let mut heap_once;
@@ -279,7 +297,7 @@ impl<M: Mask> Tables<M> {
             (&mut heap_once, &mut heap_twice)
         };
         loop {
-            self.count_once_twice(w, once, twice);
+            self.count_once_twice::<W>(w, once, twice);
             let mut singles_found = false;
             for i in 0..words {
                 if w.open[i] & !once[i] != 0 {
@@ -298,7 +316,7 @@ impl<M: Mask> Tables<M> {
                         // An earlier single in this pass took its last candidate.
                         return false;
                     };
-                    self.place_unchecked(w, s, x as u32);
+                    self.place_unchecked::<W>(w, s, x as u32);
                     singles_found = true;
                 }
             }
@@ -318,7 +336,7 @@ impl<M: Mask> Tables<M> {
                     let x = missing.pop_first() as usize;
                     let mut count = 0;
                     let mut at = 0;
-                    for (j, &m) in self.members(h).iter().enumerate() {
+                    for (j, &m) in self.members::<W>(h).iter().enumerate() {
                         let c = w.boards[j * self.d + x] & m;
                         if c != 0 {
                             count += c.count_ones();
@@ -332,7 +350,7 @@ impl<M: Mask> Tables<M> {
                             return false;
                         }
                         1 => {
-                            self.place_unchecked(w, at, x as u32);
+                            self.place_unchecked::<W>(w, at, x as u32);
                             progress = true;
                         }
                         _ => {}
@@ -348,11 +366,11 @@ impl<M: Mask> Tables<M> {
     /// The empty slot with the fewest candidates (ties: the lowest index), and its count;
     /// `None` when every slot is filled. Counts come from a bit-sliced adder over the
     /// boards.
-    pub fn best_slot(&self, w: &Work<M>) -> Option<(u32, u32)> {
+    pub fn best_slot<const W: usize>(&self, w: &Work<M>) -> Option<(u32, u32)> {
         if w.left == 0 {
             return None;
         }
-        let words = self.words;
+        let words = self.words_of::<W>();
         let planes = (u32::BITS - (self.d as u32).leading_zeros()) as usize;
         // counts[p * words + i]: bit p of each slot's candidate count.
         let mut counts = [0u64; 64];
@@ -394,7 +412,7 @@ impl<M: Mask> Tables<M> {
 
     /// The exactly-once hub and missing value with the fewest places left, when fewer
     /// than `than`.
-    pub fn best_value(&self, w: &Work<M>, than: u32) -> Option<(u32, u32, u32)> {
+    pub fn best_value<const W: usize>(&self, w: &Work<M>, than: u32) -> Option<(u32, u32, u32)> {
         // After propagation every missing value has two places or more.
         if than <= 2 {
             return None;
@@ -406,7 +424,7 @@ impl<M: Mask> Tables<M> {
             while !missing.is_zero() {
                 let x = missing.pop_first() as usize;
                 let k: u32 = self
-                    .members(h as usize)
+                    .members::<W>(h as usize)
                     .iter()
                     .enumerate()
                     .map(|(j, &m)| (w.boards[j * self.d + x] & m).count_ones())
@@ -421,9 +439,15 @@ impl<M: Mask> Tables<M> {
     }
 
     /// Calls `f(slot)` for each member of hub `h` that may still take `y`, in slot order.
-    pub fn for_each_place(&self, w: &Work<M>, h: u32, y: u32, mut f: impl FnMut(u32)) {
+    pub fn for_each_place<const W: usize>(
+        &self,
+        w: &Work<M>,
+        h: u32,
+        y: u32,
+        mut f: impl FnMut(u32),
+    ) {
         let places: Vec<u64> = self
-            .members(h as usize)
+            .members::<W>(h as usize)
             .iter()
             .enumerate()
             .map(|(j, &m)| w.boards[j * self.d + y as usize] & m)
