@@ -21,6 +21,35 @@ use super::report::Report;
 use super::restarts::explore_restarts;
 use super::space::Space;
 
+/// Evaluates `$e` with the const `$w` set to `$words` when it is 1 to 4 (slot bitsets of
+/// up to 256 slots, whose loops then unroll), else to [`DYN`] (read at run time).
+macro_rules! by_words {
+    ($words:expr, $w:ident => $e:expr) => {
+        match $words {
+            1 => {
+                const $w: usize = 1;
+                $e
+            }
+            2 => {
+                const $w: usize = 2;
+                $e
+            }
+            3 => {
+                const $w: usize = 3;
+                $e
+            }
+            4 => {
+                const $w: usize = 4;
+                $e
+            }
+            _ => {
+                const $w: usize = DYN;
+                $e
+            }
+        }
+    };
+}
+
 /// The slot tables at the narrowest mask width that holds the domain.
 enum Width {
     W16(Tables<u16>),
@@ -151,10 +180,18 @@ impl<'g> Engine<'g> {
         let givens = givens.or(self.grammar.start.as_ref());
         let values = self.slot_start_values(model, givens);
         match width {
-            Width::W16(t) => self.start_work(model, t, &values, givens).map(drop),
-            Width::W32(t) => self.start_work(model, t, &values, givens).map(drop),
-            Width::W64(t) => self.start_work(model, t, &values, givens).map(drop),
-            Width::W128(t) => self.start_work(model, t, &values, givens).map(drop),
+            Width::W16(t) => self
+                .start_work::<_, DYN>(model, t, &values, givens)
+                .map(drop),
+            Width::W32(t) => self
+                .start_work::<_, DYN>(model, t, &values, givens)
+                .map(drop),
+            Width::W64(t) => self
+                .start_work::<_, DYN>(model, t, &values, givens)
+                .map(drop),
+            Width::W128(t) => self
+                .start_work::<_, DYN>(model, t, &values, givens)
+                .map(drop),
         }
     }
 
@@ -236,7 +273,9 @@ impl<'g> Engine<'g> {
         config: &Config,
         sink: &mut Option<&mut dyn FnMut(&Graph)>,
     ) -> Result<(super::Counts, Option<super::StopReason>, u32), Diagnostic> {
-        let work = self.start_work(model, tables, values, givens)?;
+        let work = by_words!(tables.words, W => {
+            self.start_work::<M, W>(model, tables, values, givens)
+        })?;
         let policy = &config.policy;
         Ok(match config.expand {
             Expand::Focus if policy.focus.is_colouring() => {
@@ -255,13 +294,9 @@ impl<'g> Engine<'g> {
                 })
             }
             Expand::Focus => {
-                let (counts, stop) = match tables.words {
-                    1 => self.run_focus::<M, 1>(model, tables, work, config, sink),
-                    2 => self.run_focus::<M, 2>(model, tables, work, config, sink),
-                    3 => self.run_focus::<M, 3>(model, tables, work, config, sink),
-                    4 => self.run_focus::<M, 4>(model, tables, work, config, sink),
-                    _ => self.run_focus::<M, DYN>(model, tables, work, config, sink),
-                };
+                let (counts, stop) = by_words!(tables.words, W => {
+                    self.run_focus::<M, W>(model, tables, work, config, sink)
+                });
                 (counts, stop, 1)
             }
             Expand::All => {
@@ -309,7 +344,7 @@ impl<'g> Engine<'g> {
         }
     }
 
-    fn start_work<M: Mask>(
+    fn start_work<M: Mask, const W: usize>(
         &self,
         model: &SlotModel,
         tables: &Tables<M>,
@@ -323,7 +358,7 @@ impl<'g> Engine<'g> {
             if tables.blocked(&work, s, u32::from(y)) {
                 return Err(self.clash(model, tables, values, &placed, s, y, givens));
             }
-            tables.place_unchecked::<DYN>(&mut work, s, u32::from(y));
+            tables.place_unchecked::<W>(&mut work, s, u32::from(y));
             placed.push(s);
         }
         Ok(work)

@@ -1,9 +1,9 @@
 //! The slot engine's working state and its moves, value-major: for each value a bitset of
-//! the empty slots that may still take it ("boards"), stored word-major (word `j` of every
-//! board side by side) so that removing a slot from every board is one contiguous loop. Placing a value clears the slot from
-//! every board and, for each hub it writes, clears the hub's readers from the boards of the
-//! values it blocks: a few word operations instead of one update per neighbour. Forced
-//! moves are found for the whole state at once by counting boards bit-sliced.
+//! the slots that may still take it ("boards", one after another), read through the bitset
+//! of empty slots. Placing a value empties the slot
+//! and, for each hub it writes, clears the hub's readers from the boards of the values it
+//! blocks: a few word operations instead of one update per neighbour. Forced moves are
+//! found for the whole state at once by counting boards bit-sliced.
 
 use super::mask::Mask;
 use super::model::SlotModel;
@@ -27,6 +27,9 @@ pub struct Tables<M: Mask> {
     /// Hubs each slot writes: `writes[write_start[s]..write_start[s + 1]]`.
     write_start: Vec<u32>,
     writes: Vec<u32>,
+    /// Beside each entry of `writes`, where its hub's rows start in `table`
+    /// (`hub_table[h] * d`): placing reads them without going through the hub.
+    write_rows: Vec<u32>,
     /// Hubs each slot reads.
     read_start: Vec<u32>,
     reads: Vec<u32>,
@@ -59,22 +62,6 @@ fn flatten(lists: &[Vec<u32>]) -> (Vec<u32>, Vec<u32>) {
     (start, flat)
 }
 
-/// Iterates the set bits of a bitset, lowest first.
-#[inline]
-fn for_bits(words: &[u64], mut f: impl FnMut(usize) -> bool) -> bool {
-    for (i, &w) in words.iter().enumerate() {
-        let mut w = w;
-        while w != 0 {
-            let b = w.trailing_zeros() as usize;
-            w &= w - 1;
-            if !f(i * 64 + b) {
-                return false;
-            }
-        }
-    }
-    true
-}
-
 impl<M: Mask> Tables<M> {
     pub fn new(m: &SlotModel) -> Tables<M> {
         let n = m.slots.len();
@@ -94,12 +81,16 @@ impl<M: Mask> Tables<M> {
             }
         }
         let (write_start, writes) = flatten(&writes);
+        let write_rows = writes
+            .iter()
+            .map(|&h| m.hubs[h as usize].table * m.d as u32)
+            .collect();
         let (read_start, reads) = flatten(&reads);
         let mut init_boards = vec![0u64; m.d * words];
         for (s, &a) in m.allowed.iter().enumerate() {
             for x in 0..m.d {
                 if a & (1u128 << x) != 0 {
-                    init_boards[(s / 64) * m.d + x] |= 1 << (s % 64);
+                    init_boards[x * words + s / 64] |= 1 << (s % 64);
                 }
             }
         }
@@ -121,6 +112,7 @@ impl<M: Mask> Tables<M> {
             allowed: m.allowed.iter().map(|&a| M::from_u128(a)).collect(),
             write_start,
             writes,
+            write_rows,
             read_start,
             reads,
             hub_readers,
@@ -153,9 +145,14 @@ impl<M: Mask> Tables<M> {
         self.hub_table.len()
     }
 
+    /// The hubs slot `s` writes, each with where its rows start in `table`.
     #[inline]
-    fn writes(&self, s: usize) -> &[u32] {
-        &self.writes[self.write_start[s] as usize..self.write_start[s + 1] as usize]
+    fn writes(&self, s: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let range = self.write_start[s] as usize..self.write_start[s + 1] as usize;
+        self.writes[range.clone()]
+            .iter()
+            .zip(&self.write_rows[range])
+            .map(|(&h, &row)| (h as usize, row as usize))
     }
 
     #[inline]
@@ -175,11 +172,6 @@ impl<M: Mask> Tables<M> {
         &self.hub_members[h * words..(h + 1) * words]
     }
 
-    #[inline]
-    fn row(&self, h: usize, y: u32) -> M {
-        self.table[self.hub_table[h] as usize * self.d + y as usize]
-    }
-
     /// An empty working state: nothing placed, every slot's candidates its allowed values.
     pub fn empty(&self) -> Work<M> {
         Work {
@@ -194,13 +186,23 @@ impl<M: Mask> Tables<M> {
         }
     }
 
-    /// The values slot `s` may still take.
+    /// Board `x`: the slots that may still take `x` (filled slots too: mask with `open`).
+    #[inline]
+    fn board<'w, const W: usize>(&self, w: &'w Work<M>, x: usize) -> &'w [u64] {
+        let words = self.words_of::<W>();
+        &w.boards[x * words..(x + 1) * words]
+    }
+
+    /// The values slot `s` may still take (none once it is filled).
     #[inline]
     pub fn cand<const W: usize>(&self, w: &Work<M>, s: usize) -> M {
         let (i, b) = (s / 64, 1u64 << (s % 64));
         let mut c = M::ZERO;
-        for (x, &bw) in w.boards[i * self.d..(i + 1) * self.d].iter().enumerate() {
-            if bw & b != 0 {
+        if w.open[i] & b == 0 {
+            return c;
+        }
+        for (x, board) in w.boards.chunks_exact(self.words_of::<W>()).enumerate() {
+            if board[i] & b != 0 {
                 c |= M::bit(x as u32);
             }
         }
@@ -210,22 +212,19 @@ impl<M: Mask> Tables<M> {
     /// Places `y` in `s` without checking that it is a candidate (givens, and rebuilding a
     /// state from its packed form).
     pub fn place_unchecked<const W: usize>(&self, w: &mut Work<M>, s: usize, y: u32) {
+        let words = self.words_of::<W>();
         let (i, b) = (s / 64, 1u64 << (s % 64));
-        let d = self.d;
         w.vals[s] = y as u8 + 1;
         if w.open[i] & b != 0 {
             w.open[i] &= !b;
             w.left -= 1;
         }
-        for bw in &mut w.boards[i * d..(i + 1) * d] {
-            *bw &= !b;
-        }
+        // `s` stays on the boards of its other candidates: readers mask boards with `open`.
         // A hidden single may now show in the groups holding `s` (it left every board), and
         // for the values taken from readers, in any group.
         w.dirty_hubs |= self.once_of[s];
-        for &h in self.writes(s) {
-            let h = h as usize;
-            let mut add = self.row(h, y) & !w.hub[h];
+        for (h, row) in self.writes(s) {
+            let mut add = self.table[row + y as usize] & !w.hub[h];
             if add.is_zero() {
                 continue;
             }
@@ -234,8 +233,8 @@ impl<M: Mask> Tables<M> {
             let readers = self.readers::<W>(h);
             while !add.is_zero() {
                 let x = add.pop_first() as usize;
-                for (j, &r) in readers.iter().enumerate() {
-                    w.boards[j * d + x] &= !r;
+                for (bw, &r) in w.boards[x * words..(x + 1) * words].iter_mut().zip(readers) {
+                    *bw &= !r;
                 }
             }
         }
@@ -254,29 +253,31 @@ impl<M: Mask> Tables<M> {
     #[inline]
     pub fn place<const W: usize>(&self, w: &mut Work<M>, s: usize, y: u32) -> bool {
         let (i, b) = (s / 64, 1u64 << (s % 64));
-        if w.boards[i * self.d + y as usize] & b == 0 {
+        if w.open[i] & b == 0 {
             return w.vals[s] == y as u8 + 1;
+        }
+        if self.board::<W>(w, y as usize)[i] & b == 0 {
+            return false;
         }
         self.place_unchecked::<W>(w, s, y);
         true
     }
 
-    /// Counts, per slot, whether it has at least one (`once`) and at least two (`twice`)
-    /// candidates, over all boards at once.
+    /// Counts, per empty slot, whether it has at least one (`once`) and at least two
+    /// (`twice`) candidates, over all boards at once.
     #[inline]
     fn count_once_twice<const W: usize>(&self, w: &Work<M>, once: &mut [u64], twice: &mut [u64]) {
-        for ((o, t), words) in once
-            .iter_mut()
-            .zip(twice.iter_mut())
-            .zip(w.boards.chunks_exact(self.d))
-        {
-            let (mut a, mut b) = (0u64, 0u64);
-            for &x in words {
-                b |= a & x;
-                a |= x;
+        once.fill(0);
+        twice.fill(0);
+        for board in w.boards.chunks_exact(self.words_of::<W>()) {
+            for ((o, t), &x) in once.iter_mut().zip(twice.iter_mut()).zip(board) {
+                *t |= *o & x;
+                *o |= x;
             }
-            *o = a;
-            *t = b;
+        }
+        for ((o, t), &open) in once.iter_mut().zip(twice.iter_mut()).zip(&w.open) {
+            *o &= open;
+            *t &= open;
         }
     }
 
@@ -287,14 +288,17 @@ impl<M: Mask> Tables<M> {
         let words = self.words_of::<W>();
         let mut once = [0u64; 8];
         let mut twice = [0u64; 8];
+        let mut empty = [0u64; 8];
         let mut heap_once;
         let mut heap_twice;
-        let (once, twice): (&mut [u64], &mut [u64]) = if words <= 8 {
-            (&mut once[..words], &mut twice[..words])
+        let mut heap_empty;
+        let (once, twice, empty): (&mut [u64], &mut [u64], &mut [u64]) = if words <= 8 {
+            (&mut once[..words], &mut twice[..words], &mut empty[..words])
         } else {
             heap_once = vec![0u64; words];
             heap_twice = vec![0u64; words];
-            (&mut heap_once, &mut heap_twice)
+            heap_empty = vec![0u64; words];
+            (&mut heap_once, &mut heap_twice, &mut heap_empty)
         };
         loop {
             self.count_once_twice::<W>(w, once, twice);
@@ -308,10 +312,10 @@ impl<M: Mask> Tables<M> {
                     let s = i * 64 + singles.trailing_zeros() as usize;
                     singles &= singles - 1;
                     let b = 1u64 << (s % 64);
-                    let d = self.d;
-                    let Some(x) = w.boards[i * d..(i + 1) * d]
-                        .iter()
-                        .position(|&bw| bw & b != 0)
+                    let Some(x) = w
+                        .boards
+                        .chunks_exact(words)
+                        .position(|board| board[i] & b != 0)
                     else {
                         // An earlier single in this pass took its last candidate.
                         return false;
@@ -332,12 +336,19 @@ impl<M: Mask> Tables<M> {
                 let every = k >= 64 || hubs & (1 << k) != 0;
                 let look = if every { self.full } else { values };
                 let mut missing = self.full & !w.hub[h] & look;
+                if missing.is_zero() {
+                    continue;
+                }
+                // The hub's empty members, for every value below.
+                for ((e, &m), &o) in empty.iter_mut().zip(self.members::<W>(h)).zip(&w.open) {
+                    *e = m & o;
+                }
                 while !missing.is_zero() {
                     let x = missing.pop_first() as usize;
                     let mut count = 0;
                     let mut at = 0;
-                    for (j, &m) in self.members::<W>(h).iter().enumerate() {
-                        let c = w.boards[j * self.d + x] & m;
+                    for (j, (&m, &bw)) in empty.iter().zip(self.board::<W>(w, x)).enumerate() {
+                        let c = bw & m;
                         if c != 0 {
                             count += c.count_ones();
                             at = j * 64 + c.trailing_zeros() as usize;
@@ -351,6 +362,9 @@ impl<M: Mask> Tables<M> {
                         }
                         1 => {
                             self.place_unchecked::<W>(w, at, x as u32);
+                            // No longer empty: its stale bits must not count for the
+                            // hub's other values.
+                            empty[at / 64] &= !(1 << (at % 64));
                             progress = true;
                         }
                         _ => {}
@@ -381,8 +395,8 @@ impl<M: Mask> Tables<M> {
             heap = vec![0u64; planes * words];
             &mut heap
         };
-        for (i, column) in w.boards.chunks_exact(self.d).enumerate() {
-            for &b in column {
+        for board in w.boards.chunks_exact(words) {
+            for (i, &b) in board.iter().enumerate() {
                 let mut carry = b;
                 for p in 0..planes {
                     if carry == 0 {
@@ -426,8 +440,9 @@ impl<M: Mask> Tables<M> {
                 let k: u32 = self
                     .members::<W>(h as usize)
                     .iter()
-                    .enumerate()
-                    .map(|(j, &m)| (w.boards[j * self.d + x] & m).count_ones())
+                    .zip(self.board::<W>(w, x))
+                    .zip(&w.open)
+                    .map(|((&m, &bw), &o)| (bw & m & o).count_ones())
                     .sum();
                 if k < bound {
                     bound = k;
@@ -446,16 +461,15 @@ impl<M: Mask> Tables<M> {
         y: u32,
         mut f: impl FnMut(u32),
     ) {
-        let places: Vec<u64> = self
-            .members::<W>(h as usize)
-            .iter()
-            .enumerate()
-            .map(|(j, &m)| w.boards[j * self.d + y as usize] & m)
-            .collect();
-        for_bits(&places, |s| {
-            f(s as u32);
-            true
-        });
+        let members = self.members::<W>(h as usize);
+        let board = self.board::<W>(w, y as usize);
+        for (j, ((&m, &bw), &o)) in members.iter().zip(board).zip(&w.open).enumerate() {
+            let mut places = bw & m & o;
+            while places != 0 {
+                f((j * 64) as u32 + places.trailing_zeros());
+                places &= places - 1;
+            }
+        }
     }
 
     /// Calls `f(slot, value)` for every enabled placement in a slot at or after `from`,
@@ -463,7 +477,7 @@ impl<M: Mask> Tables<M> {
     pub fn for_each_move(&self, w: &Work<M>, from: usize, mut f: impl FnMut(u32, u32)) {
         for x in 0..self.d {
             for i in 0..self.words {
-                let mut b = w.boards[i * self.d + x];
+                let mut b = w.boards[x * self.words + i] & w.open[i];
                 if (i + 1) * 64 <= from {
                     continue;
                 }
@@ -481,13 +495,19 @@ impl<M: Mask> Tables<M> {
 
     /// Enabled placements in a state: the sum of its slots' candidate counts.
     pub fn transitions(&self, w: &Work<M>) -> u64 {
-        w.boards.iter().map(|b| u64::from(b.count_ones())).sum()
+        w.boards
+            .chunks_exact(self.words)
+            .flat_map(|board| board.iter().zip(&w.open).map(|(&b, &open)| b & open))
+            .map(|b| u64::from(b.count_ones()))
+            .sum()
     }
 }
 
 /// A state of the slot engine with its indexes: per slot its value (0 = none, else the
-/// value's index plus one); per value the bitset of empty slots that may take it; the
-/// empty slots; per hub its mask.
+/// value's index plus one); per value the bitset of slots that may take it, meaningful
+/// for empty slots only (a filled slot keeps its bits: every reader masks with `open`,
+/// which is cheaper than clearing the slot from every board at each placement); the empty
+/// slots; per hub its mask.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Work<M: Mask> {
     pub vals: Vec<u8>,
