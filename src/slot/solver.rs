@@ -30,6 +30,11 @@ pub struct Tables<M: Mask> {
     /// Beside each entry of `writes`, where its hub's rows start in `table`
     /// (`hub_table[h] * d`): placing reads them without going through the hub.
     write_rows: Vec<u32>,
+    /// Per slot, whether every hub it writes blocks exactly the value held (as in "all
+    /// different" groups); then placing `y` takes `y` from the slot's `peers` (the
+    /// readers of those hubs, `words` words per slot) in one pass.
+    equal_only: Vec<bool>,
+    peers: Vec<u64>,
     /// Hubs each slot reads.
     read_start: Vec<u32>,
     reads: Vec<u32>,
@@ -80,6 +85,26 @@ impl<M: Mask> Tables<M> {
                 hub_readers[h * words + r as usize / 64] |= 1 << (r % 64);
             }
         }
+        // Peers are kept while they take at most 1 MiB.
+        let keep_peers = n * words <= 1 << 17;
+        let identity = |t: u32| {
+            let t = &m.tables[t as usize];
+            (0..m.d).all(|y| t[y] == 1u128 << y)
+        };
+        let equal_only: Vec<bool> = writes
+            .iter()
+            .map(|hs| keep_peers && hs.iter().all(|&h| identity(m.hubs[h as usize].table)))
+            .collect();
+        let mut peers = vec![0u64; if keep_peers { n * words } else { 0 }];
+        for (s, hs) in writes.iter().enumerate() {
+            if equal_only[s] {
+                for &h in hs {
+                    for j in 0..words {
+                        peers[s * words + j] |= hub_readers[h as usize * words + j];
+                    }
+                }
+            }
+        }
         let (write_start, writes) = flatten(&writes);
         let write_rows = writes
             .iter()
@@ -113,6 +138,8 @@ impl<M: Mask> Tables<M> {
             write_start,
             writes,
             write_rows,
+            equal_only,
+            peers,
             read_start,
             reads,
             hub_readers,
@@ -223,6 +250,24 @@ impl<M: Mask> Tables<M> {
         // A hidden single may now show in the groups holding `s` (it left every board), and
         // for the values taken from readers, in any group.
         w.dirty_hubs |= self.once_of[s];
+        if self.equal_only[s] {
+            let range = self.write_start[s] as usize..self.write_start[s + 1] as usize;
+            let bit = M::bit(y);
+            let mut add = M::ZERO;
+            for &h in &self.writes[range] {
+                let hub = &mut w.hub[h as usize];
+                add |= bit & !*hub;
+                *hub |= bit;
+            }
+            // Clearing the readers of a hub that already held `y` again changes nothing.
+            w.dirty_values |= add;
+            let peers = &self.peers[s * words..(s + 1) * words];
+            let y = y as usize;
+            for (bw, &p) in w.boards[y * words..(y + 1) * words].iter_mut().zip(peers) {
+                *bw &= !p;
+            }
+            return;
+        }
         for (h, row) in self.writes(s) {
             let mut add = self.table[row + y as usize] & !w.hub[h];
             if add.is_zero() {
