@@ -45,8 +45,8 @@ pub struct Tables<M: Mask> {
     /// `table[hub_table[h] * d + y]`: values blocked while a writer of `h` holds `y`.
     hub_table: Vec<u32>,
     table: Vec<M>,
-    /// Exactly-once hubs.
-    pub once: Vec<u32>,
+    /// Exactly-once hubs: the first `once`.
+    pub once: usize,
     /// Per slot, the bitset of the first 64 exactly-once hubs (by position in `once`) that
     /// hold it. Hubs past the 64th are always rescanned.
     once_of: Vec<u64>,
@@ -73,9 +73,13 @@ impl<M: Mask> Tables<M> {
         let words = n.div_ceil(64).max(1);
         let mut writes = vec![Vec::new(); n];
         let mut reads = vec![Vec::new(); n];
+        // Hubs are renumbered with the exactly-once hubs first, in their order, so that
+        // scans over those read the first hub masks directly.
+        let mut order = m.once.clone();
+        order.extend((0..m.hubs.len() as u32).filter(|h| !m.once.contains(h)));
         let mut hub_readers = vec![0u64; m.hubs.len() * words];
         let mut hub_members = vec![0u64; m.hubs.len() * words];
-        for (h, hub) in m.hubs.iter().enumerate() {
+        for (h, hub) in order.iter().map(|&h| &m.hubs[h as usize]).enumerate() {
             for &w in &hub.writers {
                 writes[w as usize].push(h as u32);
                 hub_members[h * words + w as usize / 64] |= 1 << (w % 64);
@@ -93,7 +97,12 @@ impl<M: Mask> Tables<M> {
         };
         let equal_only: Vec<bool> = writes
             .iter()
-            .map(|hs| keep_peers && hs.iter().all(|&h| identity(m.hubs[h as usize].table)))
+            .map(|hs| {
+                keep_peers
+                    && hs
+                        .iter()
+                        .all(|&h| identity(m.hubs[order[h as usize] as usize].table))
+            })
             .collect();
         let mut peers = vec![0u64; if keep_peers { n * words } else { 0 }];
         for (s, hs) in writes.iter().enumerate() {
@@ -108,7 +117,7 @@ impl<M: Mask> Tables<M> {
         let (write_start, writes) = flatten(&writes);
         let write_rows = writes
             .iter()
-            .map(|&h| m.hubs[h as usize].table * m.d as u32)
+            .map(|&h| m.hubs[order[h as usize] as usize].table * m.d as u32)
             .collect();
         let (read_start, reads) = flatten(&reads);
         let mut init_boards = vec![0u64; m.d * words];
@@ -120,7 +129,7 @@ impl<M: Mask> Tables<M> {
             }
         }
         let mut once_of = vec![0u64; n];
-        for (k, &h) in m.once.iter().enumerate().take(64) {
+        for (k, &h) in order[..m.once.len()].iter().enumerate().take(64) {
             for &w in &m.hubs[h as usize].writers {
                 once_of[w as usize] |= 1 << k;
             }
@@ -144,13 +153,13 @@ impl<M: Mask> Tables<M> {
             reads,
             hub_readers,
             hub_members,
-            hub_table: m.hubs.iter().map(|h| h.table).collect(),
+            hub_table: order.iter().map(|&h| m.hubs[h as usize].table).collect(),
             table: m
                 .tables
                 .iter()
                 .flat_map(|t| t.iter().map(|&r| M::from_u128(r)))
                 .collect(),
-            once: m.once.clone(),
+            once: m.once.len(),
             once_of,
             init_boards,
             all_slots,
@@ -238,6 +247,7 @@ impl<M: Mask> Tables<M> {
 
     /// Places `y` in `s` without checking that it is a candidate (givens, and rebuilding a
     /// state from its packed form).
+    #[inline]
     pub fn place_unchecked<const W: usize>(&self, w: &mut Work<M>, s: usize, y: u32) {
         let words = self.words_of::<W>();
         let (i, b) = (s / 64, 1u64 << (s % 64));
@@ -376,9 +386,8 @@ impl<M: Mask> Tables<M> {
             // Only (group, value) pairs whose count of places changed since the last scan.
             let hubs = std::mem::take(&mut w.dirty_hubs);
             let values = std::mem::replace(&mut w.dirty_values, M::ZERO);
-            for (k, &h) in self.once.iter().enumerate() {
-                let h = h as usize;
-                let every = k >= 64 || hubs & (1 << k) != 0;
+            for h in 0..self.once {
+                let every = h >= 64 || hubs & (1 << h) != 0;
                 let look = if every { self.full } else { values };
                 let mut missing = self.full & !w.hub[h] & look;
                 if missing.is_zero() {
@@ -478,7 +487,7 @@ impl<M: Mask> Tables<M> {
         }
         let mut best: Option<(u32, u32, u32)> = None;
         let mut bound = than;
-        for &h in &self.once {
+        for h in 0..self.once as u32 {
             let mut missing = self.full & !w.hub[h as usize];
             while !missing.is_zero() {
                 let x = missing.pop_first() as usize;
