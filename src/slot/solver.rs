@@ -50,10 +50,9 @@ pub struct Tables<M: Mask> {
     /// Per slot, the bitset of the first 64 exactly-once hubs (by position in `once`) that
     /// hold it. Hubs past the 64th are always rescanned.
     once_of: Vec<u64>,
-    /// The boards of the empty state: board `x` holds the slots that allow `x`.
-    init_boards: Vec<u64>,
-    /// Every slot.
-    all_slots: Vec<u64>,
+    /// The bit buffer of the empty state (see [`Work`]): board `x` holds the slots that
+    /// allow `x`, every slot is empty, no hub holds a value.
+    init_bits: Vec<u64>,
 }
 
 fn flatten(lists: &[Vec<u32>]) -> (Vec<u32>, Vec<u32>) {
@@ -134,10 +133,16 @@ impl<M: Mask> Tables<M> {
                 once_of[w as usize] |= 1 << k;
             }
         }
-        let mut all_slots = vec![0u64; words];
-        for s in 0..n {
-            all_slots[s / 64] |= 1 << (s % 64);
-        }
+        let mut init_bits = init_boards;
+        init_bits.extend((0..words).map(|i| {
+            let slots = (n - i * 64).min(64);
+            if slots == 64 {
+                !0
+            } else {
+                (1u64 << slots) - 1
+            }
+        }));
+        init_bits.resize(init_bits.len() + m.hubs.len() * M::WORDS, 0);
         Tables {
             n,
             d: m.d,
@@ -161,8 +166,7 @@ impl<M: Mask> Tables<M> {
                 .collect(),
             once: m.once.len(),
             once_of,
-            init_boards,
-            all_slots,
+            init_bits,
         }
     }
 
@@ -212,9 +216,7 @@ impl<M: Mask> Tables<M> {
     pub fn empty(&self) -> Work<M> {
         Work {
             vals: vec![0; self.n],
-            boards: self.init_boards.clone(),
-            open: self.all_slots.clone(),
-            hub: vec![M::ZERO; self.hubs()],
+            bits: self.init_bits.clone(),
             left: self.n as u32,
             last: u32::MAX,
             dirty_values: self.full,
@@ -226,7 +228,38 @@ impl<M: Mask> Tables<M> {
     #[inline]
     fn board<'w, const W: usize>(&self, w: &'w Work<M>, x: usize) -> &'w [u64] {
         let words = self.words_of::<W>();
-        &w.boards[x * words..(x + 1) * words]
+        &w.bits[x * words..(x + 1) * words]
+    }
+
+    /// Every board, one after another.
+    #[inline]
+    fn boards<'w, const W: usize>(&self, w: &'w Work<M>) -> &'w [u64] {
+        &w.bits[..self.d * self.words_of::<W>()]
+    }
+
+    /// Where the bitset of empty slots starts in a state's buffer.
+    #[inline]
+    fn open_at<const W: usize>(&self) -> usize {
+        self.d * self.words_of::<W>()
+    }
+
+    /// The empty slots.
+    #[inline]
+    fn open<'w, const W: usize>(&self, w: &'w Work<M>) -> &'w [u64] {
+        let at = self.open_at::<W>();
+        &w.bits[at..at + self.words_of::<W>()]
+    }
+
+    /// Where hub `h`'s mask is in a state's buffer.
+    #[inline]
+    fn hub_at<const W: usize>(&self, h: usize) -> usize {
+        self.open_at::<W>() + self.words_of::<W>() + h * M::WORDS
+    }
+
+    /// The values hub `h` holds.
+    #[inline]
+    fn hub<const W: usize>(&self, w: &Work<M>, h: usize) -> M {
+        M::load(&w.bits, self.hub_at::<W>(h))
     }
 
     /// The values slot `s` may still take (none once it is filled).
@@ -234,10 +267,11 @@ impl<M: Mask> Tables<M> {
     pub fn cand<const W: usize>(&self, w: &Work<M>, s: usize) -> M {
         let (i, b) = (s / 64, 1u64 << (s % 64));
         let mut c = M::ZERO;
-        if w.open[i] & b == 0 {
+        if self.open::<W>(w)[i] & b == 0 {
             return c;
         }
-        for (x, board) in w.boards.chunks_exact(self.words_of::<W>()).enumerate() {
+        let boards = self.boards::<W>(w);
+        for (x, board) in boards.chunks_exact(self.words_of::<W>()).enumerate() {
             if board[i] & b != 0 {
                 c |= M::bit(x as u32);
             }
@@ -252,8 +286,9 @@ impl<M: Mask> Tables<M> {
         let words = self.words_of::<W>();
         let (i, b) = (s / 64, 1u64 << (s % 64));
         w.vals[s] = y as u8 + 1;
-        if w.open[i] & b != 0 {
-            w.open[i] &= !b;
+        let open = &mut w.bits[self.open_at::<W>() + i];
+        if *open & b != 0 {
+            *open &= !b;
             w.left -= 1;
         }
         // `s` stays on the boards of its other candidates: readers mask boards with `open`.
@@ -265,30 +300,32 @@ impl<M: Mask> Tables<M> {
             let bit = M::bit(y);
             let mut add = M::ZERO;
             for &h in &self.writes[range] {
-                let hub = &mut w.hub[h as usize];
-                add |= bit & !*hub;
-                *hub |= bit;
+                let at = self.hub_at::<W>(h as usize);
+                let hub = M::load(&w.bits, at);
+                add |= bit & !hub;
+                (hub | bit).store(&mut w.bits, at);
             }
             // Clearing the readers of a hub that already held `y` again changes nothing.
             w.dirty_values |= add;
             let peers = &self.peers[s * words..(s + 1) * words];
             let y = y as usize;
-            for (bw, &p) in w.boards[y * words..(y + 1) * words].iter_mut().zip(peers) {
+            for (bw, &p) in w.bits[y * words..(y + 1) * words].iter_mut().zip(peers) {
                 *bw &= !p;
             }
             return;
         }
         for (h, row) in self.writes(s) {
-            let mut add = self.table[row + y as usize] & !w.hub[h];
+            let hub = self.hub::<W>(w, h);
+            let mut add = self.table[row + y as usize] & !hub;
             if add.is_zero() {
                 continue;
             }
-            w.hub[h] |= add;
+            (hub | add).store(&mut w.bits, self.hub_at::<W>(h));
             w.dirty_values |= add;
             let readers = self.readers::<W>(h);
             while !add.is_zero() {
                 let x = add.pop_first() as usize;
-                for (bw, &r) in w.boards[x * words..(x + 1) * words].iter_mut().zip(readers) {
+                for (bw, &r) in w.bits[x * words..(x + 1) * words].iter_mut().zip(readers) {
                     *bw &= !r;
                 }
             }
@@ -301,14 +338,14 @@ impl<M: Mask> Tables<M> {
             || self
                 .reads(s)
                 .iter()
-                .any(|&h| w.hub[h as usize] & M::bit(y) != M::ZERO)
+                .any(|&h| self.hub::<DYN>(w, h as usize) & M::bit(y) != M::ZERO)
     }
 
     /// Places `y` in `s` if it is still a candidate there; false otherwise.
     #[inline]
     pub fn place<const W: usize>(&self, w: &mut Work<M>, s: usize, y: u32) -> bool {
         let (i, b) = (s / 64, 1u64 << (s % 64));
-        if w.open[i] & b == 0 {
+        if self.open::<W>(w)[i] & b == 0 {
             return w.vals[s] == y as u8 + 1;
         }
         if self.board::<W>(w, y as usize)[i] & b == 0 {
@@ -324,13 +361,13 @@ impl<M: Mask> Tables<M> {
     fn count_once_twice<const W: usize>(&self, w: &Work<M>, once: &mut [u64], twice: &mut [u64]) {
         once.fill(0);
         twice.fill(0);
-        for board in w.boards.chunks_exact(self.words_of::<W>()) {
+        for board in self.boards::<W>(w).chunks_exact(self.words_of::<W>()) {
             for ((o, t), &x) in once.iter_mut().zip(twice.iter_mut()).zip(board) {
                 *t |= *o & x;
                 *o |= x;
             }
         }
-        for ((o, t), &open) in once.iter_mut().zip(twice.iter_mut()).zip(&w.open) {
+        for ((o, t), &open) in once.iter_mut().zip(twice.iter_mut()).zip(self.open::<W>(w)) {
             *o &= open;
             *t &= open;
         }
@@ -359,7 +396,7 @@ impl<M: Mask> Tables<M> {
             self.count_once_twice::<W>(w, once, twice);
             let mut singles_found = false;
             for i in 0..words {
-                if w.open[i] & !once[i] != 0 {
+                if self.open::<W>(w)[i] & !once[i] != 0 {
                     return false;
                 }
                 let mut singles = once[i] & !twice[i];
@@ -367,8 +404,8 @@ impl<M: Mask> Tables<M> {
                     let s = i * 64 + singles.trailing_zeros() as usize;
                     singles &= singles - 1;
                     let b = 1u64 << (s % 64);
-                    let Some(x) = w
-                        .boards
+                    let Some(x) = self
+                        .boards::<W>(w)
                         .chunks_exact(words)
                         .position(|board| board[i] & b != 0)
                     else {
@@ -389,12 +426,13 @@ impl<M: Mask> Tables<M> {
             for h in 0..self.once {
                 let every = h >= 64 || hubs & (1 << h) != 0;
                 let look = if every { self.full } else { values };
-                let mut missing = self.full & !w.hub[h] & look;
+                let mut missing = self.full & !self.hub::<W>(w, h) & look;
                 if missing.is_zero() {
                     continue;
                 }
                 // The hub's empty members, for every value below.
-                for ((e, &m), &o) in empty.iter_mut().zip(self.members::<W>(h)).zip(&w.open) {
+                let open = self.open::<W>(w);
+                for ((e, &m), &o) in empty.iter_mut().zip(self.members::<W>(h)).zip(open) {
                     *e = m & o;
                 }
                 while !missing.is_zero() {
@@ -449,7 +487,7 @@ impl<M: Mask> Tables<M> {
             heap = vec![0u64; planes * words];
             &mut heap
         };
-        for board in w.boards.chunks_exact(words) {
+        for board in self.boards::<W>(w).chunks_exact(words) {
             for (i, &b) in board.iter().enumerate() {
                 let mut carry = b;
                 for p in 0..planes {
@@ -465,7 +503,7 @@ impl<M: Mask> Tables<M> {
         }
         for k in 0..=self.d as u32 {
             for i in 0..words {
-                let mut eq = w.open[i];
+                let mut eq = self.open::<W>(w)[i];
                 for p in 0..planes {
                     let plane = counts[p * words + i];
                     eq &= if k >> p & 1 == 1 { plane } else { !plane };
@@ -488,14 +526,14 @@ impl<M: Mask> Tables<M> {
         let mut best: Option<(u32, u32, u32)> = None;
         let mut bound = than;
         for h in 0..self.once as u32 {
-            let mut missing = self.full & !w.hub[h as usize];
+            let mut missing = self.full & !self.hub::<W>(w, h as usize);
             while !missing.is_zero() {
                 let x = missing.pop_first() as usize;
                 let k: u32 = self
                     .members::<W>(h as usize)
                     .iter()
                     .zip(self.board::<W>(w, x))
-                    .zip(&w.open)
+                    .zip(self.open::<W>(w))
                     .map(|((&m, &bw), &o)| (bw & m & o).count_ones())
                     .sum();
                 if k < bound {
@@ -517,7 +555,8 @@ impl<M: Mask> Tables<M> {
     ) {
         let members = self.members::<W>(h as usize);
         let board = self.board::<W>(w, y as usize);
-        for (j, ((&m, &bw), &o)) in members.iter().zip(board).zip(&w.open).enumerate() {
+        let open = self.open::<W>(w);
+        for (j, ((&m, &bw), &o)) in members.iter().zip(board).zip(open).enumerate() {
             let mut places = bw & m & o;
             while places != 0 {
                 f((j * 64) as u32 + places.trailing_zeros());
@@ -531,7 +570,7 @@ impl<M: Mask> Tables<M> {
     pub fn for_each_move(&self, w: &Work<M>, from: usize, mut f: impl FnMut(u32, u32)) {
         for x in 0..self.d {
             for i in 0..self.words {
-                let mut b = w.boards[x * self.words + i] & w.open[i];
+                let mut b = self.board::<DYN>(w, x)[i] & self.open::<DYN>(w)[i];
                 if (i + 1) * 64 <= from {
                     continue;
                 }
@@ -549,25 +588,25 @@ impl<M: Mask> Tables<M> {
 
     /// Enabled placements in a state: the sum of its slots' candidate counts.
     pub fn transitions(&self, w: &Work<M>) -> u64 {
-        w.boards
+        let open = self.open::<DYN>(w);
+        self.boards::<DYN>(w)
             .chunks_exact(self.words)
-            .flat_map(|board| board.iter().zip(&w.open).map(|(&b, &open)| b & open))
+            .flat_map(|board| board.iter().zip(open).map(|(&b, &open)| b & open))
             .map(|b| u64::from(b.count_ones()))
             .sum()
     }
 }
 
 /// A state of the slot engine with its indexes: per slot its value (0 = none, else the
-/// value's index plus one); per value the bitset of slots that may take it, meaningful
-/// for empty slots only (a filled slot keeps its bits: every reader masks with `open`,
-/// which is cheaper than clearing the slot from every board at each placement); the empty
-/// slots; per hub its mask.
+/// value's index plus one), and one buffer of bits (one allocation, one copy) holding
+/// per value the bitset of slots that may take it ("board"), meaningful for empty slots
+/// only (a filled slot keeps its bits: every reader masks with the empty slots, which is
+/// cheaper than clearing the slot from every board at each placement); then the bitset of
+/// empty slots; then per hub its mask. [`Tables`] knows where each part starts.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Work<M: Mask> {
     pub vals: Vec<u8>,
-    pub boards: Vec<u64>,
-    pub open: Vec<u64>,
-    pub hub: Vec<M>,
+    bits: Vec<u64>,
     /// The number of empty slots.
     pub left: u32,
     /// The highest slot placed by a transition (orderly generation), `u32::MAX` if none.
@@ -583,9 +622,7 @@ impl<M: Mask> Clone for Work<M> {
     fn clone(&self) -> Self {
         Work {
             vals: self.vals.clone(),
-            boards: self.boards.clone(),
-            open: self.open.clone(),
-            hub: self.hub.clone(),
+            bits: self.bits.clone(),
             left: self.left,
             last: self.last,
             dirty_values: self.dirty_values,
@@ -596,9 +633,7 @@ impl<M: Mask> Clone for Work<M> {
     /// Reuses the buffers: the hot path clones into spent states.
     fn clone_from(&mut self, src: &Self) {
         self.vals.clone_from(&src.vals);
-        self.boards.clone_from(&src.boards);
-        self.open.clone_from(&src.open);
-        self.hub.clone_from(&src.hub);
+        self.bits.clone_from(&src.bits);
         self.left = src.left;
         self.last = src.last;
         self.dirty_values = src.dirty_values;
