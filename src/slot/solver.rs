@@ -143,6 +143,13 @@ impl<M: Mask> Tables<M> {
             }
         }));
         init_bits.resize(init_bits.len() + m.hubs.len() * M::WORDS, 0);
+        let tracked = m.once.len().min(64);
+        let lacking = if tracked == 64 {
+            !0
+        } else {
+            (1u64 << tracked) - 1
+        };
+        init_bits.extend(std::iter::repeat_n(lacking, m.d));
         Tables {
             n,
             d: m.d,
@@ -256,6 +263,12 @@ impl<M: Mask> Tables<M> {
         self.open_at::<W>() + self.words_of::<W>() + h * M::WORDS
     }
 
+    /// Per value, the first 64 exactly-once hubs that do not hold it yet.
+    #[inline]
+    fn lacks_at<const W: usize>(&self, x: usize) -> usize {
+        self.hub_at::<W>(self.hub_table.len()) + x
+    }
+
     /// The values hub `h` holds.
     #[inline]
     fn hub<const W: usize>(&self, w: &Work<M>, h: usize) -> M {
@@ -307,6 +320,7 @@ impl<M: Mask> Tables<M> {
             }
             // Clearing the readers of a hub that already held `y` again changes nothing.
             w.dirty_values |= add;
+            w.bits[self.lacks_at::<W>(y as usize)] &= !self.once_of[s];
             let peers = &self.peers[s * words..(s + 1) * words];
             let y = y as usize;
             for (bw, &p) in w.bits[y * words..(y + 1) * words].iter_mut().zip(peers) {
@@ -325,6 +339,9 @@ impl<M: Mask> Tables<M> {
             let readers = self.readers::<W>(h);
             while !add.is_zero() {
                 let x = add.pop_first() as usize;
+                if h < self.once.min(64) {
+                    w.bits[self.lacks_at::<W>(x)] &= !(1 << h);
+                }
                 for (bw, &r) in w.bits[x * words..(x + 1) * words].iter_mut().zip(readers) {
                     *bw &= !r;
                 }
@@ -423,7 +440,27 @@ impl<M: Mask> Tables<M> {
             // Only (group, value) pairs whose count of places changed since the last scan.
             let hubs = std::mem::take(&mut w.dirty_hubs);
             let values = std::mem::replace(&mut w.dirty_values, M::ZERO);
-            for h in 0..self.once {
+            // The first 64 exactly-once hubs to scan: those wholly changed, and those
+            // lacking a changed value; the others are always scanned.
+            let mut scan = hubs;
+            let mut v = values;
+            while !v.is_zero() {
+                scan |= w.bits[self.lacks_at::<W>(v.pop_first() as usize)];
+            }
+            if self.once < 64 {
+                scan &= (1 << self.once) - 1;
+            }
+            let mut untracked = 64..self.once;
+            loop {
+                let h = if scan != 0 {
+                    let h = scan.trailing_zeros() as usize;
+                    scan &= scan - 1;
+                    h
+                } else if let Some(h) = untracked.next() {
+                    h
+                } else {
+                    break;
+                };
                 let every = h >= 64 || hubs & (1 << h) != 0;
                 let look = if every { self.full } else { values };
                 let mut missing = self.full & !self.hub::<W>(w, h) & look;
@@ -602,7 +639,8 @@ impl<M: Mask> Tables<M> {
 /// per value the bitset of slots that may take it ("board"), meaningful for empty slots
 /// only (a filled slot keeps its bits: every reader masks with the empty slots, which is
 /// cheaper than clearing the slot from every board at each placement); then the bitset of
-/// empty slots; then per hub its mask. [`Tables`] knows where each part starts.
+/// empty slots; then per hub its mask; then per value the first 64 exactly-once hubs
+/// that lack it. [`Tables`] knows where each part starts.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Work<M: Mask> {
     pub vals: Vec<u8>,
