@@ -514,6 +514,31 @@ impl<M: Mask> Tables<M> {
             return None;
         }
         let words = self.words_of::<W>();
+        // Most often some slot has at most two candidates: saturating counts up to three,
+        // without branches, find it.
+        let mut at_least = [[0u64; 3]; 8];
+        if words <= 8 {
+            let at_least = &mut at_least[..words];
+            for board in self.boards::<W>(w).chunks_exact(words) {
+                for (t, &b) in at_least.iter_mut().zip(board) {
+                    t[2] |= t[1] & b;
+                    t[1] |= t[0] & b;
+                    t[0] |= b;
+                }
+            }
+            let open = self.open::<W>(w);
+            for k in 0..3 {
+                for (i, (t, &o)) in at_least.iter().zip(open).enumerate() {
+                    let eq = match k {
+                        0 => o & !t[0],
+                        _ => o & t[k - 1] & !t[k],
+                    };
+                    if eq != 0 {
+                        return Some(((i * 64) as u32 + eq.trailing_zeros(), k as u32));
+                    }
+                }
+            }
+        }
         let planes = (u32::BITS - (self.d as u32).leading_zeros()) as usize;
         // counts[p * words + i]: bit p of each slot's candidate count.
         let mut counts = [0u64; 64];
