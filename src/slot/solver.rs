@@ -420,15 +420,18 @@ impl<M: Mask> Tables<M> {
                 while singles != 0 {
                     let s = i * 64 + singles.trailing_zeros() as usize;
                     singles &= singles - 1;
-                    let b = 1u64 << (s % 64);
-                    let Some(x) = self
-                        .boards::<W>(w)
-                        .chunks_exact(words)
-                        .position(|board| board[i] & b != 0)
-                    else {
+                    // Its one candidate, read from every board without a branch (the
+                    // loop's exit would be hard to predict).
+                    let (mut x, mut found) = (0, 0);
+                    for (v, board) in self.boards::<W>(w).chunks_exact(words).enumerate() {
+                        let has = (board[i] >> (s % 64)) as usize & 1;
+                        x |= has * v;
+                        found |= has;
+                    }
+                    if found == 0 {
                         // An earlier single in this pass took its last candidate.
                         return false;
-                    };
+                    }
                     self.place_unchecked::<W>(w, s, x as u32);
                     singles_found = true;
                 }
