@@ -24,16 +24,15 @@ pub struct Tables<M: Mask> {
     pub words: usize,
     pub full: M,
     pub allowed: Vec<M>,
-    /// Hubs each slot writes: `writes[write_start[s]..write_start[s + 1]]`.
-    write_start: Vec<u32>,
+    /// What placing in each slot reads first, in one record.
+    slot_info: Vec<SlotInfo>,
+    /// Hubs each slot writes: `writes[slot_info[s].writes]`.
     writes: Vec<u32>,
     /// Beside each entry of `writes`, where its hub's rows start in `table`
     /// (`hub_table[h] * d`): placing reads them without going through the hub.
     write_rows: Vec<u32>,
-    /// Per slot, whether every hub it writes blocks exactly the value held (as in "all
-    /// different" groups); then placing `y` takes `y` from the slot's `peers` (the
-    /// readers of those hubs, `words` words per slot) in one pass.
-    equal_only: Vec<bool>,
+    /// Per slot, the readers of the hubs it writes (`words` words per slot), where it is
+    /// `equal_only`.
     peers: Vec<u64>,
     /// Hubs each slot reads.
     read_start: Vec<u32>,
@@ -47,12 +46,22 @@ pub struct Tables<M: Mask> {
     table: Vec<M>,
     /// Exactly-once hubs: the first `once`.
     pub once: usize,
-    /// Per slot, the bitset of the first 64 exactly-once hubs (by position in `once`) that
-    /// hold it. Hubs past the 64th are always rescanned.
-    once_of: Vec<u64>,
     /// The bit buffer of the empty state (see [`Work`]): board `x` holds the slots that
     /// allow `x`, every slot is empty, no hub holds a value.
     init_bits: Vec<u64>,
+}
+
+/// Per slot, what placing there reads first.
+#[derive(Clone, Copy, Debug)]
+struct SlotInfo {
+    /// The first 64 exactly-once hubs (by position in `once`) that hold the slot. Hubs
+    /// past the 64th are always rescanned.
+    once_of: u64,
+    /// Where its hubs are in `writes`.
+    writes: (u32, u32),
+    /// Whether every hub it writes blocks exactly the value held (as in "all different"
+    /// groups); then placing `y` takes `y` from the slot's `peers` in one pass.
+    equal_only: bool,
 }
 
 fn flatten(lists: &[Vec<u32>]) -> (Vec<u32>, Vec<u32>) {
@@ -156,10 +165,15 @@ impl<M: Mask> Tables<M> {
             words,
             full: M::from_u128(m.full_mask()),
             allowed: m.allowed.iter().map(|&a| M::from_u128(a)).collect(),
-            write_start,
+            slot_info: (0..n)
+                .map(|s| SlotInfo {
+                    once_of: once_of[s],
+                    writes: (write_start[s], write_start[s + 1]),
+                    equal_only: equal_only[s],
+                })
+                .collect(),
             writes,
             write_rows,
-            equal_only,
             peers,
             read_start,
             reads,
@@ -172,7 +186,6 @@ impl<M: Mask> Tables<M> {
                 .flat_map(|t| t.iter().map(|&r| M::from_u128(r)))
                 .collect(),
             once: m.once.len(),
-            once_of,
             init_bits,
         }
     }
@@ -195,7 +208,8 @@ impl<M: Mask> Tables<M> {
     /// The hubs slot `s` writes, each with where its rows start in `table`.
     #[inline]
     fn writes(&self, s: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
-        let range = self.write_start[s] as usize..self.write_start[s + 1] as usize;
+        let (start, end) = self.slot_info[s].writes;
+        let range = start as usize..end as usize;
         self.writes[range.clone()]
             .iter()
             .zip(&self.write_rows[range])
@@ -307,9 +321,10 @@ impl<M: Mask> Tables<M> {
         // `s` stays on the boards of its other candidates: readers mask boards with `open`.
         // A hidden single may now show in the groups holding `s` (it left every board), and
         // for the values taken from readers, in any group.
-        w.dirty_hubs |= self.once_of[s];
-        if self.equal_only[s] {
-            let range = self.write_start[s] as usize..self.write_start[s + 1] as usize;
+        let info = self.slot_info[s];
+        w.dirty_hubs |= info.once_of;
+        if info.equal_only {
+            let range = info.writes.0 as usize..info.writes.1 as usize;
             let bit = M::bit(y);
             let mut add = M::ZERO;
             for &h in &self.writes[range] {
@@ -320,7 +335,7 @@ impl<M: Mask> Tables<M> {
             }
             // Clearing the readers of a hub that already held `y` again changes nothing.
             w.dirty_values |= add;
-            w.bits[self.lacks_at::<W>(y as usize)] &= !self.once_of[s];
+            w.bits[self.lacks_at::<W>(y as usize)] &= !info.once_of;
             let peers = &self.peers[s * words..(s + 1) * words];
             let y = y as usize;
             for (bw, &p) in w.bits[y * words..(y + 1) * words].iter_mut().zip(peers) {
