@@ -180,18 +180,10 @@ impl<'g> Engine<'g> {
         let givens = givens.or(self.grammar.start.as_ref());
         let values = self.slot_start_values(model, givens);
         match width {
-            Width::W16(t) => self
-                .start_work::<_, DYN>(model, t, &values, givens)
-                .map(drop),
-            Width::W32(t) => self
-                .start_work::<_, DYN>(model, t, &values, givens)
-                .map(drop),
-            Width::W64(t) => self
-                .start_work::<_, DYN>(model, t, &values, givens)
-                .map(drop),
-            Width::W128(t) => self
-                .start_work::<_, DYN>(model, t, &values, givens)
-                .map(drop),
+            Width::W16(t) => self.clash_free(model, t, &values, givens),
+            Width::W32(t) => self.clash_free(model, t, &values, givens),
+            Width::W64(t) => self.clash_free(model, t, &values, givens),
+            Width::W128(t) => self.clash_free(model, t, &values, givens),
         }
     }
 
@@ -342,6 +334,18 @@ impl<'g> Engine<'g> {
             }
             None => slot::compile::slot_values(model, &self.start_graph(Some(givens))),
         }
+    }
+
+    /// Places the start values on their own, only to report the first clash.
+    fn clash_free<M: Mask>(
+        &self,
+        model: &SlotModel,
+        tables: &Tables<M>,
+        values: &[Option<u16>],
+        givens: Option<&Givens>,
+    ) -> Result<(), Diagnostic> {
+        self.start_work::<M, DYN>(model, tables, values, givens)
+            .map(drop)
     }
 
     fn start_work<M: Mask, const W: usize>(

@@ -1,9 +1,9 @@
 //! The slot engine's working state and its moves, value-major: for each value a bitset of
 //! the slots that may still take it ("boards", one after another), read through the bitset
-//! of empty slots. Placing a value empties the slot
-//! and, for each hub it writes, clears the hub's readers from the boards of the values it
-//! blocks: a few word operations instead of one update per neighbour. Forced moves are
-//! found for the whole state at once by counting boards bit-sliced.
+//! of empty slots. Placing a value empties the slot and, for each hub it writes, clears the
+//! hub's readers from the boards of the values it blocks: a few word operations instead of
+//! one update per neighbour. Forced moves are found for the whole state at once by counting
+//! boards bit-sliced.
 
 use super::mask::Mask;
 use super::model::SlotModel;
@@ -83,8 +83,12 @@ impl<M: Mask> Tables<M> {
         let mut reads = vec![Vec::new(); n];
         // Hubs are renumbered with the exactly-once hubs first, in their order, so that
         // scans over those read the first hub masks directly.
+        let mut is_once = vec![false; m.hubs.len()];
+        for &h in &m.once {
+            is_once[h as usize] = true;
+        }
         let mut order = m.once.clone();
-        order.extend((0..m.hubs.len() as u32).filter(|h| !m.once.contains(h)));
+        order.extend((0..m.hubs.len() as u32).filter(|&h| !is_once[h as usize]));
         let mut hub_readers = vec![0u64; m.hubs.len() * words];
         let mut hub_members = vec![0u64; m.hubs.len() * words];
         for (h, hub) in order.iter().map(|&h| &m.hubs[h as usize]).enumerate() {
@@ -277,7 +281,8 @@ impl<M: Mask> Tables<M> {
         self.open_at::<W>() + self.words_of::<W>() + h * M::WORDS
     }
 
-    /// Per value, the first 64 exactly-once hubs that do not hold it yet.
+    /// Where, in a state's buffer, the word of the first 64 exactly-once hubs that do not
+    /// hold `x` yet is.
     #[inline]
     fn lacks_at<const W: usize>(&self, x: usize) -> usize {
         self.hub_at::<W>(self.hub_table.len()) + x
