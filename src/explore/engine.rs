@@ -7,6 +7,7 @@ use std::time::Instant;
 use crate::diag::{Diagnostic, Span};
 use crate::grammar::{Givens, Grammar};
 use crate::model::{Graph, Value};
+use crate::slot::solver::DYN;
 use crate::slot::{
     self, ColouringSpace, Conflict, FocusSpace, FullSpace, Mask, NotSlot, SlotModel, Tables, Work,
 };
@@ -19,6 +20,35 @@ use super::policy::ValueOrder;
 use super::report::Report;
 use super::restarts::explore_restarts;
 use super::space::Space;
+
+/// Evaluates `$e` with the const `$w` set to `$words` when it is 1 to 4 (slot bitsets of
+/// up to 256 slots, whose loops then unroll), else to [`DYN`] (read at run time).
+macro_rules! by_words {
+    ($words:expr, $w:ident => $e:expr) => {
+        match $words {
+            1 => {
+                const $w: usize = 1;
+                $e
+            }
+            2 => {
+                const $w: usize = 2;
+                $e
+            }
+            3 => {
+                const $w: usize = 3;
+                $e
+            }
+            4 => {
+                const $w: usize = 4;
+                $e
+            }
+            _ => {
+                const $w: usize = DYN;
+                $e
+            }
+        }
+    };
+}
 
 /// The slot tables at the narrowest mask width that holds the domain.
 enum Width {
@@ -150,10 +180,10 @@ impl<'g> Engine<'g> {
         let givens = givens.or(self.grammar.start.as_ref());
         let values = self.slot_start_values(model, givens);
         match width {
-            Width::W16(t) => self.start_work(model, t, &values, givens).map(drop),
-            Width::W32(t) => self.start_work(model, t, &values, givens).map(drop),
-            Width::W64(t) => self.start_work(model, t, &values, givens).map(drop),
-            Width::W128(t) => self.start_work(model, t, &values, givens).map(drop),
+            Width::W16(t) => self.clash_free(model, t, &values, givens),
+            Width::W32(t) => self.clash_free(model, t, &values, givens),
+            Width::W64(t) => self.clash_free(model, t, &values, givens),
+            Width::W128(t) => self.clash_free(model, t, &values, givens),
         }
     }
 
@@ -235,7 +265,9 @@ impl<'g> Engine<'g> {
         config: &Config,
         sink: &mut Option<&mut dyn FnMut(&Graph)>,
     ) -> Result<(super::Counts, Option<super::StopReason>, u32), Diagnostic> {
-        let work = self.start_work(model, tables, values, givens)?;
+        let work = by_words!(tables.words, W => {
+            self.start_work::<M, W>(model, tables, values, givens)
+        })?;
         let policy = &config.policy;
         Ok(match config.expand {
             Expand::Focus if policy.focus.is_colouring() => {
@@ -254,8 +286,9 @@ impl<'g> Engine<'g> {
                 })
             }
             Expand::Focus => {
-                let space = FocusSpace::new(self.grammar, model, tables, &self.grammar.base, work);
-                let (counts, stop) = run(&space, config, sink);
+                let (counts, stop) = by_words!(tables.words, W => {
+                    self.run_focus::<M, W>(model, tables, work, config, sink)
+                });
                 (counts, stop, 1)
             }
             Expand::All => {
@@ -264,6 +297,21 @@ impl<'g> Engine<'g> {
                 (counts, stop, 1)
             }
         })
+    }
+
+    /// The focus search with `W` words per slot bitset (see [`DYN`]): the search's loops
+    /// over words unroll for the common small grids.
+    fn run_focus<M: Mask, const W: usize>(
+        &self,
+        model: &SlotModel,
+        tables: &Tables<M>,
+        work: Work<M>,
+        config: &Config,
+        sink: &mut Option<&mut dyn FnMut(&Graph)>,
+    ) -> (super::Counts, Option<super::StopReason>) {
+        let base = &self.grammar.base;
+        let space = FocusSpace::<M, W>::new(self.grammar, model, tables, base, work);
+        run(&space, config, sink)
     }
 
     /// Places the start graph's slot values, reporting the first that clashes with an
@@ -292,7 +340,19 @@ impl<'g> Engine<'g> {
         }
     }
 
-    fn start_work<M: Mask>(
+    /// Places the start values on their own, only to report the first clash.
+    fn clash_free<M: Mask>(
+        &self,
+        model: &SlotModel,
+        tables: &Tables<M>,
+        values: &[Option<u16>],
+        givens: Option<&Givens>,
+    ) -> Result<(), Diagnostic> {
+        self.start_work::<M, DYN>(model, tables, values, givens)
+            .map(drop)
+    }
+
+    fn start_work<M: Mask, const W: usize>(
         &self,
         model: &SlotModel,
         tables: &Tables<M>,
@@ -306,7 +366,7 @@ impl<'g> Engine<'g> {
             if tables.blocked(&work, s, u32::from(y)) {
                 return Err(self.clash(model, tables, values, &placed, s, y, givens));
             }
-            tables.place_unchecked(&mut work, s, u32::from(y));
+            tables.place_unchecked::<W>(&mut work, s, u32::from(y));
             placed.push(s);
         }
         Ok(work)
@@ -342,7 +402,7 @@ impl<'g> Engine<'g> {
         let name = g.domain.name(y);
         let other = placed.iter().copied().find(|&t| {
             let mut w = tables.empty();
-            tables.place_unchecked(&mut w, t, u32::from(values[t].unwrap_or(0)));
+            tables.place_unchecked::<DYN>(&mut w, t, u32::from(values[t].unwrap_or(0)));
             tables.blocked(&w, s, u32::from(y))
         });
         let message = match other {

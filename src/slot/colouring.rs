@@ -18,7 +18,7 @@ use super::conflict::Conflict;
 use super::mask::Mask;
 use super::model::SlotModel;
 use super::pick::{pick, Pick};
-use super::solver::{Tables, Work};
+use super::solver::{Tables, Work, DYN};
 
 /// A state of a colouring run: the slot state, and what the heuristics read off the
 /// colouring so far, kept up to date at each placement in O(degree).
@@ -128,7 +128,7 @@ impl<'a, M: Mask> ColouringSpace<'a, M> {
     ) {
         let mut child = succ.copy_of(state);
         let s = p.slot as usize;
-        let placed = self.tables.place(&mut child.work, s, y);
+        let placed = self.tables.place::<DYN>(&mut child.work, s, y);
         debug_assert!(placed, "values come from the slot's candidates");
         for &t in self.conflict.neighbours(s) {
             child.seen[t as usize] |= M::bit(y);
@@ -160,7 +160,7 @@ impl<M: Mask> Space for ColouringSpace<'_, M> {
         succ: &mut Successors<'_, Colouring<M>>,
     ) -> Expansion {
         let t = self.tables;
-        let Some((fewest, k)) = t.best_slot(&state.work) else {
+        let Some((fewest, k)) = t.best_slot::<DYN>(&state.work) else {
             return Expansion { transitions: 0 };
         };
         // An empty slot without candidates stays without: no final state extends this
@@ -170,7 +170,7 @@ impl<M: Mask> Space for ColouringSpace<'_, M> {
             return Expansion { transitions: 0 };
         }
         let p = pick(self.focus, t, self.conflict, state, fewest);
-        let mut c = t.cand(&state.work, p.slot as usize);
+        let mut c = t.cand::<DYN>(&state.work, p.slot as usize);
         values.clear();
         while !c.is_zero() {
             values.push(c.pop_first());

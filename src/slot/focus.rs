@@ -24,7 +24,7 @@ use super::mask::Mask;
 use super::model::SlotModel;
 use super::solver::{Tables, Work};
 
-pub struct FocusSpace<'a, M: Mask> {
+pub struct FocusSpace<'a, M: Mask, const W: usize> {
     pub(super) grammar: &'a Grammar,
     pub(super) model: &'a SlotModel,
     pub(super) tables: &'a Tables<M>,
@@ -32,7 +32,7 @@ pub struct FocusSpace<'a, M: Mask> {
     pub(super) base: &'a Graph,
 }
 
-impl<'a, M: Mask> FocusSpace<'a, M> {
+impl<'a, M: Mask, const W: usize> FocusSpace<'a, M, W> {
     /// `start` holds the givens; it is propagated here.
     pub fn new(
         grammar: &'a Grammar,
@@ -41,7 +41,7 @@ impl<'a, M: Mask> FocusSpace<'a, M> {
         base: &'a Graph,
         mut start: Work<M>,
     ) -> Self {
-        let alive = tables.propagate(&mut start);
+        let alive = tables.propagate::<W>(&mut start);
         FocusSpace {
             grammar,
             model,
@@ -54,7 +54,7 @@ impl<'a, M: Mask> FocusSpace<'a, M> {
     fn branch(&self, state: &Work<M>, succ: &mut Successors<'_, Work<M>>, s: u32, y: u32) {
         let mut child = succ.copy_of(state);
         let t = self.tables;
-        if t.place(&mut child, s as usize, y) && t.propagate(&mut child) {
+        if t.place::<W>(&mut child, s as usize, y) && t.propagate::<W>(&mut child) {
             succ.push(child);
         } else {
             succ.dead += 1;
@@ -63,7 +63,7 @@ impl<'a, M: Mask> FocusSpace<'a, M> {
     }
 }
 
-impl<M: Mask> Space for FocusSpace<'_, M> {
+impl<M: Mask, const W: usize> Space for FocusSpace<'_, M, W> {
     type State = Work<M>;
     type Scratch = ();
 
@@ -73,16 +73,16 @@ impl<M: Mask> Space for FocusSpace<'_, M> {
 
     fn expand(&self, state: &Work<M>, _: &mut (), succ: &mut Successors<'_, Work<M>>) -> Expansion {
         let t = self.tables;
-        let Some((s, k)) = t.best_slot(state) else {
+        let Some((s, k)) = t.best_slot::<W>(state) else {
             return Expansion { transitions: 0 };
         };
-        if let Some((h, y, kv)) = t.best_value(state, k) {
-            t.for_each_place(state, h, y, |m| self.branch(state, succ, m, y));
+        if let Some((h, y, kv)) = t.best_value::<W>(state, k) {
+            t.for_each_place::<W>(state, h, y, |m| self.branch(state, succ, m, y));
             return Expansion {
                 transitions: u64::from(kv),
             };
         }
-        let mut c = t.cand(state, s as usize);
+        let mut c = t.cand::<W>(state, s as usize);
         while !c.is_zero() {
             let y = c.pop_first();
             self.branch(state, succ, s, y);

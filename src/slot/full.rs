@@ -17,7 +17,7 @@ use crate::explore::{Expansion, Space, Successors};
 
 use super::mask::Mask;
 use super::model::{FinalKind, SlotModel};
-use super::solver::{Tables, Work};
+use super::solver::{Tables, Work, DYN};
 
 /// A state: slot values packed `bits` to a slot, whole slots per word, and the last slot
 /// placed by a transition (for orderly generation; not part of the key).
@@ -103,7 +103,7 @@ impl<'a, M: Mask> FullSpace<'a, M> {
         for s in 0..self.tables.n {
             let v = self.get(p, s);
             if v != 0 && self.start_vals[s] == 0 {
-                self.tables.place_unchecked(w, s, u32::from(v) - 1);
+                self.tables.place_unchecked::<DYN>(w, s, u32::from(v) - 1);
             }
         }
         w.last = p.last;

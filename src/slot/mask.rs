@@ -19,6 +19,12 @@ pub trait Mask:
 {
     const ZERO: Self;
     const BITS: u32;
+    /// 64-bit words one mask takes in a state's buffer.
+    const WORDS: usize;
+    /// The mask stored at `words[i..i + WORDS]`.
+    fn load(words: &[u64], i: usize) -> Self;
+    /// Stores the mask at `words[i..i + WORDS]`.
+    fn store(self, words: &mut [u64], i: usize);
     fn bit(i: u32) -> Self;
     fn count(self) -> u32;
     /// The lowest set bit's index (undefined on zero).
@@ -40,6 +46,15 @@ macro_rules! mask {
         impl Mask for $t {
             const ZERO: Self = 0;
             const BITS: u32 = <$t>::BITS;
+            const WORDS: usize = 1;
+            #[inline]
+            fn load(words: &[u64], i: usize) -> Self {
+                words[i] as $t
+            }
+            #[inline]
+            fn store(self, words: &mut [u64], i: usize) {
+                words[i] = self as u64;
+            }
             #[inline]
             fn bit(i: u32) -> Self {
                 1 << i
@@ -63,4 +78,34 @@ macro_rules! mask {
 mask!(u16);
 mask!(u32);
 mask!(u64);
-mask!(u128);
+
+impl Mask for u128 {
+    const ZERO: Self = 0;
+    const BITS: u32 = u128::BITS;
+    const WORDS: usize = 2;
+    #[inline]
+    fn load(words: &[u64], i: usize) -> Self {
+        u128::from(words[i]) | u128::from(words[i + 1]) << 64
+    }
+    #[inline]
+    fn store(self, words: &mut [u64], i: usize) {
+        words[i] = self as u64;
+        words[i + 1] = (self >> 64) as u64;
+    }
+    #[inline]
+    fn bit(i: u32) -> Self {
+        1 << i
+    }
+    #[inline]
+    fn count(self) -> u32 {
+        self.count_ones()
+    }
+    #[inline]
+    fn first(self) -> u32 {
+        self.trailing_zeros()
+    }
+    #[inline]
+    fn from_u128(m: u128) -> Self {
+        m
+    }
+}

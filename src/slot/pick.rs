@@ -10,7 +10,7 @@ use crate::explore::policy::Focus;
 use super::colouring::Colouring;
 use super::conflict::Conflict;
 use super::mask::Mask;
-use super::solver::Tables;
+use super::solver::{Tables, DYN};
 
 /// A focus's choice, and where the walk stands once the slot is placed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,7 +95,7 @@ fn welsh_powell<M: Mask>(t: &Tables<M>, conflict: &Conflict, state: &Colouring<M
             continue;
         }
         // Every empty slot has a candidate; a later slot wins only with a smaller value.
-        let low = t.cand(&state.work, s as usize).first();
+        let low = t.cand::<DYN>(&state.work, s as usize).first();
         if best.is_none_or(|(_, v)| low < v) {
             best = Some((s, low));
         }
