@@ -13,16 +13,14 @@ use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use grafter::diag::{Diagnostic, Source};
 use grafter::explore::heuristics::{compare, seed_heuristics, table};
 use grafter::explore::{
-    ordered_jobs, Config, Engine, EngineChoice, EngineKind, Expand, Focus, Limits, Order, Policy,
-    ValueOrder,
+    ordered_jobs, runs_side_by_side, Config, Engine, EngineChoice, EngineKind, Expand, Focus,
+    Limits, Order, Policy, ValueOrder,
 };
 use grafter::grammar::{Givens, Grammar};
 use grafter::output;
 use grafter::puzzle::{read_puzzles, Puzzle};
 
 const BAD_INPUT: u8 = 1;
-/// Below this many runs per thread, runs go one after another, each split across threads.
-const RUNS_PER_THREAD: usize = 4;
 
 /// Puzzles per job when puzzles run side by side: enough to amortise handing out a job and
 /// passing its result, few enough that the threads finish together.
@@ -319,10 +317,9 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
     let mut out = BufWriter::new(stdout.lock());
     let mut stopped = false;
     let many = args.puzzles.is_some();
-    if runs.len() < RUNS_PER_THREAD * threads {
-        // Few runs: one after another, each splitting its own search tree over the threads
-        // (a file of a few puzzles of very different sizes gains nothing from running them
-        // side by side); output streams.
+    if !runs_side_by_side(runs.len(), threads) {
+        // Few runs: one after another, each splitting its own search tree over the
+        // threads; output streams.
         let config = Config { threads, ..config };
         stopped = run_each(&engine, args, &config, many, &runs, &mut out)?;
     } else {

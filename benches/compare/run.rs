@@ -3,7 +3,9 @@
 
 use std::time::{Duration, Instant};
 
-use grafter::explore::{ordered_jobs, Config, Engine, EngineChoice, Expand, Limits, Report};
+use grafter::explore::{
+    ordered_jobs, runs_side_by_side, Config, Engine, EngineChoice, Expand, Limits, Report,
+};
 use grafter::Givens;
 
 use crate::cases::{Case, PuzzleSet, Reference, Work};
@@ -135,8 +137,9 @@ fn finish(case: &Case, reps: usize, load_kb: u64, once: &mut dyn FnMut() -> Foun
     println!("counts {}", counts.join(" "));
 }
 
-/// Solves every puzzle. On several threads it does as the CLI does: a single puzzle splits
-/// its search tree across the threads, many puzzles run side by side, one thread each.
+/// Solves every puzzle. On several threads it does as the CLI does: a few puzzles go one
+/// after another, each splitting its search tree across the threads; many run side by
+/// side, one thread each.
 fn grafter_once(
     case: &Case,
     engine: &Engine,
@@ -166,8 +169,9 @@ fn grafter_once(
         found.states += report.counts.states;
         true
     };
-    if puzzles.len() == 1 {
-        add(solve(0, &Config { threads, ..*config }));
+    if !runs_side_by_side(puzzles.len(), threads) {
+        let config = Config { threads, ..*config };
+        (0..puzzles.len()).all(|i| add(solve(i, &config)));
     } else {
         ordered_jobs(puzzles.len(), threads, |i| solve(i, config), |_, r| add(r));
     }

@@ -21,7 +21,7 @@ pub use config::{Config, EngineChoice, Expand, Limits, Order};
 pub use engine::{Engine, EngineKind};
 pub use explorer::{explore, explore_from};
 pub use frontier::{Frontier, Successors};
-pub use parallel::{explore_parallel, ordered_jobs};
+pub use parallel::{explore_parallel, ordered_jobs, runs_side_by_side};
 pub use policy::{Focus, Policy, ValueOrder};
 pub use report::{Counts, Report, StopReason};
 pub use space::{Expansion, Space};

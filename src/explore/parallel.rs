@@ -80,6 +80,16 @@ enum Piece<S> {
 /// Receives each final state, in order.
 pub type SolutionSink<'a, T> = &'a mut dyn FnMut(&T);
 
+/// Below this many runs (puzzles) per thread, runs go one after another, each splitting
+/// its own search tree over the threads (a file of a few puzzles of very different sizes
+/// gains nothing from running them side by side); from it on, side by side.
+pub const RUNS_PER_THREAD: usize = 4;
+
+/// True when `runs` runs on `threads` threads should go side by side, one thread each.
+pub fn runs_side_by_side(runs: usize, threads: usize) -> bool {
+    threads > 1 && runs >= RUNS_PER_THREAD * threads
+}
+
 /// Subtrees per thread: enough that uneven subtrees even out.
 const SUBTREES_PER_THREAD: usize = 32;
 
