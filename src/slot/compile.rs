@@ -35,6 +35,7 @@ use crate::model::{AttrId, BaseType, Graph, NodeId, NodeTypeId, TypeSystem, Valu
 use crate::rule::{BinOp, Effect, Env, Expr, ExprKind, Pattern, Rule};
 
 use super::model::{Hub, Replacement, SlotModel};
+use super::relation::{cliques, factors};
 
 /// Why a grammar is not a slot grammar; the engine falls back to whole graphs.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -840,62 +841,6 @@ impl RuleCompiler<'_> {
         }
         Ok(())
     }
-}
-
-/// True when "c reaches h" joined with "h reaches d" gives exactly the NAC's (c, d) pairs
-/// (`c`, `h`, `w`: positions in the match tuples).
-fn factors(
-    tuples: &[Vec<NodeId>],
-    exact: &BTreeSet<(NodeId, NodeId)>,
-    c: usize,
-    h: usize,
-    w: usize,
-) -> bool {
-    let mut by_hub: BTreeMap<NodeId, (BTreeSet<NodeId>, BTreeSet<NodeId>)> = BTreeMap::new();
-    for t in tuples {
-        let e = by_hub.entry(t[h]).or_default();
-        e.0.insert(t[c]);
-        e.1.insert(t[w]);
-    }
-    let mut joined = BTreeSet::new();
-    for (cs, ds) in by_hub.values() {
-        for &c in cs {
-            for &d in ds {
-                if c != d {
-                    joined.insert((c, d));
-                }
-            }
-        }
-    }
-    joined == *exact
-}
-
-/// The groups of slots when `pairs` (a slot blocking itself aside) is exactly "distinct
-/// members of the same group", each group of two or more, in slot order.
-fn cliques(pairs: &BTreeSet<(u32, u32)>) -> Option<Vec<Vec<u32>>> {
-    let mut parent: BTreeMap<u32, u32> = BTreeMap::new();
-    fn root(parent: &mut BTreeMap<u32, u32>, s: u32) -> u32 {
-        let p = *parent.entry(s).or_insert(s);
-        if p == s {
-            return s;
-        }
-        let r = root(parent, p);
-        parent.insert(s, r);
-        r
-    }
-    let mut distinct = 0usize;
-    for &(a, b) in pairs.iter().filter(|(a, b)| a != b) {
-        distinct += 1;
-        let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
-        parent.insert(ra.max(rb), ra.min(rb));
-    }
-    let mut groups: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
-    for s in parent.keys().copied().collect::<Vec<_>>() {
-        let r = root(&mut parent, s);
-        groups.entry(r).or_default().push(s);
-    }
-    let complete: usize = groups.values().map(|g| g.len() * (g.len() - 1)).sum();
-    (distinct == complete && distinct > 0).then(|| groups.into_values().collect())
 }
 
 /// Evaluates a NAC's changing condition for one instance, with the witness's attribute set

@@ -9,6 +9,7 @@ pub mod full;
 pub mod mask;
 pub mod model;
 pub mod pick;
+pub mod relation;
 pub mod solver;
 
 pub use colouring::{Colouring, ColouringSpace};
