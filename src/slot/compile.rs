@@ -229,7 +229,7 @@ pub fn compile(g: &Grammar) -> Result<SlotModel, NotSlot> {
             c: t.c,
             attr: t.attr,
             value: t.value,
-            replaces: t.created.is_some(),
+            created: t.created.map(|(ty, _)| ty),
             dynamic: &dynamic,
         })
         .collect();
@@ -410,8 +410,9 @@ struct RuleCompiler<'a> {
     c: VarId,
     attr: AttrId,
     value: &'a Expr,
-    /// True when the rule replaces the cell (`del c` + `new`) rather than setting it.
-    replaces: bool,
+    /// The type of the node that replaces the cell (`del c` + `new`); `None` when the rule
+    /// sets the cell instead.
+    created: Option<NodeTypeId>,
     /// The attributes some rule sets.
     dynamic: &'a BTreeSet<AttrKey>,
 }
@@ -438,7 +439,7 @@ impl RuleCompiler<'_> {
     fn instances(&self, model: &mut SlotModel, ri: usize) -> Result<Instances, NotSlot> {
         let (g, r, c, attr, value) = (self.g, self.r, self.c, self.attr, self.value);
         let types = &g.types;
-        let replaces = self.replaces;
+        let replaces = self.created.is_some();
         // The left side: `c.attr == none` (when setting) plus static conditions.
         let mut has_none_check = false;
         let mut static_conds = Vec::new();
@@ -482,15 +483,13 @@ impl RuleCompiler<'_> {
         }
         // The other left-side nodes must be static: not cells, and (for replacements) not
         // of a type that created nodes could have.
-        let cells: BTreeSet<NodeId> = model.slots.iter().map(|&(n, _)| n).collect();
-        let created = match &r.effects[..] {
-            [_, Effect::NewNode { ty, .. }] => Some(*ty),
-            _ => None,
-        };
         for v in r.lhs.own_vars().filter(|&v| v != c) {
             let ty = var_type(&r.lhs, None, v);
-            let changes = cells.iter().any(|&n| types.is_subtype(g.base.ty(n), ty))
-                || created.is_some_and(|t| types.is_subtype(t, ty));
+            let changes = model
+                .slots
+                .iter()
+                .any(|&(n, _)| types.is_subtype(g.base.ty(n), ty))
+                || self.created.is_some_and(|t| types.is_subtype(t, ty));
             if changes {
                 return not_slot(
                     r.lhs.node(v).map_or(r.lhs.span, |n| n.span),
@@ -690,9 +689,11 @@ impl RuleCompiler<'_> {
         let witness_attr = witness.unwrap_or((VarId(u32::MAX), AttrId::from_index(0)));
         let holds = |i: &Instance, y: Value| {
             let env = TableEnv {
-                host,
-                binding: &i.binding,
-                params: &i.params,
+                instance: BindingEnv {
+                    graph: host,
+                    binding: &i.binding,
+                    params: &i.params,
+                },
                 witness: witness_attr,
                 value: y,
             };
@@ -846,47 +847,33 @@ impl RuleCompiler<'_> {
 /// Evaluates a NAC's changing condition for one instance, with the witness's attribute set
 /// to `value`.
 struct TableEnv<'a> {
-    host: &'a Graph,
-    /// The instance's left-side match and parameters.
-    binding: &'a [NodeId],
-    params: &'a [Value],
+    /// The instance's left-side match and parameters, on the host graph.
+    instance: BindingEnv<'a>,
     witness: (VarId, AttrId),
     value: Value,
 }
 
 impl Env for TableEnv<'_> {
     fn param(&self, index: u32) -> Value {
-        self.params
-            .get(index as usize)
-            .copied()
-            .unwrap_or(Value::None)
+        self.instance.param(index)
     }
 
     fn attr(&self, var: VarId, attr: AttrId) -> Value {
         if (var, attr) == self.witness {
             return self.value;
         }
-        match self.binding.get(var.index()) {
-            Some(&n) => self
-                .host
-                .node(n)
-                .attrs
-                .get(attr.index())
-                .copied()
-                .unwrap_or(Value::None),
-            None => Value::None,
-        }
+        self.instance.attr(var, attr)
     }
 }
 
 /// The start graph's value of every slot (a replaced cell's value read from the node that
 /// took its place, which for a given keeps the cell's identity).
 pub fn slot_values(types: &TypeSystem, model: &SlotModel, graph: &Graph) -> Vec<Option<u16>> {
+    let replaced = model.replaced.as_ref().map(|r| r.ty);
     model
         .slots
         .iter()
         .map(|&(n, a)| {
-            let replaced = model.replaced.as_ref().map(|r| r.ty);
             if replaced.is_some_and(|t| !types.is_subtype(graph.ty(n), t)) {
                 return None;
             }
