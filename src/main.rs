@@ -293,7 +293,9 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
                 }
                 None => None,
             },
+            max_memory: None,
         },
+        interrupt: None,
     };
     let threads = args.threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),

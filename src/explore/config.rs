@@ -1,5 +1,6 @@
 //! Exploration settings: order, expansion, focus policy, limits, threads.
 
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use super::policy::Policy;
@@ -56,6 +57,9 @@ pub struct Limits {
     pub max_solutions: Option<u64>,
     /// Stop once this much wall-clock time has passed.
     pub timeout: Option<Duration>,
+    /// Stop once the process holds this many bytes of memory (resident set; read where
+    /// the system tells it, see [`super::halt::resident_bytes`]).
+    pub max_memory: Option<u64>,
 }
 
 /// Which state representation to use.
@@ -68,7 +72,7 @@ pub enum EngineChoice {
     Graph,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct Config {
     /// Default: `dfs`.
     pub order: Order,
@@ -84,4 +88,7 @@ pub struct Config {
     /// Worker threads for one run (0 or 1: this thread only). Counts and the order of
     /// solutions do not depend on it. Default: 0.
     pub threads: usize,
+    /// A flag that stops the run with [`super::StopReason::Interrupted`] when set (by a
+    /// signal handler, say). Default: none.
+    pub interrupt: Option<&'static AtomicBool>,
 }

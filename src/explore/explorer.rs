@@ -1,10 +1,11 @@
 //! The one exploration loop: pop a state, expand it, record what it is, push what is new.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use super::config::{Config, Order};
 use super::frontier::{Frontier, Successors};
+use super::halt::{Halt, POLL_STATES};
 use super::report::{Counts, StopReason};
 use super::space::Space;
 use super::store::StateStore;
@@ -74,6 +75,7 @@ fn walk<S: Space>(
     on_solution: &mut dyn FnMut(&S::State),
 ) -> Option<(Counts, Option<StopReason>)> {
     let limits = config.limits;
+    let mut halt = Halt::new(limits, started, config.interrupt, cancel);
     let mut counts = Counts::default();
     let mut frontier = Frontier::new(config.order);
     let mut store = space.needs_visited().then(StateStore::new);
@@ -90,10 +92,9 @@ fn walk<S: Space>(
         if limits.max_states.is_some_and(|m| counts.states >= m) {
             return Some((counts, Some(StopReason::MaxStates(counts.states))));
         }
-        if counts.states % 256 == 0 {
-            let cancelled = cancel.is_some_and(|c| c.load(Ordering::Relaxed));
-            if cancelled || limits.timeout.is_some_and(|t| started.elapsed() >= t) {
-                return Some((counts, Some(StopReason::Timeout(started.elapsed()))));
+        if counts.states % POLL_STATES == 0 {
+            if let Some(stop) = halt.poll() {
+                return Some((counts, Some(stop)));
             }
         }
         if budget.is_some_and(|b| counts.states >= b) {

@@ -13,15 +13,22 @@ pub enum StopReason {
     MaxStates(u64),
     MaxSolutions(u64),
     Timeout(Duration),
+    /// An interrupt (Ctrl-C, SIGTERM) or the caller's flag.
+    Interrupted,
+    /// The process held this many bytes, at or above `--max-memory`.
+    Memory(u64),
 }
 
 impl StopReason {
-    /// A short machine-readable name: `max-states`, `max-solutions`, `timeout`.
+    /// A short machine-readable name: `max-states`, `max-solutions`, `timeout`,
+    /// `interrupted`, `memory`.
     pub fn name(self) -> &'static str {
         match self {
             StopReason::MaxStates(_) => "max-states",
             StopReason::MaxSolutions(_) => "max-solutions",
             StopReason::Timeout(_) => "timeout",
+            StopReason::Interrupted => "interrupted",
+            StopReason::Memory(_) => "memory",
         }
     }
 }
@@ -36,6 +43,12 @@ impl fmt::Display for StopReason {
             StopReason::Timeout(d) => {
                 write!(f, "stopped after {:.3} s (--timeout)", d.as_secs_f64())
             }
+            StopReason::Interrupted => write!(f, "interrupted"),
+            StopReason::Memory(n) => write!(
+                f,
+                "stopped at {} MiB of memory (--max-memory)",
+                n / (1024 * 1024)
+            ),
         }
     }
 }

@@ -42,6 +42,7 @@ pub fn explore_restarts(
             StopReason::MaxStates(_) => StopReason::MaxStates(total.states),
             StopReason::MaxSolutions(_) => StopReason::MaxSolutions(total.solutions),
             StopReason::Timeout(_) => StopReason::Timeout(started.elapsed()),
+            other => other,
         });
         if stop.is_some() || counts.solutions > 0 {
             return (total, stop, made);
