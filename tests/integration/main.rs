@@ -13,3 +13,4 @@ mod semantics;
 mod solutions;
 mod support;
 mod variant;
+mod watch;
