@@ -18,9 +18,30 @@ pub fn rule(name: &str) -> PathBuf {
     root().join("rules").join(format!("{name}.graft"))
 }
 
-/// A file of the shared puzzle data (`../shared/data/REL`, beside the repository).
+/// A puzzle file the default tests read: `tests/data/REL` (tests/data/README.md says
+/// where each comes from).
 pub fn data(rel: &str) -> PathBuf {
-    root().join("..").join("shared").join("data").join(rel)
+    root().join("tests").join("data").join(rel)
+}
+
+/// A file of the larger puzzle collection outside the repository, for opt-in tests:
+/// `$GRAFTER_DATA/REL`, or `../shared/data/REL` beside the repository when `GRAFTER_DATA` is
+/// unset. `None`, after a line on stderr naming the missing file, when it is not there, so
+/// the caller can skip.
+pub fn external_data(rel: &str) -> Option<PathBuf> {
+    let dir = std::env::var_os("GRAFTER_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("..").join("shared").join("data"));
+    let path = dir.join(rel);
+    if path.is_file() {
+        Some(path)
+    } else {
+        eprintln!(
+            "skipped: needs {} (set GRAFTER_DATA to the folder that holds {rel})",
+            path.display()
+        );
+        None
+    }
 }
 
 /// A file in `tests/fixtures/`.

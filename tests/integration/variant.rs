@@ -204,7 +204,7 @@ impl Variant {
     }
 }
 
-/// The jigsaw layout of `data/variants/9x9-jigsaw.txt` (data/README.md).
+/// The jigsaw layout of `tests/data/variants/9x9-jigsaw.txt` (tests/data/README.md).
 pub const JIGSAW: [&str; 9] = [
     "ABBBBBCFF",
     "AABBBBCFF",
@@ -221,7 +221,8 @@ pub const JIGSAW: [&str; 9] = [
 pub struct RuleFile {
     pub name: &'static str,
     pub variant: Variant,
-    /// Data files (relative to `../shared/data`) whose lines the rule file solves.
+    /// Data files (relative to `tests/data`; `sudoku9/17clue.txt` to the external collection)
+    /// whose lines the rule file solves.
     pub data: &'static [&'static str],
     /// How many solutions the file's own `start` block has.
     pub start_solutions: u64,
