@@ -7,6 +7,7 @@ mod counts;
 mod diagnostics;
 mod encodings;
 mod engines;
+mod fuzz;
 mod heuristics;
 mod random_variants;
 mod semantics;
