@@ -12,7 +12,8 @@
 //! ```
 //!
 //! and `GRAFTER_FUZZ_SEED=N` varies the cases. A failing case keeps its input files and
-//! prints their paths, the command line, the seed and the case number.
+//! prints their paths, the command line, the seed and the case number;
+//! `GRAFTER_FUZZ_FIRST=K GRAFTER_FUZZ_CASES=1` (with its seed) runs case K alone.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -291,10 +292,16 @@ enum Input {
     SolvePuzzles { rules: Vec<u8>, puzzles: Vec<u8> },
 }
 
-/// The corpus: every rule file with its cell count (from its `grid` line), and every line
-/// of every puzzle file.
+/// A rule file the cases start from.
+struct RuleText {
+    text: Vec<u8>,
+    /// The cells of its `grid` line, to pair it with puzzle lines of that length.
+    cells: Option<usize>,
+}
+
+/// The corpus: every rule file, and every line of every puzzle file.
 struct Corpus {
-    rules: Vec<(PathBuf, Vec<u8>, Option<usize>)>,
+    rules: Vec<RuleText>,
     lines: Vec<Vec<u8>>,
 }
 
@@ -328,9 +335,9 @@ impl Corpus {
         let rules = rule_paths
             .into_iter()
             .map(|p| {
-                let bytes = std::fs::read(&p).expect("a readable rule file");
-                let cells = grid_cells(&bytes);
-                (p, bytes, cells)
+                let text = std::fs::read(p).expect("a readable rule file");
+                let cells = grid_cells(&text);
+                RuleText { text, cells }
             })
             .collect();
         let mut puzzle_paths = Vec::new();
@@ -360,10 +367,10 @@ impl Corpus {
         };
         let input = match rng.below(10) {
             0..=3 => Input::Check {
-                rules: mutations(&mut rng, &rule_for_case(self, index).1),
+                rules: mutations(&mut rng, &rule_for_case(self, index).text),
             },
             4..=6 => Input::SolveStart {
-                rules: mutations(&mut rng, &rule_for_case(self, index).1),
+                rules: mutations(&mut rng, &rule_for_case(self, index).text),
             },
             _ => {
                 let mut puzzles = Vec::new();
@@ -389,15 +396,15 @@ impl Corpus {
                 }
                 // Mostly a rule file whose grid has as many cells as the first line, so
                 // the search runs; sometimes any, so lengths clash.
-                let fitting: Vec<&(PathBuf, Vec<u8>, Option<usize>)> = self
+                let fitting: Vec<&RuleText> = self
                     .rules
                     .iter()
-                    .filter(|r| r.2.is_some() && r.2 == first_len)
+                    .filter(|r| r.cells.is_some() && r.cells == first_len)
                     .collect();
                 let rules = if fitting.is_empty() || rng.one_in(5) {
-                    rng.pick(&self.rules).1.clone()
+                    rng.pick(&self.rules).text.clone()
                 } else {
-                    rng.pick(&fitting).1.clone()
+                    rng.pick(&fitting).text.clone()
                 };
                 let rules = if rng.one_in(5) {
                     mutations(&mut rng, &rules)
@@ -442,7 +449,7 @@ fn how_many(rng: &mut SplitMix64) -> usize {
 }
 
 /// The rule file case `index` starts from: every file in turn, so each is fuzzed alike.
-fn rule_for_case(corpus: &Corpus, index: usize) -> &(PathBuf, Vec<u8>, Option<usize>) {
+fn rule_for_case(corpus: &Corpus, index: usize) -> &RuleText {
     &corpus.rules[index % corpus.rules.len()]
 }
 
@@ -738,13 +745,15 @@ fn env_number(name: &str) -> Option<u64> {
 fn mutated_rule_files_and_puzzle_lines_never_break_the_contract() {
     let seed = env_number("GRAFTER_FUZZ_SEED").unwrap_or(DEFAULT_SEED);
     let cases = env_number("GRAFTER_FUZZ_CASES").map_or(DEFAULT_CASES, |n| n as usize);
+    // The number of the first case, to rerun one case of a long run.
+    let first = env_number("GRAFTER_FUZZ_FIRST").unwrap_or(0) as usize;
     let corpus = Corpus::load();
     assert!(corpus.rules.len() >= 20, "the rule files are found");
     assert!(corpus.lines.len() >= 500, "the puzzle lines are found");
     let dir = std::env::temp_dir().join(format!("grafter-fuzz-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temp directory");
     let started = Instant::now();
-    let next = AtomicUsize::new(0);
+    let next = AtomicUsize::new(first);
     let findings: Mutex<Vec<Finding>> = Mutex::new(Vec::new());
     let no_position = AtomicUsize::new(0);
     let slowest: Mutex<Vec<(Duration, usize)>> = Mutex::new(Vec::new());
@@ -756,7 +765,7 @@ fn mutated_rule_files_and_puzzle_lines_never_break_the_contract() {
         for _ in 0..workers {
             s.spawn(|| loop {
                 let index = next.fetch_add(1, Ordering::Relaxed);
-                if index >= cases {
+                if index >= first + cases {
                     break;
                 }
                 let (input, options) = corpus.case(seed, index);
