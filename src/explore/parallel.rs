@@ -1,74 +1,24 @@
-//! Exploring on several threads with the results of one thread: jobs are handed out
-//! dynamically, and their results delivered in job order.
+//! Exploring on several threads with the results of one thread: subtrees are handed out
+//! dynamically, and their solutions stream back in subtree order.
 //!
 //! Within one run, a space that is a tree (no visited set: focus spaces, orderly full
 //! spaces) is first explored on one thread for a few thousand states, so that small trees
 //! never start a thread. A larger one starts over, split breadth-first from the root into
 //! subtrees of similar depth (and so, in a search tree, of similar size); DFS visits them
 //! in order, so delivering each subtree's solutions in subtree order prints them exactly
-//! as one thread would.
+//! as one thread would. Solutions wait in bounded queues ([`super::ordered`]), so memory
+//! does not grow with their number.
 
-use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use super::config::{Config, Order};
 use super::explorer::{explore, explore_budget, explore_from};
 use super::frontier::{Frontier, Successors};
+use super::ordered::{ordered_streams, Event};
 use super::report::{Counts, StopReason};
 use super::space::Space;
-
-/// Runs `job(i)` for `i` in `0..n` on up to `threads` threads (idle threads take the
-/// next job), and calls `deliver(i, result)` on this thread in increasing `i`. When
-/// `deliver` returns false no further job starts and no further result is delivered.
-pub fn ordered_jobs<R: Send>(
-    n: usize,
-    threads: usize,
-    job: impl Fn(usize) -> R + Sync,
-    mut deliver: impl FnMut(usize, R) -> bool,
-) {
-    let threads = threads.clamp(1, n.max(1));
-    if threads == 1 {
-        for i in 0..n {
-            if !deliver(i, job(i)) {
-                return;
-            }
-        }
-        return;
-    }
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<(usize, R)>();
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            let tx = tx.clone();
-            let (next, stop, job) = (&next, &stop, &job);
-            scope.spawn(move || loop {
-                if stop.load(Ordering::Relaxed) {
-                    return;
-                }
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= n || tx.send((i, job(i))).is_err() {
-                    return;
-                }
-            });
-        }
-        drop(tx);
-        let mut pending = BTreeMap::new();
-        let mut want = 0;
-        for (i, r) in rx.iter() {
-            pending.insert(i, r);
-            while let Some(r) = pending.remove(&want) {
-                if !deliver(want, r) {
-                    stop.store(true, Ordering::Relaxed);
-                    return;
-                }
-                want += 1;
-            }
-        }
-    });
-}
 
 /// A piece of the split tree, in DFS order: a final state met while splitting, or a
 /// subtree still to explore.
@@ -200,47 +150,51 @@ where
         pieces = next;
     }
     let cancel = AtomicBool::new(false);
-    let mut stop = None;
+    // The reason of the subtree that stopped first: the others stop because it did.
+    let first_stop = Mutex::new(None);
     // A small tree may be used up by the split itself: then no thread is worth starting.
     let subtrees = pieces
         .iter()
         .filter(|p| matches!(p, Piece::Subtree(_)))
         .count();
     let threads = if subtrees == 0 { 1 } else { threads };
-    ordered_jobs(
+    ordered_streams(
         pieces.len(),
         threads,
-        |i| match &pieces[i] {
-            Piece::Solution(_) => (Counts::default(), None, Vec::new()),
+        |i, out| match &pieces[i] {
+            Piece::Solution(_) => Counts::default(),
             Piece::Subtree(s) => {
-                let mut found = Vec::new();
                 let (c, st) =
                     explore_from(space, config, s.clone(), started, Some(&cancel), &mut |x| {
                         if want {
-                            found.push(x.clone());
+                            out.emit(x.clone());
                         }
                     });
-                if st.is_some() {
-                    cancel.store(true, Ordering::Relaxed);
+                if let Some(st) = st {
+                    if !cancel.swap(true, Ordering::Relaxed) {
+                        *first_stop.lock().unwrap_or_else(|e| e.into_inner()) = Some(st);
+                    }
                 }
-                (c, st, found)
+                c
             }
         },
-        |i, (c, st, found)| {
-            if let Some(f) = on_solution.as_mut() {
-                if let Piece::Solution(s) = &pieces[i] {
-                    f(s);
+        |i, event| {
+            match event {
+                Event::Item(s) => {
+                    if let Some(f) = on_solution.as_mut() {
+                        f(&s);
+                    }
                 }
-                for s in &found {
-                    f(s);
+                Event::Done(c) => {
+                    if let (Some(f), Piece::Solution(s)) = (on_solution.as_mut(), &pieces[i]) {
+                        f(s);
+                    }
+                    counts.add(&c);
                 }
-            }
-            counts.add(&c);
-            if st.is_some() && stop.is_none() {
-                stop = st;
             }
             true
         },
     );
+    let stop = first_stop.into_inner().unwrap_or_else(|e| e.into_inner());
     (counts, stop)
 }
