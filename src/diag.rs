@@ -1,5 +1,6 @@
 //! Source files, byte spans and diagnostics rendered as `file:line:col: error: message`.
 
+use std::borrow::Cow;
 use std::fmt;
 
 /// A half-open byte range `[start, end)` into a [`Source`]'s text.
@@ -51,11 +52,56 @@ pub struct Source {
     pub text: String,
 }
 
+/// The UTF-8 byte-order mark some editors write at the start of a file; it is not text.
+const BOM: char = '\u{feff}';
+
 impl Source {
+    /// A source named `name`; a leading byte-order mark is dropped, so positions count
+    /// from the first character a user sees.
     pub fn new(name: impl Into<String>, text: impl Into<String>) -> Source {
+        let mut text = text.into();
+        if text.starts_with(BOM) {
+            text.drain(..BOM.len_utf8());
+        }
         Source {
             name: name.into(),
-            text: text.into(),
+            text,
+        }
+    }
+
+    /// A source from a file's bytes, which must be UTF-8: otherwise the error points at the
+    /// first byte that is not (its line shown with that byte and the rest replaced).
+    pub fn from_bytes(name: impl Into<String>, bytes: Vec<u8>) -> Result<Source, Diagnostics> {
+        match String::from_utf8(bytes) {
+            Ok(text) => Ok(Source::new(name, text)),
+            Err(e) => {
+                let bytes = e.into_bytes();
+                let bad = match std::str::from_utf8(&bytes) {
+                    Err(e) => e.valid_up_to(),
+                    Ok(_) => 0,
+                };
+                // The valid prefix keeps its offsets in the lossy text (less a dropped
+                // byte-order mark), so line and column hold for the file as it is.
+                let source = Source::new(name, String::from_utf8_lossy(&bytes).into_owned());
+                let bom = if bytes.starts_with("\u{feff}".as_bytes()) {
+                    BOM.len_utf8()
+                } else {
+                    0
+                };
+                let at = bad - bom;
+                let error = Diagnostic::error(
+                    Span::new(at, at + 1),
+                    format!(
+                        "the file is not valid UTF-8 (byte 0x{:02X})",
+                        bytes.get(bad).copied().unwrap_or(0)
+                    ),
+                )
+                .with_note("grafter reads UTF-8 text: save the file as UTF-8");
+                Err(Diagnostics {
+                    source,
+                    items: vec![error],
+                })
+            }
         }
     }
 
@@ -87,10 +133,13 @@ impl Source {
     }
 
     /// `file:line:col: error: message`, then the offending line and a caret under the span.
+    /// Control and invisible characters are shown escaped (`\u{1}`), in the message as in
+    /// the line, so that a message never carries raw terminal codes or hides what it
+    /// points at.
     pub fn render(&self, d: &Diagnostic) -> String {
         let (line, col) = self.line_col(d.span.start);
         let text = self.line_text(d.span.start);
-        let width = {
+        let end_chars = {
             let end = d.span.end.max(d.span.start + 1);
             let (end_line, end_col) = self.line_col(end);
             if end_line == line && end_col > col {
@@ -103,26 +152,68 @@ impl Source {
         let pad: String = text
             .chars()
             .take(col - 1)
-            .map(|c| if c == '\t' { '\t' } else { ' ' })
+            .map(|c| match c {
+                '\t' => "\t".to_string(),
+                c => " ".repeat(shown_width(c)),
+            })
             .collect();
+        let width: usize = text
+            .chars()
+            .skip(col - 1)
+            .take(end_chars)
+            .map(shown_width)
+            .sum::<usize>()
+            .max(1);
         let mut out = format!(
             "{}:{}:{}: error: {}\n{:gutter$} |\n{} | {}\n{:gutter$} | {}{}\n",
-            self.name,
+            escape(&self.name),
             line,
             col,
-            d.message,
+            escape(&d.message),
             "",
             line,
-            text,
+            escape(text),
             "",
             pad,
             "^".repeat(width),
         );
         for note in &d.notes {
-            out.push_str(&format!("{:gutter$} = note: {}\n", "", note));
+            out.push_str(&format!("{:gutter$} = note: {}\n", "", escape(note)));
         }
         out
     }
+}
+
+/// True for characters a terminal would not show as themselves: controls (but tab and
+/// newline), bidirectional marks, zero-width characters and the byte-order mark.
+fn is_invisible(c: char) -> bool {
+    (c.is_control() && c != '\t' && c != '\n')
+        || matches!(c, '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
+}
+
+/// How many columns `c` takes in a rendered message.
+fn shown_width(c: char) -> usize {
+    if is_invisible(c) {
+        c.escape_unicode().count()
+    } else {
+        1
+    }
+}
+
+/// `text` with every invisible character written as its escape (`\u{1}`).
+pub fn escape(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(is_invisible) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if is_invisible(c) {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
 }
 
 /// Every diagnostic found while loading a file, in source order.
@@ -167,5 +258,39 @@ mod tests {
         );
         assert!(text.contains("2 | node Cel { }\n"), "{text}");
         assert!(text.contains("  |      ^^^\n"), "{text}");
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_located() {
+        let bytes = b"values 1..4\nnode C\xE9ll\n".to_vec();
+        let err = Source::from_bytes("f.graft", bytes).unwrap_err();
+        let text = err.to_string();
+        assert!(
+            text.starts_with("f.graft:2:7: error: the file is not valid UTF-8 (byte 0xE9)\n"),
+            "{text}"
+        );
+        // After a byte-order mark, columns count from the first visible character.
+        let bytes = b"\xEF\xBB\xBFab\xFF".to_vec();
+        let text = Source::from_bytes("f", bytes).unwrap_err().to_string();
+        assert!(text.starts_with("f:1:3: error:"), "{text}");
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_dropped() {
+        let s = Source::from_bytes("f", b"\xEF\xBB\xBFvalues 1..4".to_vec()).unwrap();
+        assert_eq!(s.text, "values 1..4");
+        assert_eq!(Source::new("f", "\u{feff}x").text, "x");
+    }
+
+    #[test]
+    fn control_characters_are_escaped_in_messages() {
+        let s = Source::new("f", "ab\u{1}c\n");
+        let d = Diagnostic::error(Span::new(2, 3), "found `\u{1}`");
+        let text = s.render(&d);
+        assert!(!text.contains('\u{1}'), "{text:?}");
+        assert!(text.starts_with("f:1:3: error: found `\\u{1}`\n"), "{text}");
+        assert!(text.contains("1 | ab\\u{1}c\n"), "{text}");
+        // The caret spans the escape.
+        assert!(text.contains("  |   ^^^^^\n"), "{text}");
     }
 }

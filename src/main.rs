@@ -98,9 +98,9 @@ struct SolveArgs {
     /// Stop each run after this many solutions.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     max_solutions: Option<u64>,
-    /// Stop each run after this many seconds.
-    #[arg(long)]
-    timeout: Option<f64>,
+    /// Stop each run after this many seconds (a decimal number from 0 to one year).
+    #[arg(long, value_parser = parse_timeout)]
+    timeout: Option<Duration>,
     /// `auto` packs slot-filling grammars into compact states; `graph` always explores
     /// whole host graphs with the general matcher (slower; for comparison).
     #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
@@ -109,6 +109,23 @@ struct SolveArgs {
     /// run splits its search tree. Counts and output order do not depend on it.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     threads: Option<u32>,
+}
+
+/// The longest `--timeout`: one year, far beyond any run and far inside `Duration`.
+const MAX_TIMEOUT_SECS: f64 = 365.0 * 24.0 * 3600.0;
+
+/// `--timeout SECS`: a finite number of seconds from 0 to one year.
+fn parse_timeout(text: &str) -> Result<Duration, String> {
+    let secs: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| "expected a number of seconds".to_string())?;
+    if !(0.0..=MAX_TIMEOUT_SECS).contains(&secs) {
+        return Err(format!(
+            "expected a number of seconds from 0 to {MAX_TIMEOUT_SECS} (one year)"
+        ));
+    }
+    Ok(Duration::from_secs_f64(secs))
 }
 
 #[derive(clap::Args)]
@@ -218,8 +235,9 @@ impl From<io::Error> for Failure {
 }
 
 fn read_source(path: &Path) -> Result<Source, Failure> {
-    match std::fs::read_to_string(path) {
-        Ok(text) => Ok(Source::new(path.display().to_string(), text)),
+    match std::fs::read(path) {
+        Ok(bytes) => Source::from_bytes(path.display().to_string(), bytes)
+            .map_err(|d| Failure::BadInput(d.to_string())),
         Err(e) => Err(Failure::BadInput(format!(
             "{}: error: cannot read: {e}\n",
             path.display()
@@ -284,15 +302,7 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
         limits: Limits {
             max_states: args.max_states,
             max_solutions: args.max_solutions,
-            timeout: match args.timeout {
-                Some(t) if t.is_finite() && t >= 0.0 => Some(Duration::from_secs_f64(t)),
-                Some(t) => {
-                    return Err(Failure::BadInput(format!(
-                        "error: --timeout expects a number of seconds, found `{t}`\n"
-                    )))
-                }
-                None => None,
-            },
+            timeout: args.timeout,
             max_memory: None,
         },
         interrupt: None,

@@ -300,7 +300,7 @@ fn letters_and_multi_character_values() {
     let e =
         errors("values 1..12\nnode Cell { val: value? }\ngrid 2x2 of Cell\nstart { 10 . 13 0 }");
     assert!(
-        e.contains("unexpected `13`: expected a value (1 2 3 4 5 6 7 8 9 10 11 12) or `.`"),
+        e.contains("unexpected `13`: expected a value (1..12) or `.`"),
         "{e}"
     );
 }

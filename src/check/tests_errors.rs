@@ -34,7 +34,7 @@ fn unknown_names_say_what_was_expected() {
         "{e}"
     );
     assert!(
-        line_with(&e, "unknown name").contains("unknown name `x`: expected a value (1 2 3 4)"),
+        line_with(&e, "unknown name").contains("unknown name `x`: expected a value (1..4)"),
         "{e}"
     );
     assert!(e.contains("7:4: error: unknown node type `Foo`"), "{e}");
@@ -71,7 +71,7 @@ fn a_value_outside_the_domain() {
     let e = errors(&with_head("rule r { c: Cell { val == 7 } }"));
     assert_eq!(
         line_with(&e, "outside"),
-        "5:27: error: value `7` is outside the domain: expected one of 1 2 3 4"
+        "5:27: error: value `7` is outside the domain: expected one of 1..4"
     );
     let e = errors(&with_head("rule r { c: Cell  set c.val = 0 }"));
     assert!(e.contains("value `0` is outside the domain"), "{e}");
@@ -158,7 +158,7 @@ fn start_block_size_and_characters() {
     let e = errors(&text);
     assert_eq!(
         line_with(&e, "unexpected"),
-        "13:5: error: unexpected character `x`: expected a value (1 2 3 4) or `.`"
+        "13:5: error: unexpected character `x`: expected a value (1..4) or `.`"
     );
 }
 

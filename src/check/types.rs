@@ -1,6 +1,6 @@
 //! The value domain and the type graph: node types with inherited attributes, edge labels.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::{list_or, Checker};
 use crate::diag::Diagnostic;
@@ -14,6 +14,8 @@ const MAX_VALUES: usize = u16::MAX as usize;
 
 impl Checker<'_> {
     pub(super) fn lower_values(&mut self, decl: &ast::ValuesDecl) {
+        // Names seen so far: a hash, so that a long range checks in linear time.
+        let mut seen: HashSet<String> = HashSet::new();
         for item in &decl.items {
             let new: Vec<DomainValue> = match &item.kind {
                 ast::ValueItemKind::Int(n) => vec![int_value(*n)],
@@ -49,7 +51,7 @@ impl Checker<'_> {
                 }
             };
             for v in new {
-                if self.domain.find(&v.name).is_some() {
+                if seen.contains(&v.name) {
                     self.error(item.span, format!("duplicate value `{}`", v.name));
                 } else if self.domain.len() >= MAX_VALUES {
                     self.error(
@@ -58,6 +60,7 @@ impl Checker<'_> {
                     );
                     return;
                 } else {
+                    seen.insert(v.name.clone());
                     self.domain.values.push(v);
                 }
             }

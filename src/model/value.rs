@@ -78,10 +78,38 @@ impl Domain {
         self.find(c.encode_utf8(&mut buf))
     }
 
-    /// A short human form: `1..9 A..G` collapses runs, `A B C D` stays a list.
+    /// A short human form: `1..9 A..G` collapses runs of three or more consecutive
+    /// integers or letters, `A C E` stays a list; past a dozen parts the middle is left
+    /// out (`1 3 5 ... 97 99, 50 values`), so a message stays one readable line.
     pub fn describe(&self) -> String {
-        let names: Vec<&str> = self.values.iter().map(|v| v.name.as_str()).collect();
-        names.join(" ")
+        const SHOWN: usize = 12;
+        let mut parts: Vec<String> = Vec::new();
+        let mut i = 0;
+        while i < self.values.len() {
+            let mut j = i + 1;
+            while j < self.values.len() && follows(&self.values[j - 1], &self.values[j]) {
+                j += 1;
+            }
+            if j - i >= 3 {
+                parts.push(format!(
+                    "{}..{}",
+                    self.values[i].name,
+                    self.values[j - 1].name
+                ));
+            } else {
+                parts.extend(self.values[i..j].iter().map(|v| v.name.clone()));
+            }
+            i = j;
+        }
+        if parts.len() <= SHOWN {
+            return parts.join(" ");
+        }
+        format!(
+            "{} ... {}, {} values",
+            parts[..SHOWN / 2].join(" "),
+            parts[parts.len() - SHOWN / 2..].join(" "),
+            self.values.len()
+        )
     }
 
     /// Displays a value for output: a domain value by its name, `none` as `.`.
@@ -90,6 +118,26 @@ impl Domain {
             domain: self,
             value: v,
         }
+    }
+}
+
+/// True when `b` comes right after `a`: the next integer, or the next letter of one case.
+fn follows(a: &DomainValue, b: &DomainValue) -> bool {
+    if let (Some(x), Some(y)) = (a.int, b.int) {
+        return x.checked_add(1) == Some(y) && a.name == x.to_string() && b.name == y.to_string();
+    }
+    let letter = |v: &DomainValue| {
+        let mut cs = v.name.chars();
+        match (cs.next(), cs.next()) {
+            (Some(c), None) if c.is_ascii_alphabetic() && v.int.is_none() => Some(c),
+            _ => None,
+        }
+    };
+    match (letter(a), letter(b)) {
+        (Some(x), Some(y)) => {
+            x.is_ascii_uppercase() == y.is_ascii_uppercase() && x as u32 + 1 == y as u32
+        }
+        _ => false,
     }
 }
 
@@ -110,5 +158,39 @@ impl fmt::Display for ValueDisplay<'_> {
                 None => write!(f, "?{i}"),
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn domain(names: &[&str]) -> Domain {
+        Domain {
+            values: names
+                .iter()
+                .map(|n| DomainValue {
+                    name: n.to_string(),
+                    int: n.parse().ok(),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn describe_collapses_runs_and_abbreviates_long_lists() {
+        let d = domain(&["1", "2", "3", "4", "5", "6", "7", "8", "9", "A", "B", "C"]);
+        assert_eq!(d.describe(), "1..9 A..C");
+        assert_eq!(domain(&["A", "C", "E"]).describe(), "A C E");
+        assert_eq!(domain(&["1", "2", "a", "b"]).describe(), "1 2 a b");
+        let big: Vec<String> = (1..=65535).map(|i| i.to_string()).collect();
+        let big: Vec<&str> = big.iter().map(String::as_str).collect();
+        assert_eq!(domain(&big).describe(), "1..65535");
+        let odd: Vec<String> = (0..50).map(|i| (2 * i + 1).to_string()).collect();
+        let odd: Vec<&str> = odd.iter().map(String::as_str).collect();
+        assert_eq!(
+            domain(&odd).describe(),
+            "1 3 5 7 9 11 ... 89 91 93 95 97 99, 50 values"
+        );
     }
 }

@@ -1,0 +1,152 @@
+//! Input that is not what a rule or puzzle file should be: bytes that are not UTF-8, a
+//! byte-order mark, control characters, bad `--timeout` values and a huge domain.
+
+use std::time::Duration;
+
+use crate::support::{grafter, Run};
+use crate::watch::{watched, Watch};
+
+const INPUT: &str = "tests/fixtures/input";
+
+/// The first stderr line, which must start with `at` (`file:line:col: error:`) and hold
+/// every one of `needles`.
+fn assert_first_line(run: &Run, at: &str, needles: &[&str]) {
+    let first = run.stderr.lines().next().unwrap_or("");
+    assert!(
+        first.starts_with(at),
+        "grafter {}: expected {at:?} first, stderr:\n{}",
+        run.args.join(" "),
+        run.stderr
+    );
+    for n in needles {
+        assert!(first.contains(n), "{first:?} lacks {n:?}");
+    }
+}
+
+#[test]
+fn a_rule_file_that_is_not_utf8_is_located_at_its_first_bad_byte() {
+    let file = format!("{INPUT}/latin1.graft");
+    let run = grafter(["check", &file]);
+    run.expect_code(1);
+    assert_first_line(
+        &run,
+        &format!("{file}:4:7: error:"),
+        &["not valid UTF-8", "(byte 0xE9)"],
+    );
+}
+
+#[test]
+fn a_puzzle_file_that_is_not_utf8_is_located_at_its_first_bad_byte() {
+    let file = format!("{INPUT}/latin1-puzzles.txt");
+    let run = grafter([
+        "solve",
+        "rules/latin-4x4.graft",
+        "--puzzles",
+        &file,
+        "--count",
+    ]);
+    run.expect_code(1);
+    assert_first_line(
+        &run,
+        &format!("{file}:3:15: error:"),
+        &["not valid UTF-8", "(byte 0xFC)"],
+    );
+    assert!(run.stdout.is_empty(), "nothing solved: {}", run.stdout);
+}
+
+#[test]
+fn a_byte_order_mark_is_accepted() {
+    let with_bom = grafter(["solve", &format!("{INPUT}/bom.graft"), "--count"]);
+    with_bom.ok();
+    let without = grafter(["solve", "rules/latin-4x4.graft", "--count"]);
+    without.ok();
+    assert_eq!(with_bom.stdout, without.stdout);
+    assert_eq!(with_bom.stdout.trim(), "3", "the start block's solutions");
+}
+
+#[test]
+fn control_characters_are_escaped_in_messages() {
+    let file = format!("{INPUT}/control.graft");
+    let run = grafter(["check", &file]);
+    run.expect_code(1);
+    assert_first_line(&run, &format!("{file}:3:7: error:"), &["`\\u{1}`"]);
+    assert!(
+        !run.stderr.contains('\u{1}'),
+        "raw control character: {:?}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("node C\\u{1}ell {"), "{}", run.stderr);
+
+    let puzzles = format!("{INPUT}/control-puzzles.txt");
+    let run = grafter([
+        "solve",
+        "rules/latin-4x4.graft",
+        "--puzzles",
+        &puzzles,
+        "--count",
+    ]);
+    run.expect_code(1);
+    assert_first_line(
+        &run,
+        &format!("{puzzles}:2:9: error:"),
+        &["unexpected character `\\u{1b}`"],
+    );
+    assert!(
+        !run.stderr.contains('\u{1b}'),
+        "raw escape: {:?}",
+        run.stderr
+    );
+}
+
+#[test]
+fn every_bad_timeout_is_a_usage_error() {
+    for bad in ["2e19", "31536001", "-1", "nan", "inf", "-inf", "abc", ""] {
+        let run = grafter([
+            "solve",
+            "rules/latin-4x4.graft",
+            "--count",
+            &format!("--timeout={bad}"),
+        ]);
+        run.expect_code(2);
+        assert!(
+            run.stderr.contains("--timeout") && run.stderr.contains("number of seconds"),
+            "--timeout={bad}: {}",
+            run.stderr
+        );
+        assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    }
+    for good in ["0.5", "31536000", "1e3"] {
+        let run = grafter([
+            "solve",
+            "rules/latin-4x4.graft",
+            "--count",
+            "--timeout",
+            good,
+        ]);
+        run.ok();
+        assert_eq!(run.stdout.trim(), "3", "--timeout {good}");
+    }
+}
+
+#[test]
+fn a_domain_of_65535_values_checks_fast() {
+    // Quadratic duplicate checks took seconds here; the bound is generous for a loaded
+    // machine, and far below what a quadratic check needs.
+    let file = format!("{INPUT}/many-values.graft");
+    let watch = Watch {
+        deadline: Duration::from_secs(30),
+        ..Watch::default()
+    };
+    let w = watched(["check", &file], &watch);
+    w.expect(0, 200);
+    assert!(
+        w.elapsed < Duration::from_secs(2),
+        "check took {:?}",
+        w.elapsed
+    );
+    assert!(
+        w.run.stdout.contains("values: 1..65535 (65535)"),
+        "{}",
+        w.run.stdout
+    );
+}
