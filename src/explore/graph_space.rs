@@ -116,7 +116,7 @@ impl<'g> GraphSpace<'g> {
 
     /// Polls `halt` during long searches for canonical forms, so that limits hold inside one
     /// state's key too.
-    pub fn with_halt(mut self, halt: Halt<'static>) -> Self {
+    pub fn with_halt(mut self, halt: super::halt::Halt<'static>) -> Self {
         self.canon.halt = Some(halt);
         self
     }

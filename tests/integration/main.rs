@@ -2,6 +2,7 @@
 //! compares with an independent checker and brute-force enumerator.
 
 mod brute;
+mod canon;
 mod checker;
 mod counts;
 mod diagnostics;
