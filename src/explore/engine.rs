@@ -15,6 +15,7 @@ use crate::slot::{
 use super::config::{Config, EngineChoice, Expand, Order};
 use super::graph_focus::GraphFocus;
 use super::graph_space::GraphSpace;
+use super::halt::Halt;
 use super::parallel::explore_parallel;
 use super::policy::ValueOrder;
 use super::report::Report;
@@ -230,7 +231,9 @@ impl<'g> Engine<'g> {
                 (r.0, r.1, "slot")
             }
             _ => {
-                let mut space = GraphSpace::new(self.grammar, self.start_graph(givens));
+                let halt = Halt::new(config.limits, started, config.interrupt, None);
+                let mut space =
+                    GraphSpace::new(self.grammar, self.start_graph(givens)).with_halt(halt);
                 if expand == Expand::Focus {
                     if let Err(u) = space.try_focus() {
                         fallback = Some(format!("on whole graphs: {}", u.reason));

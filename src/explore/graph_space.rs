@@ -19,6 +19,7 @@ use super::apply::CompiledRule;
 use super::canon::Canon;
 use super::frontier::Successors;
 use super::graph_focus::{GraphFocus, Table, Unsound};
+use super::halt::Halt;
 use super::space::{Expansion, Space};
 
 /// A state of the graph engine: the host graph and, when the space has a [`Table`], the
@@ -76,11 +77,11 @@ impl<'g> GraphSpace<'g> {
     /// start graph (one pairwise check of its applications).
     pub fn new(grammar: &'g Grammar, start: Graph) -> Self {
         let rules: Vec<_> = grammar.rules.iter().map(CompiledRule::new).collect();
-        let canon = Canon {
-            base: grammar.base.capacity(),
-            creates: grammar.rules.iter().any(|r| r.creates_nodes()),
-            edges: grammar.rules.iter().any(|r| r.changes_edges()),
-        };
+        let canon = Canon::new(
+            grammar.base.capacity(),
+            grammar.rules.iter().any(|r| r.creates_nodes()),
+            grammar.rules.iter().any(|r| r.changes_edges()),
+        );
         let mut keys = Vec::new();
         for r in &rules {
             r.plan.lookup_keys(&mut keys);
@@ -111,6 +112,13 @@ impl<'g> GraphSpace<'g> {
             focus: false,
             reach: static_edges.then(SharedReach::default),
         }
+    }
+
+    /// Polls `halt` during long searches for canonical forms, so that limits hold inside one
+    /// state's key too.
+    pub fn with_halt(mut self, halt: super::halt::Halt<'static>) -> Self {
+        self.canon.halt = Some(halt);
+        self
     }
 
     /// Why focus expansion (and matching once) is unsound for this grammar and start graph.

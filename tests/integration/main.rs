@@ -3,6 +3,7 @@
 
 mod bad_input;
 mod brute;
+mod canon;
 mod checker;
 mod counts;
 mod diagnostics;
