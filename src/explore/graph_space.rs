@@ -19,7 +19,6 @@ use super::apply::CompiledRule;
 use super::canon::Canon;
 use super::frontier::Successors;
 use super::graph_focus::{GraphFocus, Table, Unsound};
-use super::halt::Halt;
 use super::space::{Expansion, Space};
 
 /// A state of the graph engine: the host graph and, when the space has a [`Table`], the

@@ -178,7 +178,7 @@ pub fn count_cells(colours: &[u32]) -> usize {
 /// isomorphic outputs. Costs O(m log m) per round, at most one round per new cell.
 pub fn refine(colours: &mut Vec<u32>, links: &[Vec<Link>]) {
     let mut cells = count_cells(colours);
-    let mut seen: Vec<(u8, u32, u32)> = Vec::new();
+    let mut seen: Vec<Link> = Vec::new();
     let mut spans: Vec<(usize, usize)> = Vec::with_capacity(colours.len());
     while cells < colours.len() {
         seen.clear();
@@ -189,7 +189,7 @@ pub fn refine(colours: &mut Vec<u32>, links: &[Vec<Link>]) {
             seen[from..].sort_unstable();
             spans.push((from, seen.len()));
         }
-        let keys: Vec<(u32, &[(u8, u32, u32)])> = colours
+        let keys: Vec<(u32, &[Link])> = colours
             .iter()
             .zip(&spans)
             .map(|(&c, &(a, b))| (c, &seen[a..b]))
