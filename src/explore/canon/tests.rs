@@ -271,6 +271,32 @@ fn build(spec: &Spec, perm: &[usize]) -> Graph {
     g
 }
 
+/// Created nodes all equal, in directed cycles of the given lengths (label 0), with one
+/// extra edge when given: regular graphs, where refinement alone splits nothing and the
+/// first leaf of the search depends on the order of creation.
+fn cycles(lengths: &[usize], extra: Option<(usize, usize)>) -> Spec {
+    let total: usize = lengths.iter().sum();
+    let mut nodes = vec![(0, 0); BASE + total];
+    nodes[0] = (1, 1);
+    let mut edges = Vec::new();
+    let mut at = BASE;
+    for &len in lengths {
+        for k in 0..len {
+            edges.push((at + k, 0, at + (k + 1) % len));
+        }
+        at += len;
+    }
+    if let Some((s, t)) = extra {
+        edges.push((BASE + s % total, 1, BASE + t % total));
+    }
+    Spec { nodes, edges }
+}
+
+fn cycle_lengths() -> impl Strategy<Value = Vec<usize>> {
+    prop::collection::vec(1..=5usize, 1..=4)
+        .prop_filter("at most 8 nodes", |l| l.iter().sum::<usize>() <= 8)
+}
+
 fn start_graph() -> Graph {
     let mut g = Graph::new();
     for _ in 0..BASE {
@@ -368,5 +394,26 @@ proptest! {
         for other in [b, c] {
             prop_assert_eq!(key(&a) == key(&other), isomorphic(&a, &other));
         }
+    }
+
+    #[test]
+    fn regular_graphs_get_keys_exactly_when_isomorphic(
+        (a, b, extra, perm) in (cycle_lengths(), cycle_lengths()).prop_flat_map(|(a, b)| {
+            let n: usize = a.iter().sum();
+            (
+                Just(a),
+                Just(b),
+                prop::option::of((0..8usize, 0..8usize)),
+                Just((0..n).collect::<Vec<usize>>()).prop_shuffle(),
+            )
+        })
+    ) {
+        let first = cycles(&a, extra);
+        let identity: Vec<usize> = (0..perm.len()).collect();
+        let g = build(&first, &identity);
+        prop_assert_eq!(key(&g), key(&build(&first, &perm)));
+        let other = cycles(&b, extra);
+        let h = build(&other, &(0..other.nodes.len() - BASE).collect::<Vec<usize>>());
+        prop_assert_eq!(key(&g) == key(&h), isomorphic(&g, &h));
     }
 }
