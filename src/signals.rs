@@ -31,10 +31,7 @@ impl Interrupts {
         }
         // Runs take a `&'static` flag; one per process, alive until it exits.
         let stop: &'static Arc<AtomicBool> = Box::leak(Box::new(stop));
-        Ok(Interrupts {
-            stop: &**stop,
-            signal,
-        })
+        Ok(Interrupts { stop, signal })
     }
 
     /// The exit status a shell reports for the signal that stopped the run (130 for

@@ -55,7 +55,10 @@ fn sigint_stops_a_text_run_with_its_solutions_and_summary() {
     let w = signalled(EMPTY_SIX, &[], "INT");
     w.expect(130, BOUND_MIB);
     let out = &w.run.stdout;
-    assert!(out.starts_with("puzzle 1 solution 1\n"), "no solution printed");
+    assert!(
+        out.starts_with("puzzle 1 solution 1\n"),
+        "no solution printed"
+    );
     assert_ends_interrupted(out);
     let found = text_solutions(out);
     assert_eq!(found.len(), 1);
@@ -115,7 +118,10 @@ fn sigint_stops_expand_all_with_its_summary() {
     assert!(w.run.stdout.contains("expand: all"));
     let found = text_solutions(&w.run.stdout);
     assert_eq!(found.len(), 1);
-    assert_eq!(w.run.stdout.matches("puzzle 1 solution ").count() as u64, found[0]);
+    assert_eq!(
+        w.run.stdout.matches("puzzle 1 solution ").count() as u64,
+        found[0]
+    );
 }
 
 #[test]
