@@ -17,18 +17,32 @@ const EIGHT_EMPTY_SIX: &str = "tests/fixtures/puzzles/empty-6x6-8.txt";
 /// a loaded machine's larger buffers without letting a buffered search tree pass.
 const BOUND_MIB: u64 = 64;
 
-/// `solve` on the empty 6x6 with `extra`, sent `signal` after a second and a half.
+/// When a signal is sent to a run.
+const SIGNAL_AFTER: Duration = Duration::from_millis(1500);
+
+/// How soon after a signal a run must have ended: it stops within milliseconds; this is
+/// generous for a loaded machine and far below the minutes the searches take.
+const STOP_WITHIN: Duration = Duration::from_secs(10);
+
+/// `solve` on the empty 6x6 with `extra`, sent `signal` after [`SIGNAL_AFTER`]; asserts
+/// it ended within [`STOP_WITHIN`] of it.
 fn signalled(puzzles: &str, extra: &[&str], signal: &'static str) -> Watched {
     let mut args = vec!["solve", SIX, "--puzzles", puzzles];
     args.extend_from_slice(extra);
-    watched(
+    let w = watched(
         args,
         &Watch {
             deadline: Duration::from_secs(60),
-            signal: Some((signal, Duration::from_millis(1500))),
+            signal: Some((signal, SIGNAL_AFTER)),
             read_stdout: None,
         },
-    )
+    );
+    assert!(
+        w.elapsed < SIGNAL_AFTER + STOP_WITHIN,
+        "SIG{signal}: ended {:?} after starting",
+        w.elapsed
+    );
+    w
 }
 
 /// The text summaries' `solutions: N` values, in order.
@@ -109,11 +123,12 @@ fn sigint_stops_expand_all_with_its_summary() {
             "all",
         ],
         &Watch {
-            signal: Some(("INT", Duration::from_millis(1500))),
+            signal: Some(("INT", SIGNAL_AFTER)),
             ..Watch::default()
         },
     );
     w.expect(130, BOUND_MIB);
+    assert!(w.elapsed < SIGNAL_AFTER + STOP_WITHIN, "took {:?}", w.elapsed);
     assert_ends_interrupted(&w.run.stdout);
     assert!(w.run.stdout.contains("expand: all"));
     let found = text_solutions(&w.run.stdout);
