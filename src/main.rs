@@ -1,26 +1,40 @@
 //! The `grafter` command line: arguments -> load -> explore -> print.
 //!
-//! Exit status: 0 done, 1 bad input (each message `file:line:col: error: ...`), 2 bad usage,
-//! 3 stopped by a limit (the partial results are printed).
+//! Exit status: 0 done, 1 bad input (each message `file:line:col: error: ...`) or an output
+//! error, 2 bad usage, 3 stopped by a limit (the partial results are printed), 130 / 143
+//! stopped by SIGINT / SIGTERM (the partial results are printed), 141 stdout closed early.
+
+mod signals;
 
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 
 use grafter::diag::{Diagnostic, Source};
 use grafter::explore::heuristics::{compare, seed_heuristics, table};
 use grafter::explore::{
-    ordered_jobs, runs_side_by_side, Config, Engine, EngineChoice, EngineKind, Expand, Focus,
-    Limits, Order, Policy, ValueOrder,
+    ordered_jobs, ordered_streams, runs_side_by_side, Config, Emitter, Engine, EngineChoice,
+    EngineKind, Event, Expand, Focus, Limits, Order, Policy, ValueOrder,
 };
 use grafter::grammar::{Givens, Grammar};
 use grafter::output;
 use grafter::puzzle::{read_puzzles, Puzzle};
 
+use signals::Interrupts;
+
 const BAD_INPUT: u8 = 1;
+/// Stdout was closed before the output ended (`| head`): 128 + SIGPIPE, as a shell reports
+/// a process that a closed pipe ended.
+const CLOSED_PIPE: u8 = 141;
+/// Output is written out at least this often, so a pipe sees progress.
+const FLUSH_EVERY: Duration = Duration::from_millis(100);
+/// Bytes of a side-by-side job's output handed on at once: with the queues' bound on
+/// pieces, a few MB wait at most.
+const PIECE_BYTES: usize = 4 * 1024;
 
 /// Puzzles per job when puzzles run side by side: enough to amortise handing out a job and
 /// passing its result, few enough that the threads finish together.
@@ -207,19 +221,25 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code),
         Err(Failure::BadInput(text)) => {
-            eprint!("{text}");
+            to_stderr(&text);
             ExitCode::from(BAD_INPUT)
         }
         Err(Failure::Io(e)) => {
             // A closed pipe (e.g. `| head`) is not an error worth a message.
             if e.kind() == io::ErrorKind::BrokenPipe {
-                ExitCode::SUCCESS
+                ExitCode::from(CLOSED_PIPE)
             } else {
-                eprintln!("error: {e}");
+                to_stderr(&format!("error: cannot write output: {e}\n"));
                 ExitCode::from(BAD_INPUT)
             }
         }
     }
+}
+
+/// Writes `text` to stderr. A stderr that cannot be written to (closed, full) leaves
+/// nowhere to say so: the exit status still tells.
+fn to_stderr(text: &str) {
+    let _ = io::stderr().lock().write_all(text.as_bytes());
 }
 
 enum Failure {
@@ -265,6 +285,8 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
     }
     let grammar = load(&args.file)?;
     let engine = Engine::new(&grammar);
+    // Without handlers (an unusual system) a signal ends the run the default way.
+    let interrupts = Interrupts::install().ok();
     let config = Config {
         order: match args.order {
             OrderArg::Dfs => Order::Dfs,
@@ -305,7 +327,7 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
             timeout: args.timeout,
             max_memory: None,
         },
-        interrupt: None,
+        interrupt: interrupts.as_ref().map(|i| i.stop),
     };
     let threads = args.threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -339,30 +361,34 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
         // puzzles do not spend their time passing results; output in puzzle order.
         let chunk = chunk_size(runs.len(), threads);
         let mut failure = None;
-        ordered_jobs(
+        ordered_streams(
             runs.len().div_ceil(chunk),
             threads,
-            |j| {
-                let mut text = Vec::new();
+            |j, emitter| {
                 let part = &runs[j * chunk..((j + 1) * chunk).min(runs.len())];
-                let stop = run_each(&engine, args, &config, many, part, &mut text)?;
-                Ok((text, stop))
+                let mut pieces = Pieces {
+                    text: Vec::new(),
+                    emitter,
+                };
+                let stop = run_each(&engine, args, &config, many, part, &mut pieces)?;
+                pieces.flush()?;
+                Ok(stop)
             },
-            |_, result: Result<(Vec<u8>, bool), Failure>| match result {
-                Ok((text, stop)) => {
-                    stopped |= stop;
-                    match out.write_all(&text) {
-                        Ok(()) => true,
-                        Err(e) => {
-                            failure = Some(Failure::Io(e));
-                            false
-                        }
+            |_, event: Event<Vec<u8>, Result<bool, Failure>>| {
+                let written = match event {
+                    Event::Item(text) => out.write_all(&text).map_err(Failure::Io),
+                    Event::Done(Ok(stop)) => {
+                        stopped |= stop;
+                        Ok(())
                     }
-                }
-                Err(f) => {
-                    failure = Some(f);
-                    false
-                }
+                    Event::Done(Err(f)) => Err(f),
+                };
+                written
+                    .map_err(|f| {
+                        stop_runs(&config);
+                        failure = Some(f);
+                    })
+                    .is_ok()
             },
         );
         if let Some(f) = failure {
@@ -370,7 +396,48 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
         }
     }
     out.flush()?;
+    if let Some(status) = interrupts.as_ref().and_then(Interrupts::status) {
+        return Ok(status);
+    }
     Ok(if stopped { STOPPED } else { 0 })
+}
+
+/// Stops every run of `config` at its next poll: nothing more can be written.
+fn stop_runs(config: &Config) {
+    if let Some(flag) = config.interrupt {
+        flag.store(true, Ordering::Relaxed);
+    }
+}
+
+/// True once `config`'s runs were told to stop (a signal, a closed stdout).
+fn runs_stopped(config: &Config) -> bool {
+    config
+        .interrupt
+        .is_some_and(|f: &AtomicBool| f.load(Ordering::Relaxed))
+}
+
+/// The output of a job of puzzles run side by side, handed on in pieces as it grows, so
+/// that it streams in puzzle order without being held whole.
+struct Pieces<'e, 'a> {
+    text: Vec<u8>,
+    emitter: &'e mut Emitter<'a, Vec<u8>>,
+}
+
+impl Write for Pieces<'_, '_> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.text.extend_from_slice(bytes);
+        if self.text.len() >= PIECE_BYTES {
+            self.flush()?;
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if !self.text.is_empty() && !self.emitter.emit(std::mem::take(&mut self.text)) {
+            return Err(io::Error::other("output stopped"));
+        }
+        Ok(())
+    }
 }
 
 /// Solves `runs` one after another into `out`; true when a limit stopped any of them.
@@ -384,6 +451,10 @@ fn run_each(
 ) -> Result<bool, Failure> {
     let mut stopped = false;
     for (number, givens) in runs {
+        // After an interrupt, the puzzles not yet started are left out.
+        if runs_stopped(config) {
+            return Ok(true);
+        }
         let report = run_one(engine, args, config, many, *number, givens.as_ref(), out)?;
         stopped |= report.stop.is_some();
     }
@@ -403,6 +474,7 @@ fn run_one(
     let grammar = engine.grammar;
     let mut found = 0u64;
     let mut io_error: Option<io::Error> = None;
+    let mut flushed = Instant::now();
     let mut print = |graph: &grafter::model::Graph| {
         found += 1;
         let text = match args.format {
@@ -418,7 +490,14 @@ fn run_one(
             }
         };
         if io_error.is_none() {
-            if let Err(e) = out.write_all(text.as_bytes()) {
+            let mut written = out.write_all(text.as_bytes());
+            if written.is_ok() && flushed.elapsed() >= FLUSH_EVERY {
+                flushed = Instant::now();
+                written = out.flush();
+            }
+            if let Err(e) = written {
+                // Nothing more can be shown: stop searching now.
+                stop_runs(config);
                 io_error = Some(e);
             }
         }
@@ -432,7 +511,7 @@ fn run_one(
         return Err(Failure::Io(e));
     }
     if let Some(stop) = report.stop {
-        eprintln!("puzzle {number}: {stop}");
+        to_stderr(&format!("puzzle {number}: {stop}\n"));
     }
     if args.count {
         writeln!(out, "{}", report.counts.solutions)?;

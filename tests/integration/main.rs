@@ -14,6 +14,7 @@ mod heuristics;
 mod random_variants;
 mod semantics;
 mod solutions;
+mod stops;
 mod support;
 mod variant;
 mod watch;
