@@ -17,14 +17,16 @@ pub mod report;
 pub mod restarts;
 pub mod space;
 pub mod store;
+pub mod successors;
 
 pub use config::{Config, EngineChoice, Expand, Limits, Order};
 pub use engine::{Engine, EngineKind};
 pub use explorer::{explore, explore_from};
-pub use frontier::{Frontier, Successors};
+pub use frontier::Frontier;
 pub use halt::Halt;
 pub use parallel::{explore_parallel, ordered_jobs, runs_side_by_side};
 pub use policy::{Focus, Policy, ValueOrder};
 pub use report::{Counts, Report, StopReason};
 pub use space::{Expansion, Space};
 pub use store::StateStore;
+pub use successors::{Merge, Merged, Successors, Visited};

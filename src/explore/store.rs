@@ -24,6 +24,15 @@ impl StateStore {
         self.seen.insert(key.into())
     }
 
+    /// Forgets `key` (a state dropped before it was explored); true when it was there.
+    pub fn remove(&mut self, key: &[u8]) -> bool {
+        let found = self.seen.remove(key);
+        if found {
+            self.bytes -= key.len();
+        }
+        found
+    }
+
     pub fn len(&self) -> usize {
         self.seen.len()
     }
