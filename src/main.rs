@@ -12,6 +12,7 @@ use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 
 use grafter::diag::{Diagnostic, Source};
 use grafter::explore::heuristics::{compare, seed_heuristics, table};
+use grafter::explore::memory::{default_max_memory, parse_size};
 use grafter::explore::{
     ordered_jobs, runs_side_by_side, Config, Engine, EngineChoice, EngineKind, Expand, Focus,
     Limits, Order, Policy, ValueOrder,
@@ -101,6 +102,10 @@ struct SolveArgs {
     /// Stop each run after this many seconds.
     #[arg(long)]
     timeout: Option<f64>,
+    /// Stop each run once the process holds this much memory, such as 512M or 2G
+    /// (default: 3/4 of the least of physical memory, the cgroup's limit and `ulimit -v`).
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    max_memory: Option<u64>,
     /// `auto` packs slot-filling grammars into compact states; `graph` always explores
     /// whole host graphs with the general matcher (slower; for comparison).
     #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
@@ -293,7 +298,7 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
                 }
                 None => None,
             },
-            max_memory: None,
+            max_memory: args.max_memory.or_else(default_max_memory),
         },
         interrupt: None,
     };

@@ -11,6 +11,7 @@ pub mod graph_focus;
 pub mod graph_space;
 pub mod halt;
 pub mod heuristics;
+pub mod memory;
 pub mod parallel;
 pub mod policy;
 pub mod report;
