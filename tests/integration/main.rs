@@ -8,6 +8,7 @@ mod diagnostics;
 mod encodings;
 mod engines;
 mod heuristics;
+mod limits;
 mod random_variants;
 mod semantics;
 mod solutions;
