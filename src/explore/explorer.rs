@@ -147,7 +147,7 @@ fn walk<S: Space>(
 /// Counts one unit of work (a state, a successor, a stretch of a long search) and polls
 /// `halt` every [`POLL_STATES`] units, the first included.
 fn tick(halt: &mut Halt, ticks: &mut u64) -> Option<StopReason> {
-    let due = *ticks % POLL_STATES == 0;
+    let due = ticks.is_multiple_of(POLL_STATES);
     *ticks += 1;
     if due {
         halt.poll()
