@@ -33,6 +33,11 @@ impl<S> Frontier<S> {
         true
     }
 
+    /// Makes room for one more state; false when the system refuses the memory.
+    pub fn try_reserve(&mut self) -> bool {
+        self.items.try_reserve(1).is_ok()
+    }
+
     pub fn order(&self) -> Order {
         self.order
     }

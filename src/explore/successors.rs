@@ -4,6 +4,7 @@
 
 use super::config::Order;
 use super::frontier::Frontier;
+use super::halt::resident_bytes;
 use super::report::StopReason;
 use super::store::StateStore;
 
@@ -101,6 +102,14 @@ impl<S> Merging<'_, S> {
                 frontier.recycle(s);
                 return;
             }
+        }
+        // The frontier and the visited set grow by doubling: a doubling the system refuses
+        // stops the run as the memory limit does, rather than aborting it.
+        let visited = self.merge.visited.as_mut();
+        if !frontier.try_reserve() || visited.is_some_and(|v| !v.store.try_reserve()) {
+            self.stop = Some(StopReason::Memory(resident_bytes().unwrap_or(0)));
+            frontier.recycle(s);
+            return;
         }
         if let Some(v) = self.merge.visited.as_mut() {
             if !v.insert(&s) {
