@@ -16,6 +16,7 @@ use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 
 use grafter::diag::{Diagnostic, Source};
 use grafter::explore::heuristics::{compare, seed_heuristics, table};
+use grafter::explore::memory::{default_max_memory, parse_size};
 use grafter::explore::{
     ordered_jobs, ordered_streams, runs_side_by_side, Config, Emitter, Engine, EngineChoice,
     EngineKind, Event, Expand, Focus, Limits, Order, Policy, ValueOrder,
@@ -115,6 +116,10 @@ struct SolveArgs {
     /// Stop each run after this many seconds (a decimal number from 0 to one year).
     #[arg(long, value_parser = parse_timeout)]
     timeout: Option<Duration>,
+    /// Stop each run once the process holds this much memory, such as 512M or 2G
+    /// (default: 3/4 of the least of physical memory, the cgroup's limit and `ulimit -v`).
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    max_memory: Option<u64>,
     /// `auto` packs slot-filling grammars into compact states; `graph` always explores
     /// whole host graphs with the general matcher (slower; for comparison).
     #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
@@ -325,7 +330,7 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
             max_states: args.max_states,
             max_solutions: args.max_solutions,
             timeout: args.timeout,
-            max_memory: None,
+            max_memory: args.max_memory.or_else(default_max_memory),
         },
         interrupt: interrupts.as_ref().map(|i| i.stop),
     };

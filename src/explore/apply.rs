@@ -4,7 +4,7 @@ use std::ops::ControlFlow;
 
 use smallvec::SmallVec;
 
-use crate::matcher::{BindingEnv, GraphIndex, Matcher, SearchPlan};
+use crate::matcher::{BindingEnv, GraphIndex, Matcher, SearchPlan, SearchPoll};
 use crate::model::{Domain, Graph, NodeId, TypeSystem, Value};
 use crate::rule::{Effect, Rule};
 
@@ -28,13 +28,15 @@ impl<'g> CompiledRule<'g> {
 
     /// Calls `f(params, binding)` for every match: every assignment of domain values to
     /// the parameters times every match of the left side that no NAC extends. `index`, when
-    /// given, must have been built for `graph` with this rule's lookup keys.
+    /// given, must have been built for `graph` with this rule's lookup keys. `poll`, when
+    /// given, can stop the search (then it returns `Break`).
     pub fn for_each_match(
         &self,
         types: &TypeSystem,
         domain: &Domain,
         graph: &Graph,
         index: Option<&GraphIndex>,
+        poll: Option<&SearchPoll>,
         f: &mut OnMatch<'_>,
     ) -> ControlFlow<()> {
         let k = self.rule.params.len();
@@ -52,6 +54,10 @@ impl<'g> CompiledRule<'g> {
             let matcher = Matcher::new(types, graph, &params);
             let matcher = match index {
                 Some(x) => matcher.with_index(x),
+                None => matcher,
+            };
+            let matcher = match poll {
+                Some(p) => matcher.with_poll(p),
                 None => matcher,
             };
             matcher.for_each_match(&self.plan, &mut binding, &mut |b| f(&params, b))?;

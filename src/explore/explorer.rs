@@ -1,14 +1,16 @@
-//! The one exploration loop: pop a state, expand it, record what it is, push what is new.
+//! The one exploration loop: pop a state, expand it (merging its successors into the
+//! frontier as they come), record what it is.
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use super::config::{Config, Order};
-use super::frontier::{Frontier, Successors};
+use super::config::Config;
+use super::frontier::Frontier;
 use super::halt::{Halt, POLL_STATES};
 use super::report::{Counts, StopReason};
 use super::space::Space;
 use super::store::StateStore;
+use super::successors::{Merge, Successors, Visited};
 
 /// Explores `space` in `config.order` until the frontier is empty or a limit is reached,
 /// calling `on_solution` for each final state in the order found.
@@ -81,7 +83,11 @@ fn walk<S: Space>(
     let mut store = space.needs_visited().then(StateStore::new);
     let mut scratch = S::Scratch::default();
     let mut key = Vec::new();
-    let mut batch = Vec::new();
+    let key_of = |s: &S::State, out: &mut Vec<u8>| space.key(s, out);
+    // States, successors and stretches of search so far, for polling.
+    let mut ticks = 0u64;
+    // True once states were dropped for want of room: the run is then incomplete.
+    let mut dropped = false;
     if let Some(store) = store.as_mut() {
         space.key(&start, &mut key);
         store.insert(&key);
@@ -92,58 +98,60 @@ fn walk<S: Space>(
         if limits.max_states.is_some_and(|m| counts.states >= m) {
             return Some((counts, Some(StopReason::MaxStates(counts.states))));
         }
-        if counts.states % POLL_STATES == 0 {
-            if let Some(stop) = halt.poll() {
-                return Some((counts, Some(stop)));
-            }
+        if let Some(stop) = tick(&mut halt, &mut ticks) {
+            return Some((counts, Some(stop)));
         }
         if budget.is_some_and(|b| counts.states >= b) {
             return None;
         }
         counts.states += 1;
-        let mut succ = Successors {
-            items: std::mem::take(&mut batch),
-            pool: &mut frontier,
-            dead: 0,
+        let mut poll = || tick(&mut halt, &mut ticks);
+        let merge = Merge {
+            visited: store.as_mut().map(|store| Visited {
+                store,
+                key: &key_of,
+                buf: &mut key,
+            }),
+            room: limits.max_states.map(|m| m.saturating_sub(counts.states)),
+            tick: &mut poll,
         };
+        let mut succ = Successors::merging(&mut frontier, merge);
         let exp = space.expand(&state, &mut scratch, &mut succ);
-        let dead = succ.dead;
-        batch = std::mem::take(&mut succ.items);
+        let merged = succ.finish();
         counts.transitions += exp.transitions;
-        counts.states += dead;
-        counts.dead_ends += dead;
+        counts.states += merged.dead;
+        counts.dead_ends += merged.dead;
+        dropped |= merged.dropped;
+        if let Some(stop) = merged.stop {
+            // Stopped part-way through the state's successors: whether it is final or
+            // dead is not known, so it is counted as neither.
+            return Some((counts, Some(stop)));
+        }
         if space.is_final(&state, &exp) {
             counts.solutions += 1;
             on_solution(&state);
         } else if exp.transitions == 0 {
             counts.dead_ends += 1;
         }
-        let mut push = |s: S::State, frontier: &mut Frontier<S::State>| match store.as_mut() {
-            Some(store) => {
-                space.key(&s, &mut key);
-                if store.insert(&key) {
-                    frontier.push(s);
-                } else {
-                    frontier.recycle(s);
-                }
-            }
-            None => frontier.push(s),
-        };
-        // A stack pops the last pushed first: push in reverse so a DFS visits successors
-        // in the order the space produced them.
-        if config.order == Order::Dfs {
-            for s in batch.drain(..).rev() {
-                push(s, &mut frontier);
-            }
-        } else {
-            for s in batch.drain(..) {
-                push(s, &mut frontier);
-            }
-        }
         frontier.recycle(state);
         if limits.max_solutions.is_some_and(|m| counts.solutions >= m) && !frontier.is_empty() {
             return Some((counts, Some(StopReason::MaxSolutions(counts.solutions))));
         }
     }
+    if dropped {
+        return Some((counts, Some(StopReason::MaxStates(counts.states))));
+    }
     Some((counts, None))
+}
+
+/// Counts one unit of work (a state, a successor, a stretch of a long search) and polls
+/// `halt` every [`POLL_STATES`] units, the first included.
+fn tick(halt: &mut Halt, ticks: &mut u64) -> Option<StopReason> {
+    let due = ticks.is_multiple_of(POLL_STATES);
+    *ticks += 1;
+    if due {
+        halt.poll()
+    } else {
+        None
+    }
 }

@@ -21,14 +21,44 @@ impl<S> Frontier<S> {
         }
     }
 
-    pub fn push(&mut self, s: S) {
+    /// Adds `s`; false when a linear order handed it back instead.
+    pub fn push(&mut self, s: S) -> bool {
         // A linear order keeps the first successor of each state (the frontier holds at
         // most one state) and hands the others back unexplored.
         if self.order == Order::Linear && !self.items.is_empty() {
             self.recycle(s);
-            return;
+            return false;
         }
         self.items.push_back(s);
+        true
+    }
+
+    /// Makes room for one more state; false when the system refuses the memory.
+    pub fn try_reserve(&mut self) -> bool {
+        self.items.try_reserve(1).is_ok()
+    }
+
+    pub fn order(&self) -> Order {
+        self.order
+    }
+
+    /// Removes the state that would be taken last (the bottom of a stack, the back of a
+    /// queue).
+    pub fn evict_oldest(&mut self) -> Option<S> {
+        match self.order {
+            Order::Dfs | Order::Linear => self.items.pop_front(),
+            Order::Bfs => self.items.pop_back(),
+        }
+    }
+
+    /// Reverses the `k` states pushed last, so that a stack takes them in the order they
+    /// were pushed.
+    pub fn reverse_newest(&mut self, k: usize) {
+        let n = self.items.len();
+        let k = k.min(n);
+        for i in 0..k / 2 {
+            self.items.swap(n - k + i, n - 1 - i);
+        }
     }
 
     pub fn pop(&mut self) -> Option<S> {
@@ -55,40 +85,5 @@ impl<S> Frontier<S> {
 
     pub fn take_spare(&mut self) -> Option<S> {
         self.pool.pop()
-    }
-}
-
-/// The successors of one state, filled by a [`super::Space`]. Buffers come from the
-/// frontier's pool.
-pub struct Successors<'a, S> {
-    pub(super) items: Vec<S>,
-    pub(super) pool: &'a mut Frontier<S>,
-    /// Successors found dead while they were built (counted as explored dead ends).
-    pub dead: u64,
-}
-
-impl<S> Successors<'_, S> {
-    /// A copy of `s`, written into a spent buffer when the pool has one (no allocation),
-    /// else a fresh clone: the one place a state is cloned per transition.
-    pub fn copy_of(&mut self, s: &S) -> S
-    where
-        S: Clone,
-    {
-        match self.pool.take_spare() {
-            Some(mut spare) => {
-                spare.clone_from(s);
-                spare
-            }
-            None => s.clone(),
-        }
-    }
-
-    pub fn push(&mut self, s: S) {
-        self.items.push(s);
-    }
-
-    /// Hands back a buffer that did not become a successor.
-    pub fn discard(&mut self, s: S) {
-        self.pool.recycle(s);
     }
 }

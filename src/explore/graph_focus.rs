@@ -47,6 +47,10 @@ pub struct Unsound {
     pub span: Span,
 }
 
+/// The most applications a [`Table`] holds: its conflict matrix takes n * n bits, 512 MiB
+/// here. Beyond it states are matched anew instead.
+const MAX_APPLICATIONS: usize = 1 << 16;
+
 fn unsound<T>(span: Span, reason: impl Into<String>) -> Result<T, Unsound> {
     Err(Unsound {
         reason: reason.into(),
@@ -217,14 +221,32 @@ impl GraphFocus {
         let mut apps = Vec::new();
         for (ri, r) in rules.iter().enumerate() {
             let end = r.rule.lhs.var_end() as usize;
-            let _ = r.for_each_match(types, &g.domain, start, Some(&index), &mut |params, b| {
-                apps.push(Application {
-                    rule: ri,
-                    params: params.to_vec(),
-                    binding: b[..end].to_vec(),
-                });
-                ControlFlow::Continue(())
-            });
+            let flow = r.for_each_match(
+                types,
+                &g.domain,
+                start,
+                Some(&index),
+                None,
+                &mut |params, b| {
+                    if apps.len() >= MAX_APPLICATIONS {
+                        return ControlFlow::Break(());
+                    }
+                    apps.push(Application {
+                        rule: ri,
+                        params: params.to_vec(),
+                        binding: b[..end].to_vec(),
+                    });
+                    ControlFlow::Continue(())
+                },
+            );
+            if flow.is_break() {
+                return unsound(
+                    Span::default(),
+                    format!(
+                        "the start graph has more than {MAX_APPLICATIONS} applications, too many to tabulate which disables which"
+                    ),
+                );
+            }
         }
         let node_of = |a: &Application| a.binding[self.focus_var[a.rule].index()];
         let focus: Vec<u32> = apps
@@ -237,7 +259,14 @@ impl GraphFocus {
         let n = apps.len();
         let words = n.div_ceil(64);
         // Bit t of row u: u's result blocks t (a bit matrix: n * n bits).
-        let mut disables = vec![0u64; n * words];
+        let mut disables = Vec::new();
+        if disables.try_reserve_exact(n * words).is_err() {
+            return unsound(
+                Span::default(),
+                format!("no memory for the table of which of {n} applications disables which"),
+            );
+        }
+        disables.resize(n * words, 0u64);
         let bit = |m: &[u64], u: usize, t: usize| m[u * words + t / 64] >> (t % 64) & 1 == 1;
         let mut binding = Vec::new();
         for (ui, u) in apps.iter().enumerate() {

@@ -8,18 +8,19 @@
 //! enabled, and an application's successor drops those it disables. Otherwise every state
 //! is matched anew.
 
+use std::cell::RefCell;
 use std::ops::ControlFlow;
 
 use crate::grammar::Grammar;
-use crate::matcher::{CompiledCondition, GraphIndex, LookupKey, SharedReach};
+use crate::matcher::{CompiledCondition, GraphIndex, LookupKey, SearchPoll, SharedReach};
 use crate::model::Graph;
 use crate::rule::Effect;
 
 use super::apply::CompiledRule;
 use super::canon::Canon;
-use super::frontier::Successors;
 use super::graph_focus::{GraphFocus, Table, Unsound};
 use super::space::{Expansion, Space};
+use super::successors::Successors;
 
 /// A state of the graph engine: the host graph and, when the space has a [`Table`], the
 /// applications still enabled and the open nodes still open (bit sets over the table's
@@ -152,6 +153,7 @@ impl<'g> GraphSpace<'g> {
                 domain,
                 &state.graph,
                 Some(&index),
+                None,
                 &mut |params, b| {
                     let found = table
                         .apps
@@ -186,31 +188,52 @@ impl<'g> GraphSpace<'g> {
         let (types, domain) = (&self.grammar.types, &self.grammar.domain);
         let index = self.index(g);
         self.rules.iter().all(|r| {
-            r.for_each_match(types, domain, g, Some(&index), &mut |_, _| {
+            r.for_each_match(types, domain, g, Some(&index), None, &mut |_, _| {
                 ControlFlow::Break(())
             })
             .is_continue()
         })
     }
 
-    /// Every match of every rule, found by matching.
+    /// Every match of every rule, found by matching, until the successors are done with
+    /// (a limit stopped the run, or the frontier is full).
     fn expand_matching(&self, state: &GraphState, succ: &mut Successors<'_, GraphState>) -> u64 {
         let (types, domain) = (&self.grammar.types, &self.grammar.domain);
         let g = &state.graph;
         let index = self.index(g);
+        let succ = RefCell::new(succ);
+        // The search polls the run's limits itself: a long search that finds no match
+        // (a rule over several nodes of a large graph) must stop too.
+        let hook = || succ.borrow_mut().tick();
+        let poll = SearchPoll::new(&hook);
         let mut transitions = 0;
         for rule in &self.rules {
-            let _ = rule.for_each_match(types, domain, g, Some(&index), &mut |params, binding| {
-                let mut next = rule.apply(types, g, params, binding);
-                self.canon.canonicalize(&mut next);
-                succ.push(GraphState {
-                    graph: next,
-                    enabled: Vec::new(),
-                    open: Vec::new(),
-                });
-                transitions += 1;
-                ControlFlow::Continue(())
-            });
+            let flow = rule.for_each_match(
+                types,
+                domain,
+                g,
+                Some(&index),
+                Some(&poll),
+                &mut |params, binding| {
+                    let mut next = rule.apply(types, g, params, binding);
+                    self.canon.canonicalize(&mut next);
+                    let mut out = succ.borrow_mut();
+                    out.push(GraphState {
+                        graph: next,
+                        enabled: Vec::new(),
+                        open: Vec::new(),
+                    });
+                    transitions += 1;
+                    if out.is_done() {
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    }
+                },
+            );
+            if flow.is_break() {
+                break;
+            }
         }
         transitions
     }
@@ -267,6 +290,9 @@ impl<'g> GraphSpace<'g> {
         };
         let mut transitions = 0;
         for a in ones(&state.enabled) {
+            if succ.is_done() {
+                break;
+            }
             if chosen.is_none_or(|o| table.focus[a] == o) {
                 succ.push(self.successor(table, state, a));
                 transitions += 1;
@@ -378,13 +404,9 @@ mod tests {
             if checked == limit {
                 return;
             }
-            let mut succ = Successors {
-                items: Vec::new(),
-                pool: &mut frontier,
-                dead: 0,
-            };
+            let mut succ = Successors::collect(&mut frontier);
             space.expand(&state, &mut scratch, &mut succ);
-            for s in succ.items {
+            for s in succ.into_items() {
                 let mut key = Vec::new();
                 space.key(&s, &mut key);
                 if seen.insert(key) {

@@ -15,10 +15,11 @@ use std::time::Instant;
 
 use super::config::{Config, Order};
 use super::explorer::{explore, explore_budget, explore_from};
-use super::frontier::{Frontier, Successors};
+use super::frontier::Frontier;
 use super::ordered::{ordered_streams, Event};
 use super::report::{Counts, StopReason};
 use super::space::Space;
+use super::successors::Successors;
 
 /// A piece of the split tree, in DFS order: a final state met while splitting, or a
 /// subtree still to explore.
@@ -129,16 +130,12 @@ where
                 }
             };
             counts.states += 1;
-            let mut succ = Successors {
-                items: Vec::new(),
-                pool: &mut spare,
-                dead: 0,
-            };
+            let mut succ = Successors::collect(&mut spare);
             let exp = space.expand(&state, &mut scratch, &mut succ);
             counts.transitions += exp.transitions;
             counts.states += succ.dead;
             counts.dead_ends += succ.dead;
-            let children = std::mem::take(&mut succ.items);
+            let children = succ.into_items();
             if space.is_final(&state, &exp) {
                 counts.solutions += 1;
                 next.push(Piece::Solution(state));

@@ -2,7 +2,7 @@
 
 use crate::model::Graph;
 
-use super::frontier::Successors;
+use super::successors::Successors;
 
 /// What expanding one state found.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

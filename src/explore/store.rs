@@ -24,6 +24,20 @@ impl StateStore {
         self.seen.insert(key.into())
     }
 
+    /// Makes room for one more key; false when the system refuses the memory.
+    pub fn try_reserve(&mut self) -> bool {
+        self.seen.try_reserve(1).is_ok()
+    }
+
+    /// Forgets `key` (a state dropped before it was explored); true when it was there.
+    pub fn remove(&mut self, key: &[u8]) -> bool {
+        let found = self.seen.remove(key);
+        if found {
+            self.bytes -= key.len();
+        }
+        found
+    }
+
     pub fn len(&self) -> usize {
         self.seen.len()
     }

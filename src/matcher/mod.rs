@@ -11,4 +11,4 @@ pub use condition::CompiledCondition;
 pub use index::{GraphIndex, LookupKey, SharedReach};
 pub use path::PathNfa;
 pub use plan::{Operand, SearchPlan, Step};
-pub use search::{BindingEnv, Matcher, UNBOUND};
+pub use search::{BindingEnv, Matcher, SearchPoll, UNBOUND};

@@ -1,5 +1,6 @@
 //! Backtracking execution of a search plan over a host graph, with NACs.
 
+use std::cell::Cell;
 use std::ops::ControlFlow;
 
 use crate::model::{AttrId, Graph, NodeId, TypeSystem, Value, VarId};
@@ -40,6 +41,52 @@ impl Env for BindingEnv<'_> {
     }
 }
 
+/// Candidate bindings tried between two calls of a [`SearchPoll`]'s hook: a few hundred
+/// microseconds of search.
+pub const POLL_STEPS: u32 = 4096;
+
+/// Lets a long search stop (one with few or no matches on a large graph): its hook is
+/// called every [`POLL_STEPS`] candidate bindings; once it answers true, every search
+/// through this poll ends at once, returning `Break`. A search stopped so may have missed
+/// matches, and `exists`/`blocked` answers given while stopping mean nothing.
+pub struct SearchPoll<'a> {
+    hook: &'a dyn Fn() -> bool,
+    steps: Cell<u32>,
+    stopped: Cell<bool>,
+}
+
+impl<'a> SearchPoll<'a> {
+    pub fn new(hook: &'a dyn Fn() -> bool) -> Self {
+        SearchPoll {
+            hook,
+            steps: Cell::new(0),
+            stopped: Cell::new(false),
+        }
+    }
+
+    /// True once the hook asked to stop.
+    pub fn stopped(&self) -> bool {
+        self.stopped.get()
+    }
+
+    /// Counts one step; true when the search must stop.
+    #[inline]
+    fn tick(&self) -> bool {
+        if self.stopped.get() {
+            return true;
+        }
+        let steps = self.steps.get() + 1;
+        if steps < POLL_STEPS {
+            self.steps.set(steps);
+            return false;
+        }
+        self.steps.set(0);
+        let stop = (self.hook)();
+        self.stopped.set(stop);
+        stop
+    }
+}
+
 /// Finds matches of search plans in one graph.
 pub struct Matcher<'a> {
     pub types: &'a TypeSystem,
@@ -47,6 +94,8 @@ pub struct Matcher<'a> {
     pub params: &'a [Value],
     /// Indexes of `graph`, when built: type scans, lookups and paths use them.
     pub index: Option<&'a GraphIndex<'a>>,
+    /// Polled as the search goes, when given, so that it can be stopped.
+    pub poll: Option<&'a SearchPoll<'a>>,
 }
 
 impl<'a> Matcher<'a> {
@@ -56,6 +105,15 @@ impl<'a> Matcher<'a> {
             graph,
             params,
             index: None,
+            poll: None,
+        }
+    }
+
+    /// Polls `poll` as the search goes (see [`SearchPoll`]).
+    pub fn with_poll(self, poll: &'a SearchPoll<'a>) -> Self {
+        Matcher {
+            poll: Some(poll),
+            ..self
         }
     }
 
@@ -262,6 +320,9 @@ impl<'a> Matcher<'a> {
         n: NodeId,
         f: &mut dyn FnMut(&[NodeId]) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
+        if self.poll.is_some_and(|p| p.tick()) {
+            return ControlFlow::Break(());
+        }
         if binding.contains(&n) {
             return ControlFlow::Continue(());
         }
@@ -269,5 +330,55 @@ impl<'a> Matcher<'a> {
         let flow = self.step(plan, i + 1, binding, f);
         binding[var.index()] = UNBOUND;
         flow
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_poll_stops_a_search_that_finds_nothing() {
+        let g = crate::load_str(
+            "t.graft",
+            "values 1..2
+            node Cell { row: int, col: int, val: value? }
+            grid 9x9 of Cell
+            rule far {
+              a: Cell
+              b: Cell
+              c: Cell { row == a.row + b.row + 20 }
+              set a.val = 1
+            }",
+        )
+        .unwrap();
+        let plan = SearchPlan::compile(&g.rules[0].lhs);
+        let search = |poll: Option<&SearchPoll>| {
+            let m = Matcher::new(&g.types, &g.base, &[]);
+            let m = match poll {
+                Some(p) => m.with_poll(p),
+                None => m,
+            };
+            let mut found = 0;
+            let flow = m.for_each_match(&plan, &mut Vec::new(), &mut |_| {
+                found += 1;
+                ControlFlow::Continue(())
+            });
+            (flow, found)
+        };
+        // 81 * 80 * 79 bindings of a, b, c: about 125 polls to the end.
+        assert_eq!(search(None), (ControlFlow::Continue(()), 0));
+        let calls = Cell::new(0);
+        let hook = || {
+            calls.set(calls.get() + 1);
+            calls.get() == 3
+        };
+        let poll = SearchPoll::new(&hook);
+        assert_eq!(search(Some(&poll)), (ControlFlow::Break(()), 0));
+        assert!(poll.stopped());
+        assert_eq!(calls.get(), 3);
+        // A stopped poll stops the next search at once.
+        assert_eq!(search(Some(&poll)).0, ControlFlow::Break(()));
+        assert_eq!(calls.get(), 3);
     }
 }

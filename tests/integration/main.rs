@@ -11,6 +11,7 @@ mod encodings;
 mod engines;
 mod fuzz;
 mod heuristics;
+mod limits;
 mod random_variants;
 mod semantics;
 mod solutions;
