@@ -40,6 +40,10 @@ use crate::rule::{BinOp, Condition, Effect, Expr, ExprKind, Pattern, Rule};
 
 use super::apply::CompiledRule;
 
+/// The most applications a start graph's [`Table`] is built for: it checks every pair
+/// (64 M NAC matches and an 8 MiB bit matrix at the limit).
+pub const MAX_TABLE_APPS: usize = 1 << 13;
+
 /// Why focus expansion is not sound on the graph engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unsound {
@@ -217,7 +221,10 @@ impl GraphFocus {
         let mut apps = Vec::new();
         for (ri, r) in rules.iter().enumerate() {
             let end = r.rule.lhs.var_end() as usize;
-            let _ = r.for_each_match(types, &g.domain, start, Some(&index), &mut |params, b| {
+            let flow = r.for_each_match(types, &g.domain, start, Some(&index), &mut |params, b| {
+                if apps.len() == MAX_TABLE_APPS {
+                    return ControlFlow::Break(());
+                }
                 apps.push(Application {
                     rule: ri,
                     params: params.to_vec(),
@@ -225,6 +232,14 @@ impl GraphFocus {
                 });
                 ControlFlow::Continue(())
             });
+            if flow.is_break() {
+                return unsound(
+                    Span::default(),
+                    format!(
+                        "the start graph has more than {MAX_TABLE_APPS} rule applications, and checking that they block each other symmetrically takes a NAC match per pair"
+                    ),
+                );
+            }
         }
         let node_of = |a: &Application| a.binding[self.focus_var[a.rule].index()];
         let focus: Vec<u32> = apps
