@@ -9,6 +9,7 @@ mod diagnostics;
 mod encodings;
 mod engines;
 mod heuristics;
+mod limits_check;
 mod random_variants;
 mod semantics;
 mod solutions;
