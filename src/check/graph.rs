@@ -4,30 +4,12 @@
 use smallvec::SmallVec;
 
 use super::expr::{Scope, ScopeNode};
+use super::pairs::{find_pairs, TooMany, MAX_CANDIDATES, MAX_EDGES};
 use super::Checker;
 use crate::diag::{Diagnostic, Span};
 use crate::model::{AttrId, Graph, LabelId, NodeId, NodeTypeId, Value, VarId};
 use crate::rule::Env;
 use crate::syntax::ast;
-
-/// Reads attributes of the two nodes an `edges` condition is evaluated for.
-struct PairEnv<'g> {
-    graph: &'g Graph,
-    pair: [NodeId; 2],
-}
-
-impl Env for PairEnv<'_> {
-    fn param(&self, _: u32) -> Value {
-        Value::None
-    }
-
-    fn attr(&self, var: VarId, attr: AttrId) -> Value {
-        self.pair
-            .get(var.index())
-            .and_then(|&n| self.graph.node(n).attrs.get(attr.index()).copied())
-            .unwrap_or(Value::None)
-    }
-}
 
 /// Constant expressions (attribute values of hand-written nodes) read nothing.
 struct NoEnv;
@@ -212,7 +194,8 @@ impl Checker<'_> {
     }
 
     /// `edges c -l-> d where cond`: one edge per ordered pair of distinct nodes of the
-    /// label's end types for which the condition holds. Costs one evaluation per pair.
+    /// label's end types for which the condition holds, within the limits of
+    /// [`find_pairs`].
     pub(super) fn lower_edges(&mut self, d: &ast::EdgesDecl) {
         let Some(l) = self.resolve_label(&d.label) else {
             return;
@@ -261,23 +244,26 @@ impl Checker<'_> {
         };
         let sources = of_type(&self.graph, label.source);
         let targets = of_type(&self.graph, label.target);
-        let mut new = Vec::new();
-        for &s in &sources {
-            for &t in &targets {
-                if s == t {
-                    continue;
-                }
-                let env = PairEnv {
-                    graph: &self.graph,
-                    pair: [s, t],
-                };
-                if cond.as_ref().is_none_or(|c| c.holds(&env)) {
-                    new.push((s, t));
+        match find_pairs(&self.graph, &sources, &targets, cond.as_ref()) {
+            Ok(pairs) => {
+                for (s, t) in pairs {
+                    self.graph.add_edge(s, l, t);
                 }
             }
-        }
-        for (s, t) in new {
-            self.graph.add_edge(s, l, t);
+            Err(TooMany::Edges(n)) => self.diags.push(
+                Diagnostic::error(
+                    d.span,
+                    format!("this generator would create {n} `{}` edges (limit {MAX_EDGES})", label.name),
+                )
+                .with_note("it makes one edge per pair of distinct nodes its `where` condition accepts; narrow the condition (e.g. `where d.row == c.row`) or generate over fewer nodes"),
+            ),
+            Err(TooMany::Candidates(n)) => self.diags.push(
+                Diagnostic::error(
+                    d.span,
+                    format!("this generator would test its condition on {n} pairs of nodes (limit {MAX_CANDIDATES})"),
+                )
+                .with_note(format!("an equality between an attribute of `{}` and one of `{}` (e.g. `{}.row == {}.row`) finds the pairs without testing every one", d.tgt.name, d.src.name, d.tgt.name, d.src.name)),
+            ),
         }
     }
 }

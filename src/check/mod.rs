@@ -7,6 +7,7 @@ mod expr;
 mod graph;
 mod grid;
 mod groups;
+mod pairs;
 mod rule;
 mod start;
 mod types;

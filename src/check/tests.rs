@@ -1,7 +1,7 @@
 //! Checker tests: the sudoku family end to end, then one test per diagnostic.
 
 use super::*;
-use crate::model::{BaseType, Value};
+use crate::model::{AttrId, BaseType, Value};
 use crate::rule::{Effect, ExprKind};
 
 pub(super) const CENTRE: &str = r#"
@@ -345,4 +345,79 @@ fn the_expanded_file_keeps_given_types_letters_and_inheritance() {
         h.start.as_ref().unwrap().values,
         g.start.as_ref().unwrap().values
     );
+}
+
+#[test]
+fn edges_found_by_equalities_are_the_pairs_the_condition_accepts() {
+    // Each condition, with the (row, col) of its ends, checked against every pair.
+    type Holds = fn(i64, i64, i64, i64) -> bool;
+    let cases: [(&str, Holds); 5] = [
+        ("d.row == c.row and d.col == c.col + 1", |r, c, s, d| {
+            s == r && d == c + 1
+        }),
+        (
+            "(c.row - 1) / 2 == (d.row - 1) / 2 and c.col != d.col",
+            |r, c, s, d| (r - 1) / 2 == (s - 1) / 2 && c != d,
+        ),
+        (
+            "abs(c.row - d.row) * abs(c.col - d.col) == 2",
+            |r, c, s, d| (r - s).abs() * (c - d).abs() == 2,
+        ),
+        ("3 == d.col and c.row == 1 and 1 == 1", |r, _, _, d| {
+            r == 1 && d == 3
+        }),
+        ("d.col == c.col or false", |_, c, _, d| c == d),
+    ];
+    for (cond, holds) in cases {
+        let g = ok(&format!(
+            "values 1..4\nnode Cell {{ row: int, col: int, val: value? }}\nedge e: Cell -> Cell\ngrid 5x6 of Cell\nedges c -e-> d where {cond}"
+        ));
+        let at = |n: NodeId| match (g.base.attr(n, AttrId(0)), g.base.attr(n, AttrId(1))) {
+            (Value::Int(r), Value::Int(c)) => (r, c),
+            other => panic!("{other:?}"),
+        };
+        let found: Vec<(NodeId, NodeId)> = g.base.find_edges().map(|(s, _, t)| (s, t)).collect();
+        let nodes: Vec<NodeId> = g.base.find_nodes().collect();
+        let mut expected = Vec::new();
+        for &s in &nodes {
+            for &t in &nodes {
+                let ((r, c), (u, d)) = (at(s), at(t));
+                if s != t && holds(r, c, u, d) {
+                    expected.push((s, t));
+                }
+            }
+        }
+        assert_eq!(found, expected, "{cond}");
+        assert!(!found.is_empty(), "{cond}");
+    }
+    let none = ok("values 1..4\nnode Cell { row: int, col: int, val: value? }\nedge e: Cell -> Cell\ngrid 5x6 of Cell\nedges c -e-> d where 1 == 2 and c.row == d.row");
+    assert_eq!(none.base.find_edges().count(), 0);
+}
+
+#[test]
+fn edges_past_the_limits_are_errors_with_a_hint() {
+    let text = |cond: &str| {
+        format!("values 1..4\nnode Cell {{ row: int, col: int, val: value? }}\nedge e: Cell -> Cell\ngrid 200x200 of Cell\nedges c -e-> d where {cond}\n")
+    };
+    let e = errors(&text("true"));
+    assert!(
+        e.contains(
+            "t.graft:5:1: error: this generator would create 1599960000 `e` edges (limit 4194304)"
+        ),
+        "{e}"
+    );
+    assert!(e.contains("note: it makes one edge per pair"), "{e}");
+    let e = errors(&text("abs(c.row - d.row) * abs(c.col - d.col) == 2"));
+    assert!(
+        e.contains("t.graft:5:1: error: this generator would test its condition on 1600000000 pairs of nodes (limit 33554432)"),
+        "{e}"
+    );
+    assert!(
+        e.contains("note: an equality between an attribute of `d` and one of `c`"),
+        "{e}"
+    );
+    // With an equality to join on, the same knight's moves are found.
+    let g = ok(&text("d.row == c.row - 1 and abs(c.col - d.col) == 2"));
+    // 199 rows have one above; 196 columns have two columns two away, 4 have one.
+    assert_eq!(g.base.find_edges().count(), 199 * (196 * 2 + 4));
 }

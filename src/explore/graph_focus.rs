@@ -40,16 +40,16 @@ use crate::rule::{BinOp, Condition, Effect, Expr, ExprKind, Pattern, Rule};
 
 use super::apply::CompiledRule;
 
+/// The most applications a start graph's [`Table`] is built for: it checks every pair
+/// (64 M NAC matches and an 8 MiB bit matrix at the limit).
+pub const MAX_TABLE_APPS: usize = 1 << 13;
+
 /// Why focus expansion is not sound on the graph engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unsound {
     pub reason: String,
     pub span: Span,
 }
-
-/// The most applications a [`Table`] holds: its conflict matrix takes n * n bits, 512 MiB
-/// here. Beyond it states are matched anew instead.
-const MAX_APPLICATIONS: usize = 1 << 16;
 
 fn unsound<T>(span: Span, reason: impl Into<String>) -> Result<T, Unsound> {
     Err(Unsound {
@@ -228,7 +228,7 @@ impl GraphFocus {
                 Some(&index),
                 None,
                 &mut |params, b| {
-                    if apps.len() >= MAX_APPLICATIONS {
+                    if apps.len() >= MAX_TABLE_APPS {
                         return ControlFlow::Break(());
                     }
                     apps.push(Application {
@@ -243,7 +243,7 @@ impl GraphFocus {
                 return unsound(
                     Span::default(),
                     format!(
-                        "the start graph has more than {MAX_APPLICATIONS} applications, too many to tabulate which disables which"
+                        "the start graph has more than {MAX_TABLE_APPS} rule applications, and checking that they block each other symmetrically takes a NAC match per pair"
                     ),
                 );
             }

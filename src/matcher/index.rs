@@ -13,8 +13,33 @@ use super::path::PathNfa;
 /// A (node type, attribute) pair that some plan looks nodes up by.
 pub type LookupKey = (NodeTypeId, AttrId);
 
-/// (path id, start node) -> the nodes the path reaches, sorted.
-type ReachMap = HashMap<(u32, NodeId), Arc<[NodeId]>>;
+/// The most nodes a reach cache holds, over all its entries (64 MiB of ids): past it,
+/// paths are followed again rather than remembered.
+pub const MAX_REACH_NODES: usize = 1 << 24;
+
+/// (path id, start node) -> the nodes the path reaches, sorted; at most
+/// [`MAX_REACH_NODES`] nodes in all.
+#[derive(Default)]
+struct ReachMap {
+    map: HashMap<(u32, NodeId), Arc<[NodeId]>>,
+    nodes: usize,
+}
+
+impl ReachMap {
+    /// The nodes `nfa` reaches from `start`, remembered while the cache has room.
+    fn reachable(&mut self, nfa: &PathNfa, g: &Graph, start: NodeId) -> Arc<[NodeId]> {
+        let key = (nfa.id(), start);
+        if let Some(r) = self.map.get(&key) {
+            return Arc::clone(r);
+        }
+        let r: Arc<[NodeId]> = nfa.find_reachable(g, start).into();
+        if self.nodes + r.len() <= MAX_REACH_NODES {
+            self.nodes += r.len();
+            self.map.insert(key, Arc::clone(&r));
+        }
+        r
+    }
+}
 
 /// What paths reach, shared by the indexes of graphs that have the same edges (states of a
 /// grammar whose rules change no edge): each path is followed once per start node.
@@ -58,7 +83,7 @@ impl<'s> GraphIndex<'s> {
         GraphIndex {
             by_type,
             lookups,
-            reach: RefCell::new(HashMap::new()),
+            reach: RefCell::new(ReachMap::default()),
             shared: None,
         }
     }
@@ -97,20 +122,14 @@ impl<'s> GraphIndex<'s> {
 
     /// The nodes `nfa` reaches from `start` in `g` (the graph this index was built for).
     pub fn reachable(&self, nfa: &PathNfa, g: &Graph, start: NodeId) -> Arc<[NodeId]> {
-        let key = (nfa.id(), start);
-        if let Some(shared) = self.shared {
-            let mut map = shared.0.lock().unwrap_or_else(|e| e.into_inner());
-            return Arc::clone(
-                map.entry(key)
-                    .or_insert_with(|| nfa.find_reachable(g, start).into()),
-            );
+        match self.shared {
+            Some(shared) => shared
+                .0
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .reachable(nfa, g, start),
+            None => self.reach.borrow_mut().reachable(nfa, g, start),
         }
-        if let Some(r) = self.reach.borrow().get(&key) {
-            return Arc::clone(r);
-        }
-        let r: Arc<[NodeId]> = nfa.find_reachable(g, start).into();
-        self.reach.borrow_mut().insert(key, Arc::clone(&r));
-        r
     }
 }
 

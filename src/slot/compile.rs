@@ -30,7 +30,7 @@ use smallvec::SmallVec;
 
 use crate::diag::Span;
 use crate::grammar::Grammar;
-use crate::matcher::{BindingEnv, Matcher, SearchPlan};
+use crate::matcher::{BindingEnv, GraphIndex, Matcher, SearchPlan};
 use crate::model::{AttrId, BaseType, Graph, NodeId, NodeTypeId, TypeSystem, Value, VarId};
 use crate::rule::{BinOp, Effect, Env, Expr, ExprKind, Pattern, Rule};
 
@@ -68,6 +68,14 @@ fn attr_key(types: &TypeSystem, mut ty: NodeTypeId, attr: AttrId) -> AttrKey {
 
 /// The most values a slot grammar may have (the widest mask).
 pub const MAX_VALUES: usize = 128;
+
+/// The most matches of one NAC's structure the compiler lists; past it the grammar runs
+/// on the graph engine, which matches NACs where they are needed instead of all at once.
+pub const MAX_NAC_MATCHES: usize = 1 << 22;
+
+/// The most 64-bit words of the solver's per-hub slot sets (hubs times slots / 64):
+/// 128 MiB each for readers and members.
+pub const MAX_HUB_WORDS: u64 = 1 << 24;
 
 /// What a rule does to the cell it fills.
 struct Target<'r> {
@@ -258,6 +266,20 @@ pub fn compile(g: &Grammar) -> Result<SlotModel, NotSlot> {
     };
     for (rule, inst) in rules.iter().zip(&instances) {
         rule.compile_nacs(&mut model, &host, inst)?;
+    }
+    let words = model.slots.len().div_ceil(64).max(1) as u64;
+    let hub_words = model.hubs.len() as u64 * words;
+    if hub_words > MAX_HUB_WORDS {
+        return not_slot(
+            g.rules[0].span,
+            format!(
+                "the slot engine would keep {} hubs over {} slots, {} MiB of tables (limit {} MiB)",
+                model.hubs.len(),
+                model.slots.len(),
+                (hub_words * 8) >> 20,
+                (MAX_HUB_WORDS * 8) >> 20
+            ),
+        );
     }
     check_givens(g, &model)?;
     model.finish(g);
@@ -656,16 +678,30 @@ impl RuleCompiler<'_> {
         let plan = SearchPlan::compile(&structure);
         // NAC matches (their own nodes) per static left-side match.
         let mut matches: HashMap<Vec<NodeId>, Vec<Vec<NodeId>>> = HashMap::new();
-        {
-            let m = Matcher::new(types, host, &[]);
+        let mut listed = 0usize;
+        let flow = {
+            let index = GraphIndex::new(types, host, &[]);
+            let m = Matcher::new(types, host, &[]).with_index(&index);
             let mut binding = Vec::new();
-            let _ = m.for_each_match(&plan, &mut binding, &mut |b| {
+            m.for_each_match(&plan, &mut binding, &mut |b| {
+                listed += 1;
+                if listed > MAX_NAC_MATCHES {
+                    return ControlFlow::Break(());
+                }
                 matches
                     .entry(b[..lhs_len].to_vec())
                     .or_default()
                     .push(b[..structure.var_end() as usize].to_vec());
                 ControlFlow::Continue(())
-            });
+            })
+        };
+        if flow.is_break() {
+            return not_slot(
+                nac.span,
+                format!(
+                    "this NAC's structure has more than {MAX_NAC_MATCHES} matches on the start graph, too many to compile into tables"
+                ),
+            );
         }
         // A NAC over a node whose existence changes (a cell that may be deleted, or the
         // stand-in of a node not yet created) tests emptiness, not a value.

@@ -12,6 +12,7 @@ mod engines;
 mod fuzz;
 mod heuristics;
 mod limits;
+mod limits_check;
 mod random_variants;
 mod semantics;
 mod solutions;
