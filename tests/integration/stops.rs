@@ -128,7 +128,11 @@ fn sigint_stops_expand_all_with_its_summary() {
         },
     );
     w.expect(130, BOUND_MIB);
-    assert!(w.elapsed < SIGNAL_AFTER + STOP_WITHIN, "took {:?}", w.elapsed);
+    assert!(
+        w.elapsed < SIGNAL_AFTER + STOP_WITHIN,
+        "took {:?}",
+        w.elapsed
+    );
     assert_ends_interrupted(&w.run.stdout);
     assert!(w.run.stdout.contains("expand: all"));
     let found = text_solutions(&w.run.stdout);
