@@ -232,8 +232,7 @@ impl<'g> Engine<'g> {
             }
             _ => {
                 let halt = Halt::new(config.limits, started, config.interrupt, None);
-                let mut space =
-                    GraphSpace::new(self.grammar, self.start_graph(givens)).with_halt(halt);
+                let mut space = GraphSpace::halted(self.grammar, self.start_graph(givens), halt);
                 if expand == Expand::Focus {
                     if let Err(u) = space.try_focus() {
                         fallback = Some(format!("on whole graphs: {}", u.reason));
@@ -241,7 +240,16 @@ impl<'g> Engine<'g> {
                         config.expand = Expand::All;
                     }
                 }
+                // Tabulating the applications took part of the time: the search gets
+                // what is left, and its timeout is reported from the start.
+                if let Some(t) = config.limits.timeout {
+                    config.limits.timeout = Some(t.saturating_sub(started.elapsed()));
+                }
                 let (c, s) = run(&space, &config, &mut sink);
+                let s = s.map(|s| match s {
+                    super::StopReason::Timeout(_) => super::StopReason::Timeout(started.elapsed()),
+                    s => s,
+                });
                 (c, s, "graph")
             }
         };

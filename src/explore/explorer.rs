@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use super::config::Config;
 use super::frontier::Frontier;
-use super::halt::{Halt, POLL_STATES};
+use super::halt::Halt;
 use super::report::{Counts, StopReason};
 use super::space::Space;
 use super::store::StateStore;
@@ -84,8 +84,6 @@ fn walk<S: Space>(
     let mut scratch = S::Scratch::default();
     let mut key = Vec::new();
     let key_of = |s: &S::State, out: &mut Vec<u8>| space.key(s, out);
-    // States, successors and stretches of search so far, for polling.
-    let mut ticks = 0u64;
     // True once states were dropped for want of room: the run is then incomplete.
     let mut dropped = false;
     if let Some(store) = store.as_mut() {
@@ -98,14 +96,14 @@ fn walk<S: Space>(
         if limits.max_states.is_some_and(|m| counts.states >= m) {
             return Some((counts, Some(StopReason::MaxStates(counts.states))));
         }
-        if let Some(stop) = tick(&mut halt, &mut ticks) {
+        if let Some(stop) = halt.tick() {
             return Some((counts, Some(stop)));
         }
         if budget.is_some_and(|b| counts.states >= b) {
             return None;
         }
         counts.states += 1;
-        let mut poll = || tick(&mut halt, &mut ticks);
+        let mut poll = || halt.tick();
         let merge = Merge {
             visited: store.as_mut().map(|store| Visited {
                 store,
@@ -142,16 +140,4 @@ fn walk<S: Space>(
         return Some((counts, Some(StopReason::MaxStates(counts.states))));
     }
     Some((counts, None))
-}
-
-/// Counts one unit of work (a state, a successor, a stretch of a long search) and polls
-/// `halt` every [`POLL_STATES`] units, the first included.
-fn tick(halt: &mut Halt, ticks: &mut u64) -> Option<StopReason> {
-    let due = ticks.is_multiple_of(POLL_STATES);
-    *ticks += 1;
-    if due {
-        halt.poll()
-    } else {
-        None
-    }
 }

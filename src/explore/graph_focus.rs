@@ -30,15 +30,17 @@
 //! focus with none proves the state dead. The same facts let a state's enabled
 //! applications be computed from its parent's (see [`Table`]), in either expansion.
 
+use std::cell::RefCell;
 use std::ops::ControlFlow;
 
 use crate::diag::Span;
 use crate::grammar::Grammar;
-use crate::matcher::{GraphIndex, LookupKey, Matcher, SearchPlan, SharedReach};
+use crate::matcher::{GraphIndex, LookupKey, Matcher, SearchPlan, SearchPoll, SharedReach};
 use crate::model::{AttrId, BaseType, Graph, NodeId, NodeTypeId, TypeSystem, Value, VarId};
 use crate::rule::{BinOp, Condition, Effect, Expr, ExprKind, Pattern, Rule};
 
 use super::apply::CompiledRule;
+use super::halt::Halt;
 
 /// The most applications a start graph's [`Table`] is built for: it checks every pair
 /// (64 M NAC matches and an 8 MiB bit matrix at the limit).
@@ -197,8 +199,24 @@ impl GraphFocus {
         rules: &[CompiledRule<'_>],
         start: &Graph,
         keys: &[LookupKey],
+        halt: Option<Halt<'_>>,
     ) -> Result<Table, Unsound> {
         let types = &g.types;
+        // Tabulating takes a NAC match per pair of applications, seconds on a large
+        // graph: the run's limits are polled throughout, and a stop leaves no table.
+        let halt = RefCell::new(halt);
+        let stopping = || {
+            halt.borrow_mut()
+                .as_mut()
+                .is_some_and(|h| h.tick().is_some())
+        };
+        let poll = SearchPoll::new(&stopping);
+        let stopped = || {
+            unsound(
+                Span::default(),
+                "the run stopped before the table of which application disables which was built",
+            )
+        };
         // Rules change no edges and deleted nodes have none (checked below), so every
         // graph here has the start graph's edges.
         let shared = SharedReach::default();
@@ -226,7 +244,7 @@ impl GraphFocus {
                 &g.domain,
                 start,
                 Some(&index),
-                None,
+                Some(&poll),
                 &mut |params, b| {
                     if apps.len() >= MAX_TABLE_APPS {
                         return ControlFlow::Break(());
@@ -239,6 +257,9 @@ impl GraphFocus {
                     ControlFlow::Continue(())
                 },
             );
+            if poll.stopped() {
+                return stopped();
+            }
             if flow.is_break() {
                 return unsound(
                     Span::default(),
@@ -284,6 +305,9 @@ impl GraphFocus {
             for (ti, t) in apps.iter().enumerate() {
                 if focus[ti] == focus[ui] {
                     continue;
+                }
+                if stopping() {
+                    return stopped();
                 }
                 let m = Matcher::new(types, &after, &t.params).with_index(&index);
                 let blocked = self.rooted[t.rule].iter().any(|(w, wty, plan)| {

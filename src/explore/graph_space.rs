@@ -19,6 +19,7 @@ use crate::rule::Effect;
 use super::apply::CompiledRule;
 use super::canon::Canon;
 use super::graph_focus::{GraphFocus, Table, Unsound};
+use super::halt::Halt;
 use super::space::{Expansion, Space};
 use super::successors::Successors;
 
@@ -76,8 +77,18 @@ impl<'g> GraphSpace<'g> {
     /// every match of every rule. Decides here whether the grammar is monotone on this
     /// start graph (one pairwise check of its applications).
     pub fn new(grammar: &'g Grammar, start: Graph) -> Self {
+        Self::build(grammar, start, None)
+    }
+
+    /// As [`GraphSpace::new`], polling `halt` while the applications are tabulated and
+    /// while canonical forms are searched, so that a run's limits hold there too.
+    pub fn halted(grammar: &'g Grammar, start: Graph, halt: Halt<'static>) -> Self {
+        Self::build(grammar, start, Some(halt))
+    }
+
+    fn build(grammar: &'g Grammar, start: Graph, halt: Option<Halt<'static>>) -> Self {
         let rules: Vec<_> = grammar.rules.iter().map(CompiledRule::new).collect();
-        let canon = Canon::new(
+        let mut canon = Canon::new(
             grammar.base.capacity(),
             grammar.rules.iter().any(|r| r.creates_nodes()),
             grammar.rules.iter().any(|r| r.changes_edges()),
@@ -99,8 +110,9 @@ impl<'g> GraphSpace<'g> {
         let table = GraphFocus::analyse(grammar).and_then(|f| {
             let mut all_keys = keys.clone();
             f.open.lookup_keys(&mut all_keys);
-            f.table(grammar, &rules, &start, &all_keys)
+            f.table(grammar, &rules, &start, &all_keys, halt)
         });
+        canon.halt = halt;
         GraphSpace {
             grammar,
             rules,
@@ -112,13 +124,6 @@ impl<'g> GraphSpace<'g> {
             focus: false,
             reach: static_edges.then(SharedReach::default),
         }
-    }
-
-    /// Polls `halt` during long searches for canonical forms, so that limits hold inside one
-    /// state's key too.
-    pub fn with_halt(mut self, halt: super::halt::Halt<'static>) -> Self {
-        self.canon.halt = Some(halt);
-        self
     }
 
     /// Why focus expansion (and matching once) is unsound for this grammar and start graph.

@@ -1,18 +1,23 @@
 //! Why a run must stop now: its deadline, an interrupt (Ctrl-C, SIGTERM), another
-//! worker's stop, or the process's memory — polled every few hundred states.
+//! worker's stop, or the process's memory — polled every millisecond or so of work.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 use super::config::Limits;
 use super::report::StopReason;
 
-/// States between two polls of the clock and the flags: a poll costs about as much as a
-/// few states, and a few hundred states take well under a millisecond.
-pub const POLL_STATES: u64 = 256;
+/// The time aimed at between two polls: short enough that a limit holds within a few
+/// milliseconds, long enough that polling costs nothing next to the work.
+const POLL_GAP: Duration = Duration::from_millis(1);
 
-/// Polls between two readings of the process's memory (a file read on Linux).
-const POLLS_PER_MEMORY: u32 = 16;
+/// The most units of work between two polls, for units that take nanoseconds.
+const MAX_STRIDE: u32 = 1024;
+
+/// The least time between two readings of the process's memory (a file read on Linux,
+/// a few microseconds).
+const MEMORY_GAP: Duration = Duration::from_millis(2);
 
 /// The conditions that stop a run from outside its state and solution counts. Cheap to
 /// copy; one per worker.
@@ -26,7 +31,14 @@ pub struct Halt<'a> {
     /// Set by another worker of the same run when it stopped: reported as a timeout (the
     /// worker that stopped first reports the real reason).
     cancel: Option<&'a AtomicBool>,
-    polls: u32,
+    /// Units of work between two polls, adapted so that polls come about every
+    /// [`POLL_GAP`]: a state of a large graph may take milliseconds to build, a packed
+    /// state nanoseconds.
+    stride: u32,
+    /// Units left before the next poll.
+    left: u32,
+    last_poll: Instant,
+    last_memory: Option<Instant>,
 }
 
 impl<'a> Halt<'a> {
@@ -41,12 +53,34 @@ impl<'a> Halt<'a> {
             started,
             interrupt,
             cancel,
-            polls: 0,
+            stride: 1,
+            left: 0,
+            last_poll: Instant::now(),
+            last_memory: None,
         }
     }
 
-    /// Why the run must stop now, if it must. Call it every [`POLL_STATES`] states or
-    /// steps of comparable cost.
+    /// Counts one unit of work (a state, a successor, a stretch of a long search) and
+    /// polls when one is due, the first unit included: why the run must stop, if it must.
+    #[inline]
+    pub fn tick(&mut self) -> Option<StopReason> {
+        if self.left > 0 {
+            self.left -= 1;
+            return None;
+        }
+        let now = Instant::now();
+        let gap = now - self.last_poll;
+        self.last_poll = now;
+        if gap > 2 * POLL_GAP {
+            self.stride = (self.stride / 2).max(1);
+        } else if gap < POLL_GAP / 2 {
+            self.stride = (self.stride * 2).min(MAX_STRIDE);
+        }
+        self.left = self.stride - 1;
+        self.poll()
+    }
+
+    /// Why the run must stop now, if it must.
     pub fn poll(&mut self) -> Option<StopReason> {
         if self.interrupt.is_some_and(|f| f.load(Ordering::Relaxed)) {
             return Some(StopReason::Interrupted);
@@ -60,25 +94,50 @@ impl<'a> Halt<'a> {
         {
             return Some(StopReason::Timeout(self.started.elapsed()));
         }
-        if let Some(max) = self.limits.max_memory {
-            self.polls += 1;
-            if self.polls >= POLLS_PER_MEMORY {
-                self.polls = 0;
-                if let Some(used) = resident_bytes().filter(|&u| u >= max) {
-                    return Some(StopReason::Memory(used));
-                }
+        let due = self.last_memory.is_none_or(|t| t.elapsed() >= MEMORY_GAP);
+        if due && (self.limits.max_memory.is_some() || address_space_stop().is_some()) {
+            self.last_memory = Some(Instant::now());
+            if let Some(used) = self.memory_over() {
+                return Some(StopReason::Memory(used));
             }
         }
         None
     }
+
+    /// The resident memory when it reached the limit, or the address space when it came
+    /// near `ulimit -v` (past which an allocation aborts the process).
+    fn memory_over(&self) -> Option<u64> {
+        let (size, resident) = statm()?;
+        if self.limits.max_memory.is_some_and(|max| resident >= max) {
+            return Some(resident);
+        }
+        address_space_stop()
+            .filter(|&stop| size >= stop)
+            .map(|_| resident)
+    }
+}
+
+/// The address space at which a run stops: seven eighths of the soft `ulimit -v`, read
+/// once; `None` without one. The eighth left covers what one poll's gap may allocate.
+fn address_space_stop() -> Option<u64> {
+    static STOP: OnceLock<Option<u64>> = OnceLock::new();
+    *STOP.get_or_init(|| super::memory::address_space_limit().map(|l| l / 8 * 7))
+}
+
+/// The process's address space and resident memory in bytes (Linux's
+/// `/proc/self/statm`); `None` elsewhere.
+fn statm() -> Option<(u64, u64)> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let mut fields = statm.split_whitespace();
+    let size: u64 = fields.next()?.parse().ok()?;
+    let resident: u64 = fields.next()?.parse().ok()?;
+    Some((size * page_size(), resident * page_size()))
 }
 
 /// The process's resident memory in bytes, where the system tells it (Linux's
 /// `/proc/self/statm`); `None` elsewhere.
 pub fn resident_bytes() -> Option<u64> {
-    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
-    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
-    Some(pages * page_size())
+    statm().map(|(_, resident)| resident)
 }
 
 /// The page size `statm` counts in: 4 KiB on the platforms grafter runs on.
@@ -113,7 +172,7 @@ mod tests {
     }
 
     #[test]
-    fn memory_is_read_every_few_polls() {
+    fn memory_is_read_at_most_every_memory_gap() {
         if resident_bytes().is_none() {
             eprintln!("skipped: no /proc/self/statm on this system");
             return;
@@ -123,7 +182,28 @@ mod tests {
             ..Limits::default()
         };
         let mut halt = Halt::new(limits, Instant::now(), None, None);
-        let polls = (0..POLLS_PER_MEMORY).filter_map(|_| halt.poll()).count();
-        assert_eq!(polls, 1);
+        let started = Instant::now();
+        let stops = (0..16).filter_map(|_| halt.poll()).count();
+        if started.elapsed() < MEMORY_GAP {
+            assert_eq!(stops, 1);
+        }
+        std::thread::sleep(MEMORY_GAP);
+        assert!(matches!(halt.poll(), Some(StopReason::Memory(_))));
+    }
+
+    #[test]
+    fn polls_come_often_when_units_are_slow_and_rarely_when_fast() {
+        let mut halt = Halt::new(Limits::default(), Instant::now(), None, None);
+        for _ in 0..100_000 {
+            halt.tick();
+        }
+        // A preempted poll halves the stride; the next doubles it again.
+        assert!(halt.stride >= MAX_STRIDE / 2, "fast units: {}", halt.stride);
+        let mut halt = Halt::new(Limits::default(), Instant::now(), None, None);
+        for _ in 0..20 {
+            std::thread::sleep(POLL_GAP * 3);
+            halt.tick();
+        }
+        assert_eq!(halt.stride, 1, "slow units");
     }
 }

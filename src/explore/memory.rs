@@ -68,7 +68,7 @@ fn cgroup_limit() -> Option<u64> {
 
 /// The soft limit on this process's address space (`RLIMIT_AS`, `ulimit -v`), from
 /// `/proc/self/limits`.
-fn address_space_limit() -> Option<u64> {
+pub fn address_space_limit() -> Option<u64> {
     let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
     let line = limits
         .lines()

@@ -13,9 +13,6 @@ use crate::explore::halt::Halt;
 
 use super::partition::{first_open_cell, individualise, refine, Coloured};
 
-/// Tree nodes between two polls of the run's [`Halt`]: a node costs one refinement.
-const POLL_NODES: u64 = 64;
-
 /// A leaf: the vertices in order, the path of individualised vertices, the key.
 struct Leaf {
     order: Vec<u32>,
@@ -79,11 +76,9 @@ where
             return self.leaf(&colours);
         }
         self.nodes += 1;
-        if self.nodes % POLL_NODES == 1 {
-            if let Some(halt) = self.halt.as_mut() {
-                if halt.poll().is_some() {
-                    return Flow::Stop;
-                }
+        if let Some(halt) = self.halt.as_mut() {
+            if halt.tick().is_some() {
+                return Flow::Stop;
             }
         }
         let depth = self.path.len();
