@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use crate::support::Json;
 use crate::watch::{watched, Watch, Watched};
 
 const DIR: &str = "tests/fixtures/limits-check";
@@ -109,5 +110,35 @@ fn slot_tables_too_large_run_on_the_graph_engine() {
         ),
         "{}",
         w.run.stdout
+    );
+}
+
+/// Solving on the graph engine first tabulates which application disables which: on the
+/// 100x100 path NAC that takes a NAC match per pair, seconds of work that the timeout
+/// covers too (it once ran five times past it, the summary saying otherwise).
+#[test]
+fn tabulating_applications_is_within_the_timeout() {
+    let file = format!("{DIR}/path-nac-100x100.graft");
+    let watch = Watch {
+        deadline: Duration::from_secs(60),
+        signal: None,
+        read_stdout: None,
+    };
+    let w = watched(
+        ["solve", &file, "--timeout", "2", "--format", "json"],
+        &watch,
+    );
+    w.expect(3, 1024);
+    assert_within(&w, 15);
+    let puzzles = w.run.puzzles();
+    let summary = &puzzles[0].summary;
+    assert_eq!(summary.get("stop").and_then(Json::as_str), Some("timeout"));
+    let seconds = summary
+        .get("seconds")
+        .and_then(Json::as_f64)
+        .expect("seconds");
+    assert!(
+        (2.0..4.0).contains(&seconds),
+        "ran {seconds} s under --timeout 2"
     );
 }
