@@ -496,7 +496,9 @@ fn run_one(
         };
         if io_error.is_none() {
             let mut written = out.write_all(text.as_bytes());
-            if written.is_ok() && flushed.elapsed() >= FLUSH_EVERY {
+            // The first solution is shown at once (`| head -1` ends then), later ones at
+            // least every FLUSH_EVERY while they come.
+            if written.is_ok() && (found == 1 || flushed.elapsed() >= FLUSH_EVERY) {
                 flushed = Instant::now();
                 written = out.flush();
             }
