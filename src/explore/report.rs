@@ -73,7 +73,10 @@ impl Counts {
     }
 }
 
+/// What a run found and why it ended. Its `Display` is the text summary the command line
+/// prints.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct Report {
     pub counts: Counts,
     /// `None` when the whole space was explored.
@@ -95,5 +98,41 @@ pub struct Report {
 impl Report {
     pub fn complete(&self) -> bool {
         self.stop.is_none()
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let c = &self.counts;
+        writeln!(f, "solutions: {}", c.solutions)?;
+        writeln!(f, "states: {}", c.states)?;
+        writeln!(f, "transitions: {}", c.transitions)?;
+        writeln!(f, "dead ends: {}", c.dead_ends)?;
+        writeln!(
+            f,
+            "expand: {}   order: {}   engine: {}   time: {:.3} s",
+            self.expand.name(),
+            self.order.name(),
+            self.engine,
+            self.elapsed.as_secs_f64()
+        )?;
+        let policy = &self.policy;
+        if self.expand == Expand::Focus && policy.focus.is_colouring() {
+            writeln!(
+                f,
+                "focus: {}   value: {}   seed: {}   attempts: {}",
+                policy.focus.name(),
+                policy.value.name(),
+                policy.seed,
+                self.attempts
+            )?;
+        }
+        if let Some(why) = &self.fallback {
+            writeln!(f, "note: focus not used: {why}")?;
+        }
+        match self.stop {
+            None => writeln!(f, "complete: yes"),
+            Some(stop) => writeln!(f, "complete: no, {stop}"),
+        }
     }
 }

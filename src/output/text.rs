@@ -1,6 +1,6 @@
 //! Graphs listed node by node, and the summary block of a run.
 
-use crate::explore::{Expand, Report};
+use crate::explore::Report;
 use crate::grammar::Grammar;
 use crate::model::{Graph, NodeId};
 
@@ -47,34 +47,5 @@ pub fn node_line(grammar: &Grammar, graph: &Graph, n: NodeId) -> String {
 
 /// The fixed summary block printed after a run.
 pub fn summary(report: &Report) -> String {
-    let c = &report.counts;
-    let mut out = format!(
-        "solutions: {}\nstates: {}\ntransitions: {}\ndead ends: {}\n",
-        c.solutions, c.states, c.transitions, c.dead_ends
-    );
-    out.push_str(&format!(
-        "expand: {}   order: {}   engine: {}   time: {:.3} s\n",
-        report.expand.name(),
-        report.order.name(),
-        report.engine,
-        report.elapsed.as_secs_f64()
-    ));
-    let policy = &report.policy;
-    if report.expand == Expand::Focus && policy.focus.is_colouring() {
-        out.push_str(&format!(
-            "focus: {}   value: {}   seed: {}   attempts: {}\n",
-            policy.focus.name(),
-            policy.value.name(),
-            policy.seed,
-            report.attempts
-        ));
-    }
-    if let Some(why) = &report.fallback {
-        out.push_str(&format!("note: focus not used: {why}\n"));
-    }
-    match report.stop {
-        None => out.push_str("complete: yes\n"),
-        Some(stop) => out.push_str(&format!("complete: no, {stop}\n")),
-    }
-    out
+    report.to_string()
 }
