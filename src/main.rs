@@ -18,8 +18,8 @@ use grafter::diag::{Diagnostic, Source};
 use grafter::explore::heuristics::{compare, seed_heuristics, table};
 use grafter::explore::memory::{default_max_memory, parse_size};
 use grafter::explore::{
-    ordered_jobs, ordered_streams, runs_side_by_side, Config, Emitter, Engine, EngineChoice,
-    EngineKind, Event, Expand, Focus, Limits, Order, Policy, ValueOrder,
+    chunk_size, ordered_jobs, run_batch, Config, Engine, EngineChoice, EngineKind, Event, Expand,
+    Focus, Limits, Order, Policy, ValueOrder,
 };
 use grafter::grammar::{Givens, Grammar};
 use grafter::output;
@@ -33,15 +33,10 @@ const BAD_INPUT: u8 = 1;
 const CLOSED_PIPE: u8 = 141;
 /// Output is written out at least this often, so a pipe sees progress.
 const FLUSH_EVERY: Duration = Duration::from_millis(100);
-/// Bytes of a side-by-side job's output handed on at once: with the queues' bound on
-/// pieces, a few MB wait at most.
+/// Bytes of a run's output handed on at once: with the queues' bound on pieces, a few MB
+/// wait at most when runs go side by side.
 const PIECE_BYTES: usize = 4 * 1024;
 
-/// Puzzles per job when puzzles run side by side: enough to amortise handing out a job and
-/// passing its result, few enough that the threads finish together.
-fn chunk_size(runs: usize, threads: usize) -> usize {
-    (runs / (threads * 64)).clamp(1, 256)
-}
 const STOPPED: u8 = 3;
 
 #[derive(Parser)]
@@ -356,49 +351,55 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
     let mut out = BufWriter::new(stdout.lock());
     let mut stopped = false;
     let many = args.puzzles.is_some();
-    if !runs_side_by_side(runs.len(), threads) {
-        // Few runs: one after another, each splitting its own search tree over the
-        // threads; output streams.
-        let config = Config { threads, ..config };
-        stopped = run_each(&engine, args, &config, many, &runs, &mut out)?;
-    } else {
-        // Many runs: side by side, each on one thread, handed out in chunks so that small
-        // puzzles do not spend their time passing results; output in puzzle order.
-        let chunk = chunk_size(runs.len(), threads);
-        let mut failure = None;
-        ordered_streams(
-            runs.len().div_ceil(chunk),
-            threads,
-            |j, emitter| {
-                let part = &runs[j * chunk..((j + 1) * chunk).min(runs.len())];
-                let mut pieces = Pieces {
-                    text: Vec::new(),
-                    emitter,
-                };
-                let stop = run_each(&engine, args, &config, many, part, &mut pieces)?;
-                pieces.flush()?;
-                Ok(stop)
-            },
-            |_, event: Event<Vec<u8>, Result<bool, Failure>>| {
-                let written = match event {
-                    Event::Item(text) => out.write_all(&text).map_err(Failure::Io),
-                    Event::Done(Ok(stop)) => {
-                        stopped |= stop;
-                        Ok(())
-                    }
-                    Event::Done(Err(f)) => Err(f),
-                };
-                written
-                    .map_err(|f| {
-                        stop_runs(&config);
-                        failure = Some(f);
-                    })
-                    .is_ok()
-            },
-        );
-        if let Some(f) = failure {
-            return Err(f);
-        }
+    let mut failure = None;
+    run_batch(
+        runs.len(),
+        threads,
+        &config,
+        |i, config, emit| {
+            // After an interrupt, the puzzles not yet started are left out.
+            if runs_stopped(config) {
+                return Ok(true);
+            }
+            let (number, givens) = &runs[i];
+            let mut pieces = Pieces {
+                text: Vec::new(),
+                emit,
+            };
+            let report = run_one(
+                &engine,
+                args,
+                config,
+                many,
+                *number,
+                givens.as_ref(),
+                &mut pieces,
+            )?;
+            pieces.flush()?;
+            Ok(report.stop.is_some())
+        },
+        |_, event: Event<Vec<u8>, Result<bool, Failure>>| {
+            let written = match event {
+                Event::Item(text) => out
+                    .write_all(&text)
+                    .and_then(|()| out.flush())
+                    .map_err(Failure::Io),
+                Event::Done(Ok(stop)) => {
+                    stopped |= stop;
+                    Ok(())
+                }
+                Event::Done(Err(f)) => Err(f),
+            };
+            written
+                .map_err(|f| {
+                    stop_runs(&config);
+                    failure = Some(f);
+                })
+                .is_ok()
+        },
+    );
+    if let Some(f) = failure {
+        return Err(f);
     }
     out.flush()?;
     if let Some(status) = interrupts.as_ref().and_then(Interrupts::status) {
@@ -421,14 +422,14 @@ fn runs_stopped(config: &Config) -> bool {
         .is_some_and(|f: &AtomicBool| f.load(Ordering::Relaxed))
 }
 
-/// The output of a job of puzzles run side by side, handed on in pieces as it grows, so
+/// The output of a run, handed on in pieces as it grows (and whenever it is flushed), so
 /// that it streams in puzzle order without being held whole.
-struct Pieces<'e, 'a> {
+struct Pieces<'e> {
     text: Vec<u8>,
-    emitter: &'e mut Emitter<'a, Vec<u8>>,
+    emit: &'e mut dyn FnMut(Vec<u8>) -> bool,
 }
 
-impl Write for Pieces<'_, '_> {
+impl Write for Pieces<'_> {
     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
         self.text.extend_from_slice(bytes);
         if self.text.len() >= PIECE_BYTES {
@@ -438,32 +439,11 @@ impl Write for Pieces<'_, '_> {
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        if !self.text.is_empty() && !self.emitter.emit(std::mem::take(&mut self.text)) {
+        if !self.text.is_empty() && !(self.emit)(std::mem::take(&mut self.text)) {
             return Err(io::Error::other("output stopped"));
         }
         Ok(())
     }
-}
-
-/// Solves `runs` one after another into `out`; true when a limit stopped any of them.
-fn run_each(
-    engine: &Engine,
-    args: &SolveArgs,
-    config: &Config,
-    many: bool,
-    runs: &[(usize, Option<Givens>)],
-    out: &mut dyn Write,
-) -> Result<bool, Failure> {
-    let mut stopped = false;
-    for (number, givens) in runs {
-        // After an interrupt, the puzzles not yet started are left out.
-        if runs_stopped(config) {
-            return Ok(true);
-        }
-        let report = run_one(engine, args, config, many, *number, givens.as_ref(), out)?;
-        stopped |= report.stop.is_some();
-    }
-    Ok(stopped)
 }
 
 /// Solves one puzzle and writes its solutions and summary (or its count) to `out`.

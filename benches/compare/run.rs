@@ -3,9 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use grafter::explore::{
-    ordered_jobs, runs_side_by_side, Config, Engine, EngineChoice, Expand, Limits, Report,
-};
+use grafter::explore::{run_batch, Config, Engine, EngineChoice, Event, Expand, Limits, Report};
 use grafter::Givens;
 
 use crate::cases::{Case, PuzzleSet, Reference, Work};
@@ -137,9 +135,8 @@ fn finish(case: &Case, reps: usize, load_kb: u64, once: &mut dyn FnMut() -> Foun
     println!("counts {}", counts.join(" "));
 }
 
-/// Solves every puzzle. On several threads it does as the CLI does: a few puzzles go one
-/// after another, each splitting its search tree across the threads; many run side by
-/// side, one thread each.
+/// Solves every puzzle, scheduled over the threads as the command line does
+/// ([`run_batch`]).
 fn grafter_once(
     case: &Case,
     engine: &Engine,
@@ -169,12 +166,16 @@ fn grafter_once(
         found.states += report.counts.states;
         true
     };
-    if !runs_side_by_side(puzzles.len(), threads) {
-        let config = Config { threads, ..*config };
-        (0..puzzles.len()).all(|i| add(solve(i, &config)));
-    } else {
-        ordered_jobs(puzzles.len(), threads, |i| solve(i, config), |_, r| add(r));
-    }
+    run_batch(
+        puzzles.len(),
+        threads,
+        config,
+        |i, config, _: &mut dyn FnMut(()) -> bool| solve(i, config),
+        |_, event| match event {
+            Event::Item(()) => true,
+            Event::Done(report) => add(report),
+        },
+    );
     found
 }
 

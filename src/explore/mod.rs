@@ -2,6 +2,7 @@
 //! visited set where states can repeat, limits, and the report.
 
 pub mod apply;
+pub mod batch;
 pub mod canon;
 pub mod config;
 pub mod engine;
@@ -21,6 +22,7 @@ pub mod space;
 pub mod store;
 pub mod successors;
 
+pub use batch::{chunk_size, run_batch};
 pub use config::{Config, EngineChoice, Expand, Limits, Order};
 pub use engine::{Engine, EngineKind};
 pub use explorer::{explore, explore_from};
