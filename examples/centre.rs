@@ -19,10 +19,7 @@ fn run() -> (u64, u64, u64, u64) {
     assert!(grids.iter().all(|g| g.len() == 16 && !g.contains('.')));
 
     // GROOVE's semantics: every match of every rule.
-    let all = Config {
-        expand: Expand::All,
-        ..Config::default()
-    };
+    let all = Config::default().with_expand(Expand::All);
     let report = engine.solve(None, &all, None).expect("givens agree");
     let c = report.counts;
     assert_eq!(

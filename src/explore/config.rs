@@ -92,3 +92,77 @@ pub struct Config {
     /// signal handler, say). Default: none.
     pub interrupt: Option<&'static AtomicBool>,
 }
+
+/// A configuration built step by step from the defaults documented on each field, as
+/// `Config::default().with_order(Order::Bfs).with_timeout(Duration::from_secs(5))`.
+impl Config {
+    pub fn with_order(self, order: Order) -> Self {
+        Config { order, ..self }
+    }
+
+    pub fn with_expand(self, expand: Expand) -> Self {
+        Config { expand, ..self }
+    }
+
+    pub fn with_policy(self, policy: Policy) -> Self {
+        Config { policy, ..self }
+    }
+
+    pub fn with_engine(self, engine: EngineChoice) -> Self {
+        Config { engine, ..self }
+    }
+
+    pub fn with_threads(self, threads: usize) -> Self {
+        Config { threads, ..self }
+    }
+
+    pub fn with_limits(self, limits: Limits) -> Self {
+        Config { limits, ..self }
+    }
+
+    pub fn with_max_states(mut self, n: u64) -> Self {
+        self.limits.max_states = Some(n);
+        self
+    }
+
+    pub fn with_max_solutions(mut self, n: u64) -> Self {
+        self.limits.max_solutions = Some(n);
+        self
+    }
+
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.limits.timeout = Some(timeout);
+        self
+    }
+
+    pub fn with_max_memory(mut self, bytes: u64) -> Self {
+        self.limits.max_memory = Some(bytes);
+        self
+    }
+
+    pub fn with_interrupt(self, flag: &'static AtomicBool) -> Self {
+        Config {
+            interrupt: Some(flag),
+            ..self
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_builder_sets_what_it_names_and_keeps_the_defaults() {
+        let c = Config::default()
+            .with_order(Order::Bfs)
+            .with_max_states(10)
+            .with_timeout(Duration::from_secs(2));
+        assert_eq!(c.order, Order::Bfs);
+        assert_eq!(c.limits.max_states, Some(10));
+        assert_eq!(c.limits.timeout, Some(Duration::from_secs(2)));
+        assert_eq!(c.expand, Expand::Focus);
+        assert_eq!(c.limits.max_solutions, None);
+        assert_eq!(c.threads, 0);
+    }
+}
