@@ -248,3 +248,6 @@ impl RuleCompiler<'_> {
         found
     }
 }
+
+#[cfg(test)]
+mod tests;

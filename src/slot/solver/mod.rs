@@ -362,3 +362,6 @@ impl<M: Mask> Clone for Work<M> {
         self.dirty_hubs = src.dirty_hubs;
     }
 }
+
+#[cfg(test)]
+mod tests;
