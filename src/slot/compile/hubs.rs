@@ -26,7 +26,7 @@ pub(super) fn add_hubs(
     let hub_var = nac
         .own_vars()
         .filter(|v| v.index() != wi)
-        .find(|v| factors(&tuples, &exact, ci, v.index(), wi));
+        .find(|v| factors(tuples, &exact, ci, v.index(), wi));
     let witness_slot = |n: NodeId| model.slot_of.get(&(n, wattr)).copied();
     let reader_slot = |n: NodeId| model.slot_of.get(&(n, attr)).copied();
     if hub_var.is_none() {

@@ -34,6 +34,7 @@ use crate::model::{AttrId, Graph, NodeId, NodeTypeId, TypeSystem, VarId};
 use crate::rule::{Expr, Pattern, Rule};
 
 use super::model::SlotModel;
+use super::solver::WORD_BITS;
 use instances::replacement;
 use recognise::{check_givens, target_of, var_type};
 
@@ -83,6 +84,11 @@ pub const MAX_NAC_MATCHES: usize = 1 << 22;
 /// The most 64-bit words of the solver's per-hub slot sets (hubs times slots / 64):
 /// 128 MiB each for readers and members.
 pub const MAX_HUB_WORDS: u64 = 1 << 24;
+
+/// The MiB that `words` 64-bit words take, for messages.
+fn mib_of_words(words: u64) -> u64 {
+    (words * size_of::<u64>() as u64) >> 20
+}
 
 pub fn compile(g: &Grammar) -> Result<SlotModel, NotSlot> {
     let types = &g.types;
@@ -198,7 +204,7 @@ pub fn compile(g: &Grammar) -> Result<SlotModel, NotSlot> {
     for (rule, inst) in rules.iter().zip(&instances) {
         rule.compile_nacs(&mut model, &host, inst)?;
     }
-    let words = model.slots.len().div_ceil(64).max(1) as u64;
+    let words = model.slots.len().div_ceil(WORD_BITS).max(1) as u64;
     let hub_words = model.hubs.len() as u64 * words;
     if hub_words > MAX_HUB_WORDS {
         return not_slot(
@@ -207,8 +213,8 @@ pub fn compile(g: &Grammar) -> Result<SlotModel, NotSlot> {
                 "the slot engine would keep {} hubs over {} slots, {} MiB of tables (limit {} MiB)",
                 model.hubs.len(),
                 model.slots.len(),
-                (hub_words * 8) >> 20,
-                (MAX_HUB_WORDS * 8) >> 20
+                mib_of_words(hub_words),
+                mib_of_words(MAX_HUB_WORDS)
             ),
         );
     }

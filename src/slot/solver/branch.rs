@@ -1,7 +1,7 @@
 //! Branching: the slot or exactly-once value with the fewest choices, and a state's moves.
 
 use super::super::mask::Mask;
-use super::{Tables, Work, DYN};
+use super::{Tables, Work, DYN, STACK_WORDS, WORD_BITS};
 
 impl<M: Mask> Tables<M> {
     /// The empty slot with the fewest candidates (ties: the lowest index), and its count;
@@ -14,8 +14,8 @@ impl<M: Mask> Tables<M> {
         let words = self.words_of::<W>();
         // Most often some slot has at most two candidates: saturating counts up to three,
         // without branches, find it.
-        let mut at_least = [[0u64; 3]; 8];
-        if words <= 8 {
+        let mut at_least = [[0u64; 3]; STACK_WORDS];
+        if words <= STACK_WORDS {
             let at_least = &mut at_least[..words];
             for board in self.boards::<W>(w).chunks_exact(words) {
                 for (t, &b) in at_least.iter_mut().zip(board) {
@@ -32,16 +32,17 @@ impl<M: Mask> Tables<M> {
                         _ => o & t[k - 1] & !t[k],
                     };
                     if eq != 0 {
-                        return Some(((i * 64) as u32 + eq.trailing_zeros(), k as u32));
+                        return Some(((i * WORD_BITS) as u32 + eq.trailing_zeros(), k as u32));
                     }
                 }
             }
         }
         let planes = (u32::BITS - (self.d as u32).leading_zeros()) as usize;
-        // counts[p * words + i]: bit p of each slot's candidate count.
-        let mut counts = [0u64; 64];
+        // counts[p * words + i]: bit p of each slot's candidate count. A count
+        // needs at most 8 bits (at most 128 values), so 8 planes of stacked words.
+        let mut counts = [0u64; 8 * STACK_WORDS];
         let mut heap;
-        let counts: &mut [u64] = if planes * words <= 64 {
+        let counts: &mut [u64] = if planes * words <= counts.len() {
             &mut counts[..planes * words]
         } else {
             heap = vec![0u64; planes * words];
@@ -69,7 +70,7 @@ impl<M: Mask> Tables<M> {
                     eq &= if k >> p & 1 == 1 { plane } else { !plane };
                 }
                 if eq != 0 {
-                    return Some(((i * 64) as u32 + eq.trailing_zeros(), k));
+                    return Some(((i * WORD_BITS) as u32 + eq.trailing_zeros(), k));
                 }
             }
         }
@@ -119,7 +120,7 @@ impl<M: Mask> Tables<M> {
         for (j, ((&m, &bw), &o)) in members.iter().zip(board).zip(open).enumerate() {
             let mut places = bw & m & o;
             while places != 0 {
-                f((j * 64) as u32 + places.trailing_zeros());
+                f((j * WORD_BITS) as u32 + places.trailing_zeros());
                 places &= places - 1;
             }
         }
@@ -131,14 +132,14 @@ impl<M: Mask> Tables<M> {
         for x in 0..self.d {
             for i in 0..self.words {
                 let mut b = self.board::<DYN>(w, x)[i] & self.open::<DYN>(w)[i];
-                if (i + 1) * 64 <= from {
+                if (i + 1) * WORD_BITS <= from {
                     continue;
                 }
-                if i * 64 < from {
-                    b &= !0u64 << (from - i * 64);
+                if i * WORD_BITS < from {
+                    b &= !0u64 << (from - i * WORD_BITS);
                 }
                 while b != 0 {
-                    let s = i * 64 + b.trailing_zeros() as usize;
+                    let s = i * WORD_BITS + b.trailing_zeros() as usize;
                     b &= b - 1;
                     f(s as u32, x as u32);
                 }

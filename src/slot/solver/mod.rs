@@ -14,6 +14,22 @@ mod place;
 use super::mask::Mask;
 use super::model::SlotModel;
 
+/// Slots in one word of a slot bitset (`u64`).
+pub const WORD_BITS: usize = u64::BITS as usize;
+
+/// Exactly-once hubs tracked by bits of one `u64` (per slot `once_of`, per value the hubs
+/// lacking it, `Work::dirty_hubs`); hubs past them are rescanned at every propagation,
+/// which usual puzzles (27 hubs for a 9x9 Sudoku, 48 for a 16x16) do not reach.
+const TRACKED_ONCE: usize = u64::BITS as usize;
+
+/// Slot bitsets of at most this many words (512 slots, a 22x22 grid) keep the solver's
+/// scratch bitsets on the stack; larger ones allocate at each call.
+const STACK_WORDS: usize = 8;
+
+/// Words of the per-slot peer sets kept at most (1 MiB); past it the peers are read
+/// through the hubs, which costs more per placement but no memory per slot.
+const MAX_PEER_WORDS: usize = 1 << 17;
+
 /// The word count of slot bitsets read from [`Tables::words`] at run time. Any other `W`
 /// given to the hot methods is the word count itself, known at compile time so that the
 /// loops over a bitset's words unroll and their bounds checks fold away.
@@ -84,7 +100,7 @@ fn flatten(lists: &[Vec<u32>]) -> (Vec<u32>, Vec<u32>) {
 impl<M: Mask> Tables<M> {
     pub fn new(m: &SlotModel) -> Tables<M> {
         let n = m.slots.len();
-        let words = n.div_ceil(64).max(1);
+        let words = n.div_ceil(WORD_BITS).max(1);
         let mut writes = vec![Vec::new(); n];
         let mut reads = vec![Vec::new(); n];
         // Hubs are renumbered with the exactly-once hubs first, in their order, so that
@@ -100,15 +116,14 @@ impl<M: Mask> Tables<M> {
         for (h, hub) in order.iter().map(|&h| &m.hubs[h as usize]).enumerate() {
             for &w in &hub.writers {
                 writes[w as usize].push(h as u32);
-                hub_members[h * words + w as usize / 64] |= 1 << (w % 64);
+                hub_members[h * words + w as usize / WORD_BITS] |= 1 << (w as usize % WORD_BITS);
             }
             for &r in &hub.readers {
                 reads[r as usize].push(h as u32);
-                hub_readers[h * words + r as usize / 64] |= 1 << (r % 64);
+                hub_readers[h * words + r as usize / WORD_BITS] |= 1 << (r as usize % WORD_BITS);
             }
         }
-        // Peers are kept while they take at most 1 MiB.
-        let keep_peers = n * words <= 1 << 17;
+        let keep_peers = n * words <= MAX_PEER_WORDS;
         let identity = |t: u32| {
             let t = &m.tables[t as usize];
             (0..m.d).all(|y| t[y] == 1u128 << y)
@@ -142,28 +157,28 @@ impl<M: Mask> Tables<M> {
         for (s, &a) in m.allowed.iter().enumerate() {
             for x in 0..m.d {
                 if a & (1u128 << x) != 0 {
-                    init_boards[x * words + s / 64] |= 1 << (s % 64);
+                    init_boards[x * words + s / WORD_BITS] |= 1 << (s % WORD_BITS);
                 }
             }
         }
         let mut once_of = vec![0u64; n];
-        for (k, &h) in order[..m.once.len()].iter().enumerate().take(64) {
+        for (k, &h) in order[..m.once.len()].iter().enumerate().take(TRACKED_ONCE) {
             for &w in &m.hubs[h as usize].writers {
                 once_of[w as usize] |= 1 << k;
             }
         }
         let mut init_bits = init_boards;
         init_bits.extend((0..words).map(|i| {
-            let slots = (n - i * 64).min(64);
-            if slots == 64 {
+            let slots = (n - i * WORD_BITS).min(WORD_BITS);
+            if slots == WORD_BITS {
                 !0
             } else {
                 (1u64 << slots) - 1
             }
         }));
         init_bits.resize(init_bits.len() + m.hubs.len() * M::WORDS, 0);
-        let tracked = m.once.len().min(64);
-        let lacking = if tracked == 64 {
+        let tracked = m.once.len().min(TRACKED_ONCE);
+        let lacking = if tracked == TRACKED_ONCE {
             !0
         } else {
             (1u64 << tracked) - 1
@@ -303,7 +318,7 @@ impl<M: Mask> Tables<M> {
     /// The values slot `s` may still take (none once it is filled).
     #[inline]
     pub fn cand<const W: usize>(&self, w: &Work<M>, s: usize) -> M {
-        let (i, b) = (s / 64, 1u64 << (s % 64));
+        let (i, b) = (s / WORD_BITS, 1u64 << (s % WORD_BITS));
         let mut c = M::ZERO;
         if self.open::<W>(w)[i] & b == 0 {
             return c;

@@ -1,7 +1,7 @@
 //! Placing a value, and propagating the moves it forces.
 
 use super::super::mask::Mask;
-use super::{Tables, Work, DYN};
+use super::{Tables, Work, DYN, STACK_WORDS, TRACKED_ONCE, WORD_BITS};
 
 impl<M: Mask> Tables<M> {
     /// Places `y` in `s` without checking that it is a candidate (givens, and rebuilding a
@@ -9,7 +9,7 @@ impl<M: Mask> Tables<M> {
     #[inline]
     pub fn place_unchecked<const W: usize>(&self, w: &mut Work<M>, s: usize, y: u32) {
         let words = self.words_of::<W>();
-        let (i, b) = (s / 64, 1u64 << (s % 64));
+        let (i, b) = (s / WORD_BITS, 1u64 << (s % WORD_BITS));
         w.vals[s] = y as u8 + 1;
         let open = &mut w.bits[self.open_at::<W>() + i];
         if *open & b != 0 {
@@ -52,7 +52,7 @@ impl<M: Mask> Tables<M> {
             let readers = self.readers::<W>(h);
             while !add.is_zero() {
                 let x = add.pop_first() as usize;
-                if h < self.once.min(64) {
+                if h < self.once.min(TRACKED_ONCE) {
                     w.bits[self.lacks_at::<W>(x)] &= !(1 << h);
                 }
                 for (bw, &r) in w.bits[x * words..(x + 1) * words].iter_mut().zip(readers) {
@@ -74,7 +74,7 @@ impl<M: Mask> Tables<M> {
     /// Places `y` in `s` if it is still a candidate there; false otherwise.
     #[inline]
     pub fn place<const W: usize>(&self, w: &mut Work<M>, s: usize, y: u32) -> bool {
-        let (i, b) = (s / 64, 1u64 << (s % 64));
+        let (i, b) = (s / WORD_BITS, 1u64 << (s % WORD_BITS));
         if self.open::<W>(w)[i] & b == 0 {
             return w.vals[s] == y as u8 + 1;
         }
@@ -113,13 +113,13 @@ impl<M: Mask> Tables<M> {
     /// without candidates, or a value no member of an exactly-once hub can take).
     pub fn propagate<const W: usize>(&self, w: &mut Work<M>) -> bool {
         let words = self.words_of::<W>();
-        let mut once = [0u64; 8];
-        let mut twice = [0u64; 8];
-        let mut empty = [0u64; 8];
+        let mut once = [0u64; STACK_WORDS];
+        let mut twice = [0u64; STACK_WORDS];
+        let mut empty = [0u64; STACK_WORDS];
         let mut heap_once;
         let mut heap_twice;
         let mut heap_empty;
-        let (once, twice, empty): (&mut [u64], &mut [u64], &mut [u64]) = if words <= 8 {
+        let (once, twice, empty): (&mut [u64], &mut [u64], &mut [u64]) = if words <= STACK_WORDS {
             (&mut once[..words], &mut twice[..words], &mut empty[..words])
         } else {
             heap_once = vec![0u64; words];
@@ -136,13 +136,13 @@ impl<M: Mask> Tables<M> {
                 }
                 let mut singles = once[i] & !twice[i];
                 while singles != 0 {
-                    let s = i * 64 + singles.trailing_zeros() as usize;
+                    let s = i * WORD_BITS + singles.trailing_zeros() as usize;
                     singles &= singles - 1;
                     // Its one candidate, read from every board without a branch (the
                     // loop's exit would be hard to predict).
                     let (mut x, mut found) = (0, 0);
                     for (v, board) in self.boards::<W>(w).chunks_exact(words).enumerate() {
-                        let has = (board[i] >> (s % 64)) as usize & 1;
+                        let has = (board[i] >> (s % WORD_BITS)) as usize & 1;
                         x |= has * v;
                         found |= has;
                     }
@@ -168,10 +168,10 @@ impl<M: Mask> Tables<M> {
             while !v.is_zero() {
                 scan |= w.bits[self.lacks_at::<W>(v.pop_first() as usize)];
             }
-            if self.once < 64 {
+            if self.once < TRACKED_ONCE {
                 scan &= (1 << self.once) - 1;
             }
-            let mut untracked = 64..self.once;
+            let mut untracked = TRACKED_ONCE..self.once;
             loop {
                 let h = if scan != 0 {
                     let h = scan.trailing_zeros() as usize;
@@ -182,7 +182,7 @@ impl<M: Mask> Tables<M> {
                 } else {
                     break;
                 };
-                let every = h >= 64 || hubs & (1 << h) != 0;
+                let every = h >= TRACKED_ONCE || hubs & (1 << h) != 0;
                 let look = if every { self.full } else { values };
                 let mut missing = self.full & !self.hub::<W>(w, h) & look;
                 if missing.is_zero() {
@@ -201,7 +201,7 @@ impl<M: Mask> Tables<M> {
                         let c = bw & m;
                         if c != 0 {
                             count += c.count_ones();
-                            at = j * 64 + c.trailing_zeros() as usize;
+                            at = j * WORD_BITS + c.trailing_zeros() as usize;
                         }
                     }
                     match count {
@@ -214,7 +214,7 @@ impl<M: Mask> Tables<M> {
                             self.place_unchecked::<W>(w, at, x as u32);
                             // No longer empty: its stale bits must not count for the
                             // hub's other values.
-                            empty[at / 64] &= !(1 << (at % 64));
+                            empty[at / WORD_BITS] &= !(1 << (at % WORD_BITS));
                             progress = true;
                         }
                         _ => {}
