@@ -57,7 +57,7 @@ impl<'a, M: Mask> FullSpace<'a, M> {
             start,
             orderly: model.symmetric.is_ok(),
             bits,
-            per_word: 64 / bits,
+            per_word: u64::BITS / bits,
         }
     }
 

@@ -119,7 +119,7 @@ impl SlotModel {
     }
 
     pub fn full_mask(&self) -> u128 {
-        if self.d >= 128 {
+        if self.d >= u128::BITS as usize {
             u128::MAX
         } else {
             (1u128 << self.d) - 1

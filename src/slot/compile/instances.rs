@@ -1,0 +1,243 @@
+//! Instances: every (slot, value) a rule can place, and the node that replaces each cell.
+
+use std::collections::{BTreeMap, HashMap};
+use std::ops::ControlFlow;
+
+use smallvec::SmallVec;
+
+use crate::diag::Span;
+use crate::grammar::Grammar;
+use crate::matcher::{BindingEnv, Matcher, SearchPlan};
+use crate::model::{AttrId, Graph, NodeId, NodeTypeId, TypeSystem, Value};
+use crate::rule::{Expr, Pattern};
+
+use super::super::model::{Replacement, SlotModel};
+use super::recognise::{is_none_check, var_type};
+use super::{not_slot, NotSlot, RuleCompiler};
+
+/// One way a rule fills slot `s` with value `x`: the left side's static match and the
+/// parameters.
+pub(super) struct Instance {
+    pub(super) binding: Vec<NodeId>,
+    pub(super) params: Vec<Value>,
+}
+
+/// Per rule: its instances, keyed by (slot, placed value).
+pub(super) type Instances = BTreeMap<(u32, u16), Instance>;
+
+impl RuleCompiler<'_> {
+    /// Checks the left side and finds every (slot, value) the rule can place: one per
+    /// static match of its left side and parameter value.
+    pub(super) fn instances(&self, model: &mut SlotModel, ri: usize) -> Result<Instances, NotSlot> {
+        let (g, r, c, attr, value) = (self.g, self.r, self.c, self.attr, self.value);
+        let types = &g.types;
+        let replaces = self.created.is_some();
+        // The left side: `c.attr == none` (when setting) plus static conditions.
+        let mut has_none_check = false;
+        let mut static_conds = Vec::new();
+        for e in &r.lhs.conds {
+            if !replaces && is_none_check(e, c, attr) {
+                has_none_check = true;
+            } else if self.reads_dynamic(e, None).is_some() {
+                return not_slot(
+                    e.span,
+                    format!(
+                        "rule `{}` reads a changing attribute in its left side; only `{}.{}` == none may be tested",
+                        r.name,
+                        r.lhs.node(c).map_or("", |n| n.name.as_str()),
+                        types.node(var_type(&r.lhs, None, c)).attrs.get(attr.index()).map_or("", |a| a.name.as_str()),
+                    ),
+                );
+            } else {
+                static_conds.push(e.clone());
+            }
+        }
+        if !replaces && !has_none_check {
+            return not_slot(
+                r.lhs.span,
+                format!(
+                    "rule `{}` does not require the attribute it sets to be none, so it may overwrite a value",
+                    r.name
+                ),
+            );
+        }
+        if self.reads_dynamic(value, None).is_some() {
+            return not_slot(
+                value.span,
+                "the value placed depends on a changing attribute",
+            );
+        }
+        if r.params.len() > 1 {
+            return not_slot(
+                r.span,
+                format!("rule `{}` has more than one parameter", r.name),
+            );
+        }
+        // The other left-side nodes must be static: not cells, and (for replacements) not
+        // of a type that created nodes could have.
+        for v in r.lhs.own_vars().filter(|&v| v != c) {
+            let ty = var_type(&r.lhs, None, v);
+            let changes = model
+                .slots
+                .iter()
+                .any(|&(n, _)| types.is_subtype(g.base.ty(n), ty))
+                || self.created.is_some_and(|t| types.is_subtype(t, ty));
+            if changes {
+                return not_slot(
+                    r.lhs.node(v).map_or(r.lhs.span, |n| n.span),
+                    format!(
+                        "rule `{}` matches `{}`, which can be a cell that rules fill; only the cell filled may change",
+                        r.name,
+                        r.lhs.node(v).map_or("", |n| n.name.as_str())
+                    ),
+                );
+            }
+        }
+        let lhs = Pattern {
+            bound: 0,
+            nodes: r.lhs.nodes.clone(),
+            edges: r.lhs.edges.clone(),
+            conds: static_conds,
+            nacs: Vec::new(),
+            span: r.lhs.span,
+        };
+        let plan = SearchPlan::compile(&lhs);
+        let params: Vec<Vec<Value>> = if r.params.is_empty() {
+            vec![vec![]]
+        } else {
+            (0..model.d).map(|x| vec![Value::Val(x as u16)]).collect()
+        };
+        let mut instances = Instances::new();
+        let mut clash: Option<Span> = None;
+        for p in &params {
+            let m = Matcher::new(types, &g.base, p);
+            let mut binding = Vec::new();
+            let _ = m.for_each_match(&plan, &mut binding, &mut |b| {
+                let env = BindingEnv {
+                    graph: &g.base,
+                    binding: b,
+                    params: p,
+                };
+                let node = b[c.index()];
+                match (value.eval(&env), model.slot_of.get(&(node, attr))) {
+                    (Value::Val(x), Some(&s)) => {
+                        let i = Instance {
+                            binding: b[..lhs.var_end() as usize].to_vec(),
+                            params: p.clone(),
+                        };
+                        if instances.insert((s, x), i).is_some() {
+                            clash = Some(r.span);
+                        }
+                    }
+                    _ => clash = Some(value.span),
+                }
+                ControlFlow::Continue(())
+            });
+        }
+        if let Some(span) = clash {
+            return not_slot(
+                span,
+                format!(
+                    "rule `{}` places a value that is not a domain value, or the same value in one cell in several ways",
+                    r.name
+                ),
+            );
+        }
+        for &(s, _) in instances.keys() {
+            match model.rule_of[s as usize] {
+                Some(other) if other != ri => {
+                    return not_slot(
+                        r.span,
+                        format!("two rules fill the same cell ({})", model.slot_name(g, s)),
+                    );
+                }
+                _ => model.rule_of[s as usize] = Some(ri),
+            }
+        }
+        for &(s, x) in instances.keys() {
+            model.allowed[s as usize] |= 1u128 << x;
+        }
+        Ok(instances)
+    }
+}
+
+/// The node each cell is replaced by, its value attribute left `none`: the created node's
+/// attributes must depend only on the cell, and differ between cells, so that a state
+/// of filled slots and the graph it stands for determine each other.
+pub(super) fn replacement(
+    g: &Grammar,
+    model: &SlotModel,
+    rules: &[RuleCompiler],
+    instances: &[Instances],
+    ty: NodeTypeId,
+    attr: AttrId,
+    created: &[(NodeTypeId, &[(AttrId, Expr)])],
+) -> Result<Replacement, NotSlot> {
+    let width = g.types.node(ty).attrs.len();
+    let mut per_slot: Vec<Option<SmallVec<[Value; 4]>>> = vec![None; model.slots.len()];
+    for ((rule, inst), (_, assigns)) in rules.iter().zip(instances).zip(created) {
+        for (&(s, _), i) in inst {
+            let env = BindingEnv {
+                graph: &g.base,
+                binding: &i.binding,
+                params: &i.params,
+            };
+            let mut attrs = SmallVec::from_elem(Value::None, width);
+            for (a, e) in assigns.iter() {
+                if *a != attr {
+                    attrs[a.index()] = e.eval(&env);
+                }
+            }
+            match &per_slot[s as usize] {
+                Some(prev) if *prev != attrs => {
+                    return not_slot(
+                        rule.r.span,
+                        format!(
+                            "rule `{}` gives the node it creates for {} attributes that depend on the value placed",
+                            rule.r.name,
+                            model.slot_name(g, s)
+                        ),
+                    );
+                }
+                _ => per_slot[s as usize] = Some(attrs),
+            }
+        }
+    }
+    let attrs: Vec<SmallVec<[Value; 4]>> = per_slot
+        .into_iter()
+        .map(|a| a.unwrap_or_else(|| SmallVec::from_elem(Value::None, width)))
+        .collect();
+    let mut seen = HashMap::new();
+    for (s, a) in attrs.iter().enumerate() {
+        if let Some(t) = seen.insert(a.clone(), s as u32) {
+            return not_slot(
+                rules[0].r.span,
+                format!(
+                    "the nodes created for {} and {} would be indistinguishable, so filling one or the other could give the same graph",
+                    model.slot_name(g, t),
+                    model.slot_name(g, s as u32)
+                ),
+            );
+        }
+    }
+    Ok(Replacement { ty, attrs })
+}
+
+/// The start graph's value of every slot (a replaced cell's value read from the node that
+/// took its place, which for a given keeps the cell's identity).
+pub fn slot_values(types: &TypeSystem, model: &SlotModel, graph: &Graph) -> Vec<Option<u16>> {
+    let replaced = model.replaced.as_ref().map(|r| r.ty);
+    model
+        .slots
+        .iter()
+        .map(|&(n, a)| {
+            if replaced.is_some_and(|t| !types.is_subtype(graph.ty(n), t)) {
+                return None;
+            }
+            match graph.node(n).attrs.get(a.index()) {
+                Some(Value::Val(x)) if graph.is_alive(n) => Some(*x),
+                _ => None,
+            }
+        })
+        .collect()
+}

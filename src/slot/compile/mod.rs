@@ -1,0 +1,259 @@
+//! Recognises grammars whose rules only fill slots and compiles them to a [`SlotModel`].
+//!
+//! A slot is a value some rule gives a start-graph cell once and never changes. A rule
+//! fills a slot in one of two ways: it sets one attribute of its cell `c` and requires that
+//! attribute to be `none` (`set c.val = ...`), or it deletes `c` and creates a node in its
+//! place whose one value attribute holds the value (`del c` + `new m: T { val = ... }`, the
+//! seed's first encoding). Its other left-side nodes (a `Val` node the value is read from)
+//! must be static: no rule changes them and the rule reads none of their changing
+//! attributes. The value placed depends only on the parameter and static attributes; the
+//! NACs read one changing value each (the witness), compared with the parameter, static
+//! attributes of the left side and constants. So the graph structure is shared by all
+//! states and only slot values vary; a created node is identified by its cell, which the
+//! compiler checks (two cells must not be replaced by indistinguishable nodes).
+//!
+//! Each NAC then becomes a static relation "placing x in c is blocked when witness d holds
+//! y" (a table `y -> mask of x`), found by matching the NAC's structure once on the start
+//! graph (for replacements, with one stand-in for each cell's future node). The relation is
+//! stored through hubs: a hub has writers (witness slots), readers (slots it blocks) and a
+//! table; its mask is the union of the table rows of its writers' values. Where the NAC has
+//! a node g such that "c reaches g" and "g reaches d" factor the NAC exactly (a group node),
+//! one hub per g serves all its cells; otherwise each witness is its own hub. Either way the
+//! relation is exact: the factorisation is checked against the full list of NAC matches, and
+//! the table against every (cell, value) the rule can place.
+//!
+//! The steps, one file each: `recognise` (is every rule a slot fill), `instances`
+//! (the slots and what each rule can place there), `nac` (NAC tables) and `hubs`.
+
+use std::borrow::Cow;
+use std::collections::{BTreeSet, HashMap};
+
+use crate::diag::Span;
+use crate::grammar::Grammar;
+use crate::model::{AttrId, Graph, NodeId, NodeTypeId, TypeSystem, VarId};
+use crate::rule::{Expr, Pattern, Rule};
+
+use super::model::SlotModel;
+use super::solver::WORD_BITS;
+use instances::replacement;
+use recognise::{check_givens, target_of, var_type};
+
+mod hubs;
+mod instances;
+mod nac;
+mod recognise;
+
+pub use instances::slot_values;
+
+/// Why a grammar is not a slot grammar; the engine falls back to whole graphs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotSlot {
+    pub reason: String,
+    pub span: Span,
+}
+
+fn not_slot<T>(span: Span, reason: impl Into<String>) -> Result<T, NotSlot> {
+    Err(NotSlot {
+        reason: reason.into(),
+        span,
+    })
+}
+
+/// An attribute identified by the type that declares it, so that reads through a subtype
+/// and writes through a supertype meet.
+type AttrKey = (NodeTypeId, AttrId);
+
+fn attr_key(types: &TypeSystem, mut ty: NodeTypeId, attr: AttrId) -> AttrKey {
+    while let Some(p) = types.node(ty).parent {
+        if types.node(p).attrs.len() > attr.index() {
+            ty = p;
+        } else {
+            break;
+        }
+    }
+    (ty, attr)
+}
+
+/// The most values a slot grammar may have (the widest mask).
+pub const MAX_VALUES: usize = 128;
+
+/// The most matches of one NAC's structure the compiler lists; past it the grammar runs
+/// on the graph engine, which matches NACs where they are needed instead of all at once.
+pub const MAX_NAC_MATCHES: usize = 1 << 22;
+
+/// The most 64-bit words of the solver's per-hub slot sets (hubs times slots / 64):
+/// 128 MiB each for readers and members.
+pub const MAX_HUB_WORDS: u64 = 1 << 24;
+
+/// The MiB that `words` 64-bit words take, for messages.
+fn mib_of_words(words: u64) -> u64 {
+    (words * size_of::<u64>() as u64) >> 20
+}
+
+pub fn compile(g: &Grammar) -> Result<SlotModel, NotSlot> {
+    let types = &g.types;
+    let d = g.domain.len();
+    if d == 0 || d > MAX_VALUES {
+        return not_slot(
+            Span::default(),
+            format!("the slot engine handles 1 to {MAX_VALUES} values, the domain has {d}"),
+        );
+    }
+    if g.rules.is_empty() {
+        return not_slot(Span::default(), "there are no rules");
+    }
+    let targets = g
+        .rules
+        .iter()
+        .map(|r| target_of(types, r))
+        .collect::<Result<Vec<_>, _>>()?;
+    let replaced = targets[0].created.map(|(ty, _)| (ty, targets[0].attr));
+    for (r, t) in g.rules.iter().zip(&targets) {
+        if t.created.map(|(ty, _)| (ty, t.attr)) != replaced {
+            return not_slot(
+                r.span,
+                "the rules fill cells in different ways (setting an attribute, or replacing the cell by nodes of different types)",
+            );
+        }
+    }
+    // Which attributes rules set, and the slots: every start node with one of them, or,
+    // for replacements, every node some rule may delete.
+    let mut dynamic: BTreeSet<AttrKey> = BTreeSet::new();
+    let mut slots = Vec::new();
+    let mut slot_of: HashMap<(NodeId, AttrId), u32> = HashMap::new();
+    match replaced {
+        None => {
+            for (r, t) in g.rules.iter().zip(&targets) {
+                dynamic.insert(attr_key(types, var_type(&r.lhs, None, t.c), t.attr));
+            }
+            for n in g.base.find_nodes() {
+                let ty = g.base.ty(n);
+                for a in 0..types.node(ty).attrs.len() {
+                    let a = AttrId::from_index(a);
+                    if dynamic.contains(&attr_key(types, ty, a)) {
+                        slot_of.insert((n, a), slots.len() as u32);
+                        slots.push((n, a));
+                    }
+                }
+            }
+        }
+        Some((ty, attr)) => {
+            dynamic.insert(attr_key(types, ty, attr));
+            let deleted: Vec<NodeTypeId> = g
+                .rules
+                .iter()
+                .zip(&targets)
+                .map(|(r, t)| var_type(&r.lhs, None, t.c))
+                .collect();
+            for n in g.base.find_nodes() {
+                let nty = g.base.ty(n);
+                if deleted.iter().any(|&c| types.is_subtype(nty, c)) {
+                    if !g.base.out(n).is_empty() || !g.base.inc(n).is_empty() {
+                        return not_slot(
+                            g.rules[0].span,
+                            format!(
+                                "the rules delete `{}`, which has edges its replacement would not have",
+                                g.names.get(n.index()).cloned().unwrap_or_default()
+                            ),
+                        );
+                    }
+                    slot_of.insert((n, attr), slots.len() as u32);
+                    slots.push((n, attr));
+                }
+            }
+        }
+    }
+    let mut model = SlotModel::new(g, slots, slot_of, d);
+    let rules: Vec<RuleCompiler> = g
+        .rules
+        .iter()
+        .zip(&targets)
+        .map(|(r, t)| RuleCompiler {
+            g,
+            r,
+            c: t.c,
+            attr: t.attr,
+            value: t.value,
+            created: t.created.map(|(ty, _)| ty),
+            dynamic: &dynamic,
+        })
+        .collect();
+    let mut instances = Vec::with_capacity(rules.len());
+    for (ri, rule) in rules.iter().enumerate() {
+        instances.push(rule.instances(&mut model, ri)?);
+    }
+    // Replacements: one stand-in per cell for the node that will take its place, so that
+    // NACs over created nodes match on the start graph like NACs over cells do.
+    let host: Cow<Graph> = match replaced {
+        None => Cow::Borrowed(&g.base),
+        Some((ty, attr)) => {
+            let created: Vec<_> = targets
+                .iter()
+                .map(|t| t.created.expect("a replacement"))
+                .collect();
+            let replacement = replacement(g, &model, &rules, &instances, ty, attr, &created)?;
+            let mut host = g.base.clone();
+            for (s, attrs) in replacement.attrs.iter().enumerate() {
+                let stand_in = host.add_node(ty, attrs.clone());
+                model.slot_of.insert((stand_in, attr), s as u32);
+            }
+            model.replaced = Some(replacement);
+            Cow::Owned(host)
+        }
+    };
+    for (rule, inst) in rules.iter().zip(&instances) {
+        rule.compile_nacs(&mut model, &host, inst)?;
+    }
+    let words = model.slots.len().div_ceil(WORD_BITS).max(1) as u64;
+    let hub_words = model.hubs.len() as u64 * words;
+    if hub_words > MAX_HUB_WORDS {
+        return not_slot(
+            g.rules[0].span,
+            format!(
+                "the slot engine would keep {} hubs over {} slots, {} MiB of tables (limit {} MiB)",
+                model.hubs.len(),
+                model.slots.len(),
+                mib_of_words(hub_words),
+                mib_of_words(MAX_HUB_WORDS)
+            ),
+        );
+    }
+    check_givens(g, &model)?;
+    model.finish(g);
+    Ok(model)
+}
+
+/// One rule being compiled: the cell variable `c` it fills and the slot attribute.
+struct RuleCompiler<'a> {
+    g: &'a Grammar,
+    r: &'a Rule,
+    c: VarId,
+    attr: AttrId,
+    value: &'a Expr,
+    /// The type of the node that replaces the cell (`del c` + `new`); `None` when the rule
+    /// sets the cell instead.
+    created: Option<NodeTypeId>,
+    /// The attributes some rule sets.
+    dynamic: &'a BTreeSet<AttrKey>,
+}
+
+impl RuleCompiler<'_> {
+    fn is_dynamic(&self, nac: Option<&Pattern>, v: VarId, a: AttrId) -> bool {
+        let key = attr_key(&self.g.types, var_type(&self.r.lhs, nac, v), a);
+        self.dynamic.contains(&key)
+    }
+
+    /// A changing attribute that `e` reads (inside `nac` when given), if any.
+    fn reads_dynamic(&self, e: &Expr, nac: Option<&Pattern>) -> Option<(VarId, AttrId)> {
+        let mut found = None;
+        e.visit_attrs(&mut |v, a| {
+            if self.is_dynamic(nac, v, a) {
+                found = Some((v, a));
+            }
+        });
+        found
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,265 @@
+//! NAC tables: a NAC becomes a table "witness value y blocks placed values x".
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::ops::ControlFlow;
+
+use crate::matcher::{BindingEnv, GraphIndex, Matcher, SearchPlan};
+use crate::model::{AttrId, Graph, NodeId, Value, VarId};
+use crate::rule::{Env, Pattern};
+
+use super::super::model::SlotModel;
+use super::hubs::add_hubs;
+use super::instances::{Instance, Instances};
+use super::{not_slot, NotSlot, RuleCompiler, MAX_NAC_MATCHES};
+
+impl RuleCompiler<'_> {
+    pub(super) fn compile_nacs(
+        &self,
+        model: &mut SlotModel,
+        host: &Graph,
+        instances: &Instances,
+    ) -> Result<(), NotSlot> {
+        for nac in &self.r.lhs.nacs {
+            self.compile_nac(model, host, nac, instances)?;
+        }
+        Ok(())
+    }
+
+    /// Compiles a NAC into a table and hubs. Its witness is the one NAC node whose changing
+    /// attribute its conditions read.
+    fn compile_nac(
+        &self,
+        model: &mut SlotModel,
+        host: &Graph,
+        nac: &Pattern,
+        instances: &Instances,
+    ) -> Result<(), NotSlot> {
+        let (g, r, c, attr) = (self.g, self.r, self.c, self.attr);
+        let types = &g.types;
+        if !nac.nacs.is_empty() {
+            return not_slot(nac.span, "a NAC inside a NAC needs the general engine");
+        }
+        // Conditions on the witness's value (with the parameter and static attributes of
+        // the left side) make the table; the rest is the NAC's static structure.
+        let mut witness: Option<(VarId, AttrId)> = None;
+        let mut dyn_conds = Vec::new();
+        let mut static_conds = Vec::new();
+        for e in &nac.conds {
+            let reads_lhs = {
+                let mut any = false;
+                e.visit_attrs(&mut |v, _| any |= v.0 < nac.bound && v != c);
+                any
+            };
+            if e.reads_params() || reads_lhs || self.reads_dynamic(e, Some(nac)).is_some() {
+                let mut bad = false;
+                e.visit_attrs(&mut |v, a| {
+                    let dynamic = self.is_dynamic(Some(nac), v, a);
+                    if v.0 < nac.bound {
+                        bad |= dynamic;
+                    } else if !dynamic {
+                        bad = true;
+                    } else {
+                        match witness {
+                            None => witness = Some((v, a)),
+                            Some(w) if w == (v, a) => {}
+                            Some(_) => bad = true,
+                        }
+                    }
+                });
+                if bad {
+                    return not_slot(
+                        e.span,
+                        "a NAC condition that compares a changing attribute may read only that one attribute of one NAC node, the parameter, constants and unchanging attributes of the rule's left side",
+                    );
+                }
+                dyn_conds.push(e.clone());
+            } else {
+                static_conds.push(e.clone());
+            }
+        }
+        for e in &nac.edges {
+            for v in [e.src, e.tgt] {
+                if v.0 < nac.bound && v != c {
+                    return not_slot(
+                        e.span,
+                        "a NAC may join the rule's left side only at the cell it fills",
+                    );
+                }
+            }
+        }
+        // The NAC's structure as a pattern of its own, over the left side's nodes (so
+        // variables keep their numbers) without the left side's conditions.
+        let structure = Pattern {
+            bound: 0,
+            nodes: r.lhs.nodes.iter().chain(&nac.nodes).cloned().collect(),
+            edges: nac.edges.clone(),
+            conds: static_conds,
+            nacs: Vec::new(),
+            span: nac.span,
+        };
+        let lhs_len = nac.bound as usize;
+        let plan = SearchPlan::compile(&structure);
+        // NAC matches (their own nodes) per static left-side match.
+        let mut matches: HashMap<Vec<NodeId>, Vec<Vec<NodeId>>> = HashMap::new();
+        let mut listed = 0usize;
+        let flow = {
+            let index = GraphIndex::new(types, host, &[]);
+            let m = Matcher::new(types, host, &[]).with_index(&index);
+            let mut binding = Vec::new();
+            m.for_each_match(&plan, &mut binding, &mut |b| {
+                listed += 1;
+                if listed > MAX_NAC_MATCHES {
+                    return ControlFlow::Break(());
+                }
+                matches
+                    .entry(b[..lhs_len].to_vec())
+                    .or_default()
+                    .push(b[..structure.var_end() as usize].to_vec());
+                ControlFlow::Continue(())
+            })
+        };
+        if flow.is_break() {
+            return not_slot(
+                nac.span,
+                format!(
+                    "this NAC's structure has more than {MAX_NAC_MATCHES} matches on the start graph, too many to compile into tables"
+                ),
+            );
+        }
+        // A NAC over a node whose existence changes (a cell that may be deleted, or the
+        // stand-in of a node not yet created) tests emptiness, not a value.
+        if let Some(rep) = &model.replaced {
+            let stand_in = |n: NodeId| n.index() >= g.base.capacity();
+            let cell = |n: NodeId| model.slot_of.contains_key(&(n, attr)) && !stand_in(n);
+            let wi = witness.map(|(v, _)| v.index());
+            let bad = matches.values().flatten().any(|t| {
+                (lhs_len..t.len()).any(|i| cell(t[i]) || (stand_in(t[i]) && Some(i) != wi))
+            });
+            if bad {
+                return not_slot(
+                    nac.span,
+                    format!(
+                        "this NAC can match a cell the rules delete or a `{}` they create other than through the value it compares, so it tests whether a cell is filled",
+                        types.node(rep.ty).name
+                    ),
+                );
+            }
+        }
+        let witness_attr = witness.unwrap_or((VarId(u32::MAX), AttrId::from_index(0)));
+        let holds = |i: &Instance, y: Value| {
+            let env = TableEnv {
+                instance: BindingEnv {
+                    graph: host,
+                    binding: &i.binding,
+                    params: &i.params,
+                },
+                witness: witness_attr,
+                value: y,
+            };
+            dyn_conds.iter().all(|e| e.holds(&env))
+        };
+        let Some((wvar, wattr)) = witness else {
+            // A NAC on unchanging attributes only: it blocks instances for good.
+            let mut blocked = Vec::new();
+            for (&(s, x), i) in instances {
+                if matches.contains_key(&i.binding) && holds(i, Value::None) {
+                    blocked.push((s, x));
+                }
+            }
+            for (s, x) in blocked {
+                model.allowed[s as usize] &= !(1u128 << x);
+            }
+            return Ok(());
+        };
+        let wi = wvar.index();
+        // Per instance: the witnesses the structure reaches, and the witness values that
+        // block it. The hub model needs the first to depend only on the cell and the
+        // second only on the value placed.
+        let d = model.d;
+        let mut witnesses_of: BTreeMap<u32, BTreeSet<NodeId>> = BTreeMap::new();
+        let mut blocking_of: BTreeMap<u16, u128> = BTreeMap::new();
+        let mut tuples: Vec<Vec<NodeId>> = Vec::new();
+        for (&(s, x), i) in instances {
+            let found = matches.get(&i.binding).map_or(&[][..], Vec::as_slice);
+            let ws: BTreeSet<NodeId> = found.iter().map(|t| t[wi]).collect();
+            if witnesses_of.entry(s).or_insert_with(|| ws.clone()) != &ws {
+                return not_slot(
+                    nac.span,
+                    format!(
+                        "which nodes this NAC looks at for {} depends on the value placed; the slot engine needs it to depend on the cell only",
+                        model.slot_name(g, s)
+                    ),
+                );
+            }
+            let mut ys = 0u128;
+            for y in 0..d {
+                if holds(i, Value::Val(y as u16)) {
+                    ys |= 1u128 << y;
+                }
+            }
+            if blocking_of.entry(x).or_insert(ys) != &ys {
+                return not_slot(
+                    nac.span,
+                    format!(
+                        "which values this NAC blocks `{}` with depends on the cell; the slot engine needs it to depend on the value only",
+                        g.domain.name(x)
+                    ),
+                );
+            }
+            let witness_slot = found
+                .iter()
+                .any(|t| model.slot_of.contains_key(&(t[wi], wattr)));
+            if witness_slot && holds(i, Value::None) {
+                return not_slot(
+                    nac.span,
+                    "this NAC holds while its witness is empty, so filling a cell can enable a rule",
+                );
+            }
+            tuples.extend(found.iter().cloned());
+        }
+        tuples.sort_unstable();
+        tuples.dedup();
+        // The table: witness value y -> placed values x that the NAC blocks.
+        let mut table = vec![0u128; d];
+        for (&x, &ys) in &blocking_of {
+            for (y, row) in table.iter_mut().enumerate() {
+                if ys & (1u128 << y) != 0 {
+                    *row |= 1u128 << x;
+                }
+            }
+        }
+        let table_id = model.add_table(table);
+        add_hubs(
+            model,
+            host,
+            nac,
+            &tuples,
+            (c.index(), attr),
+            (wi, wattr),
+            table_id,
+        );
+        Ok(())
+    }
+}
+
+/// Evaluates a NAC's changing condition for one instance, with the witness's attribute set
+/// to `value`.
+struct TableEnv<'a> {
+    /// The instance's left-side match and parameters, on the host graph.
+    instance: BindingEnv<'a>,
+    witness: (VarId, AttrId),
+    value: Value,
+}
+
+impl Env for TableEnv<'_> {
+    fn param(&self, index: u32) -> Value {
+        self.instance.param(index)
+    }
+
+    fn attr(&self, var: VarId, attr: AttrId) -> Value {
+        if (var, attr) == self.witness {
+            return self.value;
+        }
+        self.instance.attr(var, attr)
+    }
+}

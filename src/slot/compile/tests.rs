@@ -1,0 +1,62 @@
+//! Unit tests of the slot compiler: what it builds for a small Sudoku and what it refuses.
+
+use super::{compile, MAX_VALUES};
+use crate::load_str;
+
+/// The 4x4 Sudoku of `rules/`: 16 cells, 12 groups (4 rows, 4 columns, 4 boxes).
+const SUDOKU_4X4: &str = include_str!("../../../rules/sudoku-4x4.graft");
+
+/// The 4x4 Sudoku with a rule that forgets to require the cell to be empty.
+fn overwriting() -> String {
+    let text = SUDOKU_4X4.replace("c: Cell { val == none }", "c: Cell");
+    assert_ne!(text, SUDOKU_4X4, "the rule file's left side has changed");
+    text
+}
+
+#[test]
+fn sudoku_compiles_to_one_slot_per_cell_and_one_hub_per_group() {
+    let g = load_str("sudoku-4x4.graft", SUDOKU_4X4).expect("the rule file loads");
+    let model = compile(&g).expect("a Sudoku fills slots");
+    assert_eq!(model.d, 4);
+    assert_eq!(model.slots.len(), 16);
+    // The NAC factors through its group node: one hub per row, column and box, each
+    // written and read by its 4 cells, and each holding every value exactly once.
+    assert_eq!(model.hubs.len(), 12);
+    for hub in &model.hubs {
+        assert_eq!(hub.writers.len(), 4);
+        assert_eq!(hub.readers, hub.writers);
+    }
+    assert_eq!(model.once.len(), 12);
+    // One table for the one NAC: a value blocks the same value only.
+    assert_eq!(model.tables.len(), 1);
+    let identity: Vec<u128> = (0..4).map(|y| 1u128 << y).collect();
+    assert_eq!(model.tables[0], identity);
+    assert!(model.replaced.is_none());
+}
+
+#[test]
+fn a_domain_wider_than_the_widest_mask_is_refused() {
+    let wide = SUDOKU_4X4.replace("values 1..4", &format!("values 1..{}", MAX_VALUES + 1));
+    let g = load_str("wide.graft", &wide).expect("the rule file loads");
+    let refusal = compile(&g).expect_err("too many values for a mask");
+    assert_eq!(
+        refusal.reason,
+        format!(
+            "the slot engine handles 1 to {MAX_VALUES} values, the domain has {}",
+            MAX_VALUES + 1
+        )
+    );
+}
+
+#[test]
+fn a_rule_that_may_overwrite_is_refused_with_its_reason_and_span() {
+    let text = overwriting();
+    let g = load_str("overwriting.graft", &text).expect("the rule file loads");
+    let refusal = compile(&g).expect_err("the rule may overwrite a value");
+    assert_eq!(
+        refusal.reason,
+        "rule `place` does not require the attribute it sets to be none, so it may overwrite a value"
+    );
+    // The span is the rule's left side, where the missing `val == none` belongs.
+    assert!(text[refusal.span.start..].starts_with("c: Cell\n"));
+}
