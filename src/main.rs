@@ -4,27 +4,25 @@
 //! error, 2 bad usage, 3 stopped by a limit (the partial results are printed), 130 / 143
 //! stopped by SIGINT / SIGTERM (the partial results are printed), 141 stdout closed early.
 
+mod args;
 mod signals;
 
 use std::io::{self, BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, Parser};
 
 use grafter::diag::{Diagnostic, Source};
 use grafter::explore::heuristics::{compare, seed_heuristics, table};
-use grafter::explore::memory::{default_max_memory, parse_size};
-use grafter::explore::{
-    chunk_size, ordered_jobs, run_batch, Config, Engine, EngineChoice, EngineKind, Event, Expand,
-    Focus, Limits, Order, Policy, ValueOrder,
-};
+use grafter::explore::{chunk_size, ordered_jobs, run_batch, Config, Engine, EngineKind, Event};
 use grafter::grammar::{Givens, Grammar};
 use grafter::output;
 use grafter::puzzle::{read_puzzles, Puzzle};
 
+use args::{Cli, Command, ExpandFormat, FocusArg, Format, HeuristicsArgs, SolveArgs, ValueArg};
 use signals::Interrupts;
 
 const BAD_INPUT: u8 = 1;
@@ -38,177 +36,6 @@ const FLUSH_EVERY: Duration = Duration::from_millis(100);
 const PIECE_BYTES: usize = 4 * 1024;
 
 const STOPPED: u8 = 3;
-
-#[derive(Parser)]
-#[command(
-    name = "grafter",
-    version,
-    about = "Explore the state space of graph rewriting rules and list every solution"
-)]
-struct Cli {
-    #[command(subcommand)]
-    command: Command,
-}
-
-#[derive(Subcommand)]
-enum Command {
-    /// Every solution of the file's start graph (or of each puzzle), then a summary.
-    Solve(SolveArgs),
-    /// Parse and type-check a rule file; summarise its nodes, edges and rules.
-    Check { file: PathBuf },
-    /// Run the seeds' greedy colouring heuristics and exact search on every puzzle of a
-    /// file; print, per heuristic, the share of puzzles solved and the mean time per puzzle.
-    Heuristics(HeuristicsArgs),
-    /// Print the graph a rule file expands to, as a rule file or as Graphviz DOT.
-    Expand {
-        file: PathBuf,
-        #[arg(long, value_enum, default_value_t = ExpandFormat::Graft)]
-        format: ExpandFormat,
-    },
-}
-
-#[derive(clap::Args)]
-struct SolveArgs {
-    file: PathBuf,
-    /// One start graph per line of this puzzle file, for the same rules.
-    #[arg(long)]
-    puzzles: Option<PathBuf>,
-    /// Print only each puzzle's number of solutions, one line per puzzle.
-    #[arg(long)]
-    count: bool,
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    format: Format,
-    /// `linear` follows one path and never backtracks (the greedy heuristics).
-    #[arg(long, value_enum, default_value_t = OrderArg::Dfs)]
-    order: OrderArg,
-    /// Which slot each state branches on. `propagate` (default): the fewest candidates,
-    /// forced moves applied. The colouring foci place one slot per step: `fewest`
-    /// candidates; `dsatur`: most saturated, ties by empty neighbours; `degree`: highest
-    /// degree first; `welsh-powell`: one value at a time, by degree; `saturbfs`:
-    /// breadth-first from the most saturated; `breadth`, `depth`: walks of the conflict
-    /// graph; `position`: slot order.
-    #[arg(long, value_enum, default_value_t = FocusArg::Propagate)]
-    focus: FocusArg,
-    /// The order a slot's values are tried (`random` needs a colouring focus).
-    #[arg(long, value_enum, default_value_t = ValueArg::Smallest)]
-    value: ValueArg,
-    /// Seed of `--value random`; the same seed gives the same run.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
-    /// Attempts of a linear run with random values until one reaches a solution.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
-    restarts: u32,
-    /// `focus` branches on one cell at a time where that is sound; `all` is every match
-    /// of every rule (GROOVE's semantics).
-    #[arg(long, value_enum, default_value_t = ExpandArg::Focus)]
-    expand: ExpandArg,
-    /// Stop each run after this many states.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-    max_states: Option<u64>,
-    /// Stop each run after this many solutions.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-    max_solutions: Option<u64>,
-    /// Stop each run after this many seconds (a decimal number from 0 to one year).
-    #[arg(long, value_parser = parse_timeout)]
-    timeout: Option<Duration>,
-    /// Stop each run once the process holds this much memory, such as 512M or 2G
-    /// (default: 3/4 of the least of physical memory, the cgroup's limit and `ulimit -v`).
-    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
-    max_memory: Option<u64>,
-    /// `auto` packs slot-filling grammars into compact states; `graph` always explores
-    /// whole host graphs with the general matcher (slower; for comparison).
-    #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
-    engine: EngineArg,
-    /// Worker threads (default: every core). Puzzles of a file run side by side; a single
-    /// run splits its search tree. Counts and output order do not depend on it.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
-    threads: Option<u32>,
-}
-
-/// The longest `--timeout`: one year, far beyond any run and far inside `Duration`.
-const MAX_TIMEOUT_SECS: f64 = 365.0 * 24.0 * 3600.0;
-
-/// `--timeout SECS`: a finite number of seconds from 0 to one year.
-fn parse_timeout(text: &str) -> Result<Duration, String> {
-    let secs: f64 = text
-        .trim()
-        .parse()
-        .map_err(|_| "expected a number of seconds".to_string())?;
-    if !(0.0..=MAX_TIMEOUT_SECS).contains(&secs) {
-        return Err(format!(
-            "expected a number of seconds from 0 to {MAX_TIMEOUT_SECS} (one year)"
-        ));
-    }
-    Ok(Duration::from_secs_f64(secs))
-}
-
-#[derive(clap::Args)]
-struct HeuristicsArgs {
-    file: PathBuf,
-    /// The puzzles, one per line.
-    #[arg(long)]
-    puzzles: PathBuf,
-    /// Attempts of the randomised heuristics (SaturBFS, BFS, DFS) per puzzle (seed 002's
-    /// `max_iter` for easy puzzles).
-    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..))]
-    restarts: u32,
-    /// Seed of the randomised heuristics.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
-    /// Print the table as Markdown.
-    #[arg(long)]
-    markdown: bool,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum FocusArg {
-    Propagate,
-    Fewest,
-    Dsatur,
-    Degree,
-    WelshPowell,
-    Saturbfs,
-    Breadth,
-    Depth,
-    Position,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum ValueArg {
-    Smallest,
-    Random,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum EngineArg {
-    Auto,
-    Graph,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum Format {
-    Text,
-    Json,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum ExpandFormat {
-    Graft,
-    Dot,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum OrderArg {
-    Dfs,
-    Bfs,
-    Linear,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum ExpandArg {
-    Focus,
-    All,
-}
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -287,52 +114,8 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
     let engine = Engine::new(&grammar);
     // Without handlers (an unusual system) a signal ends the run the default way.
     let interrupts = Interrupts::install().ok();
-    let config = Config {
-        order: match args.order {
-            OrderArg::Dfs => Order::Dfs,
-            OrderArg::Bfs => Order::Bfs,
-            OrderArg::Linear => Order::Linear,
-        },
-        policy: Policy {
-            focus: match args.focus {
-                FocusArg::Propagate => Focus::Propagate,
-                FocusArg::Fewest => Focus::Fewest,
-                FocusArg::Dsatur => Focus::Dsatur,
-                FocusArg::Degree => Focus::Degree,
-                FocusArg::WelshPowell => Focus::WelshPowell,
-                FocusArg::Saturbfs => Focus::SaturBfs,
-                FocusArg::Breadth => Focus::Breadth,
-                FocusArg::Depth => Focus::Depth,
-                FocusArg::Position => Focus::Position,
-            },
-            value: match args.value {
-                ValueArg::Smallest => ValueOrder::Smallest,
-                ValueArg::Random => ValueOrder::Random,
-            },
-            seed: args.seed,
-            restarts: args.restarts,
-        },
-        expand: match args.expand {
-            ExpandArg::Focus => Expand::Focus,
-            ExpandArg::All => Expand::All,
-        },
-        threads: 1,
-        engine: match args.engine {
-            EngineArg::Auto => EngineChoice::Auto,
-            EngineArg::Graph => EngineChoice::Graph,
-        },
-        limits: Limits {
-            max_states: args.max_states,
-            max_solutions: args.max_solutions,
-            timeout: args.timeout,
-            max_memory: args.max_memory.or_else(default_max_memory),
-        },
-        interrupt: interrupts.as_ref().map(|i| i.stop),
-    };
-    let threads = args.threads.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-        |t| t as usize,
-    );
+    let config = args.config(interrupts.as_ref().map(|i| i.stop));
+    let threads = args.threads();
     // Every puzzle is read and its givens checked before anything is solved, so bad
     // input stops the run before partial output.
     let runs: Vec<(usize, Option<Givens>)> = match &args.puzzles {

@@ -1,0 +1,240 @@
+//! The command line's arguments: the subcommands, their options, and the run configuration
+//! `solve`'s options describe.
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use grafter::explore::memory::{default_max_memory, parse_size};
+use grafter::explore::{Config, EngineChoice, Expand, Focus, Limits, Order, Policy, ValueOrder};
+
+#[derive(Parser)]
+#[command(
+    name = "grafter",
+    version,
+    about = "Explore the state space of graph rewriting rules and list every solution"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Every solution of the file's start graph (or of each puzzle), then a summary.
+    Solve(SolveArgs),
+    /// Parse and type-check a rule file; summarise its nodes, edges and rules.
+    Check { file: PathBuf },
+    /// Run the seeds' greedy colouring heuristics and exact search on every puzzle of a
+    /// file; print, per heuristic, the share of puzzles solved and the mean time per puzzle.
+    Heuristics(HeuristicsArgs),
+    /// Print the graph a rule file expands to, as a rule file or as Graphviz DOT.
+    Expand {
+        file: PathBuf,
+        #[arg(long, value_enum, default_value_t = ExpandFormat::Graft)]
+        format: ExpandFormat,
+    },
+}
+
+#[derive(clap::Args)]
+pub struct SolveArgs {
+    pub file: PathBuf,
+    /// One start graph per line of this puzzle file, for the same rules.
+    #[arg(long)]
+    pub puzzles: Option<PathBuf>,
+    /// Print only each puzzle's number of solutions, one line per puzzle.
+    #[arg(long)]
+    pub count: bool,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// `linear` follows one path and never backtracks (the greedy heuristics).
+    #[arg(long, value_enum, default_value_t = OrderArg::Dfs)]
+    pub order: OrderArg,
+    /// Which slot each state branches on. `propagate` (default): the fewest candidates,
+    /// forced moves applied. The colouring foci place one slot per step: `fewest`
+    /// candidates; `dsatur`: most saturated, ties by empty neighbours; `degree`: highest
+    /// degree first; `welsh-powell`: one value at a time, by degree; `saturbfs`:
+    /// breadth-first from the most saturated; `breadth`, `depth`: walks of the conflict
+    /// graph; `position`: slot order.
+    #[arg(long, value_enum, default_value_t = FocusArg::Propagate)]
+    pub focus: FocusArg,
+    /// The order a slot's values are tried (`random` needs a colouring focus).
+    #[arg(long, value_enum, default_value_t = ValueArg::Smallest)]
+    pub value: ValueArg,
+    /// Seed of `--value random`; the same seed gives the same run.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Attempts of a linear run with random values until one reaches a solution.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub restarts: u32,
+    /// `focus` branches on one cell at a time where that is sound; `all` is every match
+    /// of every rule (GROOVE's semantics).
+    #[arg(long, value_enum, default_value_t = ExpandArg::Focus)]
+    pub expand: ExpandArg,
+    /// Stop each run after this many states.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_states: Option<u64>,
+    /// Stop each run after this many solutions.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_solutions: Option<u64>,
+    /// Stop each run after this many seconds (a decimal number from 0 to one year).
+    #[arg(long, value_parser = parse_timeout)]
+    pub timeout: Option<Duration>,
+    /// Stop each run once the process holds this much memory, such as 512M or 2G
+    /// (default: 3/4 of the least of physical memory, the cgroup's limit and `ulimit -v`).
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub max_memory: Option<u64>,
+    /// `auto` packs slot-filling grammars into compact states; `graph` always explores
+    /// whole host graphs with the general matcher (slower; for comparison).
+    #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
+    pub engine: EngineArg,
+    /// Worker threads (default: every core). Puzzles of a file run side by side; a single
+    /// run splits its search tree. Counts and output order do not depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub threads: Option<u32>,
+}
+
+/// The longest `--timeout`: one year, far beyond any run and far inside `Duration`.
+pub const MAX_TIMEOUT_SECS: f64 = 365.0 * 24.0 * 3600.0;
+
+/// `--timeout SECS`: a finite number of seconds from 0 to one year.
+pub fn parse_timeout(text: &str) -> Result<Duration, String> {
+    let secs: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| "expected a number of seconds".to_string())?;
+    if !(0.0..=MAX_TIMEOUT_SECS).contains(&secs) {
+        return Err(format!(
+            "expected a number of seconds from 0 to {MAX_TIMEOUT_SECS} (one year)"
+        ));
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
+
+#[derive(clap::Args)]
+pub struct HeuristicsArgs {
+    pub file: PathBuf,
+    /// The puzzles, one per line.
+    #[arg(long)]
+    pub puzzles: PathBuf,
+    /// Attempts of the randomised heuristics (SaturBFS, BFS, DFS) per puzzle (seed 002's
+    /// `max_iter` for easy puzzles).
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..))]
+    pub restarts: u32,
+    /// Seed of the randomised heuristics.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Print the table as Markdown.
+    #[arg(long)]
+    pub markdown: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum FocusArg {
+    Propagate,
+    Fewest,
+    Dsatur,
+    Degree,
+    WelshPowell,
+    Saturbfs,
+    Breadth,
+    Depth,
+    Position,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum ValueArg {
+    Smallest,
+    Random,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum EngineArg {
+    Auto,
+    Graph,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum ExpandFormat {
+    Graft,
+    Dot,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum OrderArg {
+    Dfs,
+    Bfs,
+    Linear,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum ExpandArg {
+    Focus,
+    All,
+}
+
+impl SolveArgs {
+    /// The configuration of each run: the options as given, the defaults for the rest;
+    /// `interrupt` stops every run.
+    pub fn config(&self, interrupt: Option<&'static AtomicBool>) -> Config {
+        let args = self;
+        Config {
+            order: match args.order {
+                OrderArg::Dfs => Order::Dfs,
+                OrderArg::Bfs => Order::Bfs,
+                OrderArg::Linear => Order::Linear,
+            },
+            policy: Policy {
+                focus: match args.focus {
+                    FocusArg::Propagate => Focus::Propagate,
+                    FocusArg::Fewest => Focus::Fewest,
+                    FocusArg::Dsatur => Focus::Dsatur,
+                    FocusArg::Degree => Focus::Degree,
+                    FocusArg::WelshPowell => Focus::WelshPowell,
+                    FocusArg::Saturbfs => Focus::SaturBfs,
+                    FocusArg::Breadth => Focus::Breadth,
+                    FocusArg::Depth => Focus::Depth,
+                    FocusArg::Position => Focus::Position,
+                },
+                value: match args.value {
+                    ValueArg::Smallest => ValueOrder::Smallest,
+                    ValueArg::Random => ValueOrder::Random,
+                },
+                seed: args.seed,
+                restarts: args.restarts,
+            },
+            expand: match args.expand {
+                ExpandArg::Focus => Expand::Focus,
+                ExpandArg::All => Expand::All,
+            },
+            threads: 1,
+            engine: match args.engine {
+                EngineArg::Auto => EngineChoice::Auto,
+                EngineArg::Graph => EngineChoice::Graph,
+            },
+            limits: Limits {
+                max_states: args.max_states,
+                max_solutions: args.max_solutions,
+                timeout: args.timeout,
+                max_memory: args.max_memory.or_else(default_max_memory),
+            },
+            interrupt,
+        }
+    }
+
+    /// The worker threads: as given, else every core.
+    pub fn threads(&self) -> usize {
+        self.threads.map_or_else(
+            || std::thread::available_parallelism().map_or(1, |n| n.get()),
+            |t| t as usize,
+        )
+    }
+}
