@@ -25,7 +25,16 @@
 //! "#).unwrap();
 //! let report = Engine::new(&grammar).solve(None, &Config::default(), None).unwrap();
 //! assert_eq!(report.counts.solutions, 12); // the 3x3 Latin squares
+//!
+//! // A configuration is built from documented defaults; a report prints as the command
+//! // line's summary.
+//! let config = Config::default().with_max_solutions(5);
+//! let report = Engine::new(&grammar).solve(None, &config, None).unwrap();
+//! assert!(report.to_string().ends_with("complete: no, stopped after 5 solutions (--max-solutions)\n"));
 //! ```
+//!
+//! Many puzzles are scheduled over threads as the command line does with
+//! [`explore::run_batch`].
 
 #![forbid(unsafe_code)]
 
