@@ -33,6 +33,7 @@ pub mod check;
 pub mod diag;
 pub mod explore;
 pub mod grammar;
+pub mod graph;
 pub mod matcher;
 pub mod model;
 pub mod output;

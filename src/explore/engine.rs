@@ -13,14 +13,14 @@ use crate::slot::{
 };
 
 use super::config::{Config, EngineChoice, Expand, Order};
-use super::graph_focus::GraphFocus;
-use super::graph_space::GraphSpace;
 use super::halt::Halt;
 use super::parallel::explore_parallel;
 use super::policy::ValueOrder;
 use super::report::Report;
 use super::restarts::explore_restarts;
 use super::space::Space;
+use crate::graph::graph_focus::GraphFocus;
+use crate::graph::graph_space::GraphSpace;
 
 /// Evaluates `$e` with the const `$w` set to `$words` when it is 1 to 4 (slot bitsets of
 /// up to 256 slots, whose loops then unroll), else to [`DYN`] (read at run time).

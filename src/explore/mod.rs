@@ -1,14 +1,10 @@
 //! Exploring a state space: one loop with an injected frontier (stack or queue), an exact
 //! visited set where states can repeat, limits, and the report.
 
-pub mod apply;
-pub mod canon;
 pub mod config;
 pub mod engine;
 pub mod explorer;
 pub mod frontier;
-pub mod graph_focus;
-pub mod graph_space;
 pub mod halt;
 pub mod heuristics;
 pub mod memory;
