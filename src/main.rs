@@ -15,11 +15,12 @@ use std::time::{Duration, Instant};
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 
 use grafter::diag::{Diagnostic, Source};
-use grafter::explore::heuristics::{compare, seed_heuristics, table};
+use grafter::engine::heuristics::{compare, seed_heuristics, table};
+use grafter::engine::{Engine, EngineKind};
 use grafter::explore::memory::{default_max_memory, parse_size};
 use grafter::explore::{
-    ordered_jobs, ordered_streams, runs_side_by_side, Config, Emitter, Engine, EngineChoice,
-    EngineKind, Event, Expand, Focus, Limits, Order, Policy, ValueOrder,
+    ordered_jobs, ordered_streams, runs_side_by_side, Config, Emitter, EngineChoice, Event, Expand,
+    Focus, Limits, Order, Policy, ValueOrder,
 };
 use grafter::grammar::{Givens, Grammar};
 use grafter::output;

@@ -3,8 +3,9 @@
 
 use std::time::{Duration, Instant};
 
+use grafter::engine::Engine;
 use grafter::explore::{
-    ordered_jobs, runs_side_by_side, Config, Engine, EngineChoice, Expand, Limits, Report,
+    ordered_jobs, runs_side_by_side, Config, EngineChoice, Expand, Limits, Report,
 };
 use grafter::Givens;
 

@@ -2,11 +2,9 @@
 //! visited set where states can repeat, limits, and the report.
 
 pub mod config;
-pub mod engine;
 pub mod explorer;
 pub mod frontier;
 pub mod halt;
-pub mod heuristics;
 pub mod memory;
 pub mod ordered;
 pub mod parallel;
@@ -18,7 +16,6 @@ pub mod store;
 pub mod successors;
 
 pub use config::{Config, EngineChoice, Expand, Limits, Order};
-pub use engine::{Engine, EngineKind};
 pub use explorer::{explore, explore_from};
 pub use frontier::Frontier;
 pub use halt::Halt;

@@ -708,7 +708,7 @@ fn describe(g: &Grammar, rules: &[CompiledRule<'_>], a: &Application) -> String 
 
 #[cfg(test)]
 mod tests {
-    use crate::explore::Engine;
+    use crate::engine::Engine;
     use crate::graph::graph_space::GraphSpace;
 
     const HEAD: &str = "values 1..2

@@ -373,7 +373,8 @@ impl Space for GraphSpace<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::explore::{Engine, Frontier, Order};
+    use crate::engine::Engine;
+    use crate::explore::{Frontier, Order};
 
     #[test]
     fn bit_sets_list_their_members() {
