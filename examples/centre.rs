@@ -1,7 +1,8 @@
 //! Loads the 4x4 Sudoku with a centre group, counts its solutions with both expansions,
 //! and checks the state space against the published counts.
 
-use grafter::explore::{Config, Engine, Expand};
+use grafter::engine::Engine;
+use grafter::explore::{Config, Expand};
 
 fn run() -> (u64, u64, u64, u64) {
     let text = include_str!("../rules/sudoku-4x4-centre.graft");

@@ -7,7 +7,8 @@
 //! and [`output`] prints what it found.
 //!
 //! ```
-//! use grafter::explore::{Config, Engine};
+//! use grafter::engine::Engine;
+//! use grafter::explore::Config;
 //!
 //! let grammar = grafter::load_str("latin.graft", r#"
 //!     values 1..3
@@ -40,8 +41,10 @@
 
 pub mod check;
 pub mod diag;
+pub mod engine;
 pub mod explore;
 pub mod grammar;
+pub mod graph;
 pub mod matcher;
 pub mod model;
 pub mod output;

@@ -16,8 +16,9 @@ use std::time::{Duration, Instant};
 use clap::{CommandFactory, Parser};
 
 use grafter::diag::{Diagnostic, Source};
-use grafter::explore::heuristics::{compare, seed_heuristics, table};
-use grafter::explore::{chunk_size, ordered_jobs, run_batch, Config, Engine, EngineKind, Event};
+use grafter::engine::heuristics::{compare, seed_heuristics, table};
+use grafter::engine::{Engine, EngineKind};
+use grafter::explore::{chunk_size, ordered_jobs, run_batch, Config, Event};
 use grafter::grammar::{Givens, Grammar};
 use grafter::output;
 use grafter::puzzle::{read_puzzles, Puzzle};

@@ -3,7 +3,8 @@
 
 use std::time::{Duration, Instant};
 
-use grafter::explore::{run_batch, Config, Engine, EngineChoice, Event, Expand, Limits, Report};
+use grafter::engine::Engine;
+use grafter::explore::{run_batch, Config, EngineChoice, Event, Expand, Limits, Report};
 use grafter::Givens;
 
 use crate::cases::{Case, PuzzleSet, Reference, Work};

@@ -1,17 +1,11 @@
 //! Exploring a state space: one loop with an injected frontier (stack or queue), an exact
 //! visited set where states can repeat, limits, and the report.
 
-pub mod apply;
 pub mod batch;
-pub mod canon;
 pub mod config;
-pub mod engine;
 pub mod explorer;
 pub mod frontier;
-pub mod graph_focus;
-pub mod graph_space;
 pub mod halt;
-pub mod heuristics;
 pub mod memory;
 pub mod ordered;
 pub mod parallel;
@@ -24,7 +18,6 @@ pub mod successors;
 
 pub use batch::{chunk_size, run_batch};
 pub use config::{Config, EngineChoice, Expand, Limits, Order};
-pub use engine::{Engine, EngineKind};
 pub use explorer::{explore, explore_from};
 pub use frontier::Frontier;
 pub use halt::Halt;

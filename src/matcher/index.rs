@@ -138,7 +138,7 @@ mod tests {
     use std::ops::ControlFlow;
 
     use super::*;
-    use crate::explore::Engine;
+    use crate::engine::Engine;
     use crate::matcher::{Matcher, SearchPlan, Step};
 
     fn load(file: &str) -> crate::Grammar {

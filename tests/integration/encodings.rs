@@ -5,8 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
-use grafter::explore::graph_space::GraphSpace;
-use grafter::explore::{explore, Config, Engine};
+use grafter::engine::Engine;
+use grafter::explore::{explore, Config};
+use grafter::graph::GraphSpace;
 use grafter::output::grid_line;
 use grafter::puzzle::read_puzzles;
 use grafter::Source;

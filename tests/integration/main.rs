@@ -11,6 +11,7 @@ mod encodings;
 mod engines;
 mod fuzz;
 mod heuristics;
+mod layout;
 mod limits;
 mod limits_check;
 mod random_variants;

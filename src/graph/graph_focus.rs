@@ -40,7 +40,7 @@ use crate::model::{AttrId, BaseType, Graph, NodeId, NodeTypeId, TypeSystem, Valu
 use crate::rule::{BinOp, Condition, Effect, Expr, ExprKind, Pattern, Rule};
 
 use super::apply::CompiledRule;
-use super::halt::Halt;
+use crate::explore::halt::Halt;
 
 /// The most applications a start graph's [`Table`] is built for: it checks every pair
 /// (64 M NAC matches and an 8 MiB bit matrix at the limit).
@@ -708,8 +708,8 @@ fn describe(g: &Grammar, rules: &[CompiledRule<'_>], a: &Application) -> String 
 
 #[cfg(test)]
 mod tests {
-    use crate::explore::graph_space::GraphSpace;
-    use crate::explore::Engine;
+    use crate::engine::Engine;
+    use crate::graph::graph_space::GraphSpace;
 
     const HEAD: &str = "values 1..2
         node Cell { row: int, col: int, val: value? }

@@ -19,9 +19,9 @@ use crate::rule::Effect;
 use super::apply::CompiledRule;
 use super::canon::Canon;
 use super::graph_focus::{GraphFocus, Table, Unsound};
-use super::halt::Halt;
-use super::space::{Expansion, Space};
-use super::successors::Successors;
+use crate::explore::halt::Halt;
+use crate::explore::space::{Expansion, Space};
+use crate::explore::successors::Successors;
 
 /// A state of the graph engine: the host graph and, when the space has a [`Table`], the
 /// applications still enabled and the open nodes still open (bit sets over the table's
@@ -373,7 +373,8 @@ impl Space for GraphSpace<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::explore::{Engine, Frontier, Order};
+    use crate::engine::Engine;
+    use crate::explore::{Frontier, Order};
 
     #[test]
     fn bit_sets_list_their_members() {

@@ -12,9 +12,9 @@ use crate::matcher::CompiledCondition;
 use crate::model::Graph;
 use crate::output::grid_line;
 
-use super::config::{Config, Limits, Order};
-use super::engine::Engine;
-use super::policy::{Focus, Policy, ValueOrder};
+use super::Engine;
+use crate::explore::config::{Config, Limits, Order};
+use crate::explore::policy::{Focus, Policy, ValueOrder};
 
 /// One row of the table: a named configuration and the seeds it comes from.
 #[derive(Clone, Debug)]

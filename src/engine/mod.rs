@@ -1,6 +1,8 @@
 //! Chooses the state representation for a grammar (packed slots where the rules allow,
 //! whole graphs otherwise), places givens, and runs the exploration loop on it.
 
+pub mod heuristics;
+
 use std::sync::OnceLock;
 use std::time::Instant;
 
@@ -12,15 +14,15 @@ use crate::slot::{
     self, ColouringSpace, Conflict, FocusSpace, FullSpace, Mask, NotSlot, SlotModel, Tables, Work,
 };
 
-use super::config::{Config, EngineChoice, Expand, Order};
-use super::graph_focus::GraphFocus;
-use super::graph_space::GraphSpace;
-use super::halt::Halt;
-use super::parallel::explore_parallel;
-use super::policy::ValueOrder;
-use super::report::Report;
-use super::restarts::explore_restarts;
-use super::space::Space;
+use crate::explore::config::{Config, EngineChoice, Expand, Order};
+use crate::explore::halt::Halt;
+use crate::explore::parallel::explore_parallel;
+use crate::explore::policy::ValueOrder;
+use crate::explore::report::{Counts, Report, StopReason};
+use crate::explore::restarts::explore_restarts;
+use crate::explore::space::Space;
+use crate::graph::graph_focus::GraphFocus;
+use crate::graph::graph_space::GraphSpace;
 
 /// Evaluates `$e` with the const `$w` set to `$words` when it is 1 to 4 (slot bitsets of
 /// up to 256 slots, whose loops then unroll), else to [`DYN`] (read at run time).
@@ -247,7 +249,7 @@ impl<'g> Engine<'g> {
                 }
                 let (c, s) = run(&space, &config, &mut sink);
                 let s = s.map(|s| match s {
-                    super::StopReason::Timeout(_) => super::StopReason::Timeout(started.elapsed()),
+                    StopReason::Timeout(_) => StopReason::Timeout(started.elapsed()),
                     s => s,
                 });
                 (c, s, "graph")
@@ -275,7 +277,7 @@ impl<'g> Engine<'g> {
         givens: Option<&Givens>,
         config: &Config,
         sink: &mut Option<&mut dyn FnMut(&Graph)>,
-    ) -> Result<(super::Counts, Option<super::StopReason>, u32), Diagnostic> {
+    ) -> Result<(Counts, Option<StopReason>, u32), Diagnostic> {
         let work = by_words!(tables.words, W => {
             self.start_work::<M, W>(model, tables, values, givens)
         })?;
@@ -319,7 +321,7 @@ impl<'g> Engine<'g> {
         work: Work<M>,
         config: &Config,
         sink: &mut Option<&mut dyn FnMut(&Graph)>,
-    ) -> (super::Counts, Option<super::StopReason>) {
+    ) -> (Counts, Option<StopReason>) {
         let base = &self.grammar.base;
         let space = FocusSpace::<M, W>::new(self.grammar, model, tables, base, work);
         run(&space, config, sink)
@@ -436,7 +438,7 @@ fn run<S>(
     space: &S,
     config: &Config,
     sink: &mut Option<&mut dyn FnMut(&Graph)>,
-) -> (super::Counts, Option<super::StopReason>)
+) -> (Counts, Option<StopReason>)
 where
     S: Space + Sync,
     S::State: Send + Sync,

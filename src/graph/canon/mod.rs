@@ -16,7 +16,7 @@ use std::cmp::Ordering;
 
 use crate::model::{Graph, NodeId};
 
-use super::halt::Halt;
+use crate::explore::halt::Halt;
 use encoding::encode_ordered;
 use partition::{cmp_static, Coloured};
 
