@@ -2,6 +2,7 @@
 //! packed states over one shared graph structure, with NACs answered from hub indexes.
 
 pub mod colouring;
+pub mod colouring_state;
 pub mod compile;
 pub mod conflict;
 pub mod focus;
@@ -12,7 +13,8 @@ pub mod pick;
 pub mod relation;
 pub mod solver;
 
-pub use colouring::{Colouring, ColouringSpace};
+pub use colouring::ColouringSpace;
+pub use colouring_state::Colouring;
 pub use compile::{compile, NotSlot};
 pub use conflict::Conflict;
 pub use focus::FocusSpace;

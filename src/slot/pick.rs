@@ -7,7 +7,7 @@
 
 use crate::explore::policy::Focus;
 
-use super::colouring::Colouring;
+use super::colouring_state::Colouring;
 use super::conflict::Conflict;
 use super::mask::Mask;
 use super::solver::{Tables, DYN};
