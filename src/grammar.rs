@@ -1,7 +1,7 @@
 //! A checked rule file: types, value domain, start graph, rules and final condition.
 
 use crate::diag::{Source, Span};
-use crate::model::{AttrId, Domain, Graph, NodeId, NodeTypeId, TypeSystem};
+use crate::model::{AttrId, Domain, Graph, NodeId, NodeTypeId, TypeSystem, Value};
 use crate::rule::{Condition, Rule};
 
 /// The cells made by `grid RxC of T`: the order puzzles and `start` blocks fill them in.
@@ -59,4 +59,33 @@ pub struct Grammar {
     pub rules: Vec<Rule>,
     /// `final:`; absent means GROOVE's default: a state where no rule applies.
     pub final_cond: Option<Condition>,
+}
+
+impl Grammar {
+    /// The start graph: the base graph with `givens` (or the file's `start` block) placed.
+    pub fn start_graph(&self, givens: Option<&Givens>) -> Graph {
+        let mut graph = self.base.clone();
+        let (Some(grid), Some(givens)) = (&self.grid, givens.or(self.start.as_ref())) else {
+            return graph;
+        };
+        for (&cell, value) in grid.cells.iter().zip(&givens.values) {
+            let Some(x) = value else { continue };
+            match grid.given_type {
+                None => graph.set_attr(cell, grid.value_attr, Value::Val(*x)),
+                Some(t) => {
+                    let old = self.types.node(graph.ty(cell));
+                    let new = self.types.node(t);
+                    let mut attrs = smallvec::SmallVec::from_elem(Value::None, new.attrs.len());
+                    for (i, a) in new.attrs.iter().enumerate() {
+                        if let Some(j) = old.attr(&a.name) {
+                            attrs[i] = graph.attr(cell, j);
+                        }
+                    }
+                    attrs[grid.value_attr.index()] = Value::Val(*x);
+                    graph.retype(cell, t, attrs);
+                }
+            }
+        }
+        graph
+    }
 }

@@ -5,6 +5,7 @@
 //! stopped by SIGINT / SIGTERM (the partial results are printed), 141 stdout closed early.
 
 mod args;
+mod check_summary;
 mod signals;
 
 use std::io::{self, BufWriter, Write};
@@ -17,7 +18,7 @@ use clap::{CommandFactory, Parser};
 
 use grafter::diag::{Diagnostic, Source};
 use grafter::engine::heuristics::{compare, seed_heuristics, table};
-use grafter::engine::{Engine, EngineKind};
+use grafter::engine::Engine;
 use grafter::explore::{chunk_size, ordered_jobs, run_batch, Config, Event};
 use grafter::grammar::{Givens, Grammar};
 use grafter::output;
@@ -240,7 +241,7 @@ fn run_one(
     givens: Option<&Givens>,
     out: &mut dyn Write,
 ) -> Result<grafter::explore::Report, Failure> {
-    let grammar = engine.grammar;
+    let grammar = engine.grammar();
     let mut found = 0u64;
     let mut io_error: Option<io::Error> = None;
     let mut flushed = Instant::now();
@@ -304,7 +305,7 @@ fn run_one(
 /// solved.
 fn load_puzzles(engine: &Engine, path: &Path, threads: usize) -> Result<Vec<Puzzle>, Failure> {
     let source = read_source(path)?;
-    let puzzles = read_puzzles(engine.grammar, &source)
+    let puzzles = read_puzzles(engine.grammar(), &source)
         .map_err(|ds| Failure::BadInput(render_all(&source, &ds)))?;
     // Clashing givens, checked on every thread; reported in puzzle order.
     let chunk = chunk_size(puzzles.len(), threads);
@@ -363,87 +364,7 @@ fn check(path: &Path) -> Result<u8, Failure> {
     if let Err(d) = engine.check_givens(None) {
         return Err(Failure::BadInput(grammar.source.render(&d)));
     }
-    let mut out = io::stdout().lock();
-    writeln!(out, "{}: ok", grammar.source.name)?;
-    writeln!(
-        out,
-        "values: {} ({})",
-        grammar.domain.describe(),
-        grammar.domain.len()
-    )?;
-    for (i, t) in grammar.types.nodes.iter().enumerate() {
-        let count = grammar
-            .base
-            .find_nodes()
-            .filter(|&n| grammar.base.ty(n).index() == i)
-            .count();
-        let parent = t
-            .parent
-            .map(|p| format!(" : {}", grammar.types.node(p).name))
-            .unwrap_or_default();
-        writeln!(out, "node {}{parent}: {count} nodes", t.name)?;
-    }
-    for (i, l) in grammar.types.labels.iter().enumerate() {
-        let count = grammar
-            .base
-            .find_edges()
-            .filter(|&(_, lab, _)| lab.index() == i)
-            .count();
-        writeln!(
-            out,
-            "edge {}: {} -> {}: {count} edges",
-            l.name,
-            grammar.types.node(l.source).name,
-            grammar.types.node(l.target).name
-        )?;
-    }
-    if let Some(grid) = &grammar.grid {
-        let givens = grammar
-            .start
-            .as_ref()
-            .map_or(0, |s| s.values.iter().filter(|v| v.is_some()).count());
-        writeln!(out, "grid: {}x{} ({givens} givens)", grid.rows, grid.cols)?;
-    }
-    for r in &grammar.rules {
-        writeln!(
-            out,
-            "rule {}: {} nodes, {} NACs, {} effects",
-            r.name,
-            r.lhs.nodes.len(),
-            r.lhs.nacs.len(),
-            r.effects.len()
-        )?;
-    }
-    writeln!(
-        out,
-        "final: {}",
-        if grammar.final_cond.is_some() {
-            "as declared"
-        } else {
-            "no rule applies"
-        }
-    )?;
-    match &engine.kind {
-        EngineKind::Slot(m) => writeln!(
-            out,
-            "engine: slot ({} slots, {} NAC indexes, {} exactly-once groups)",
-            m.slots.len(),
-            m.hubs.len(),
-            m.once.len()
-        )?,
-        EngineKind::Graph(why) => {
-            let (line, col) = grammar.source.line_col(why.span.start);
-            writeln!(
-                out,
-                "engine: graph (not slot-filling: {}:{line}:{col}: {})",
-                grammar.source.name, why.reason
-            )?
-        }
-    }
-    match engine.focus_unsound() {
-        None => writeln!(out, "expand focus: sound")?,
-        Some(why) => writeln!(out, "expand focus: falls back to all: {why}")?,
-    }
+    check_summary::write(&mut io::stdout().lock(), &engine)?;
     Ok(0)
 }
 

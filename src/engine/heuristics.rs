@@ -172,7 +172,7 @@ pub fn compare(
 /// general matcher, not the slot engine), it keeps the puzzle's givens, and its values,
 /// read back as givens, clash nowhere.
 pub fn verify(engine: &Engine, givens: &Givens, graph: &Graph) -> bool {
-    let g: &Grammar = engine.grammar;
+    let g: &Grammar = engine.grammar();
     let Some(cond) = &g.final_cond else {
         return false;
     };

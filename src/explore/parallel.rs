@@ -20,6 +20,7 @@ use super::ordered::{ordered_streams, Event};
 use super::report::{Counts, StopReason};
 use super::space::Space;
 use super::successors::Successors;
+use crate::model::Graph;
 
 /// A piece of the split tree, in DFS order: a final state met while splitting, or a
 /// subtree still to explore.
@@ -30,6 +31,9 @@ enum Piece<S> {
 
 /// Receives each final state, in order.
 pub type SolutionSink<'a, T> = &'a mut dyn FnMut(&T);
+
+/// Receives each final state as a host graph, in order, when a caller wants them.
+pub type GraphSink<'a> = Option<&'a mut dyn FnMut(&Graph)>;
 
 /// Below this many runs (puzzles) per thread, runs go one after another, each splitting
 /// its own search tree over the threads (a file of a few puzzles of very different sizes
@@ -48,6 +52,28 @@ const SUBTREES_PER_THREAD: usize = 32;
 /// microseconds, as much as a few hundred states of a typical search. A larger run
 /// repeats this much work, a millisecond or so.
 const SOLO_STATES: u64 = 2048;
+
+/// Explores `space` on `config.threads` threads (as the plan resolved them), handing each
+/// solution to `sink` as a host graph.
+pub fn explore_to_graphs<S>(
+    space: &S,
+    config: &Config,
+    sink: &mut GraphSink<'_>,
+) -> (Counts, Option<StopReason>)
+where
+    S: Space + Sync,
+    S::State: Send + Sync,
+{
+    match sink {
+        Some(f) => explore_parallel(
+            space,
+            config,
+            config.threads,
+            Some(&mut |s| f(&space.to_graph(s))),
+        ),
+        None => explore_parallel(space, config, config.threads, None),
+    }
+}
 
 /// Explores `space` on `threads` threads when it is a tree explored depth-first without
 /// state or solution limits; otherwise on this thread. Counts equal a single-threaded

@@ -3,8 +3,10 @@
 
 pub mod apply;
 pub mod canon;
+pub mod engine;
 pub mod graph_focus;
 pub mod graph_space;
 
+pub use engine::GraphEngine;
 pub use graph_focus::GraphFocus;
 pub use graph_space::GraphSpace;

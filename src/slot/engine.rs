@@ -1,0 +1,283 @@
+//! The slot engine as one runnable thing: a slot model with its tables, placing givens and
+//! running the search the planned expansion names.
+
+use std::sync::OnceLock;
+
+use crate::diag::{Diagnostic, Span};
+use crate::grammar::{Givens, Grammar};
+
+use super::solver::DYN;
+use super::{
+    compile, ColouringSpace, Conflict, FocusSpace, FullSpace, Mask, NotSlot, SlotModel, Tables,
+    Work,
+};
+
+use crate::explore::config::{Config, Expand, Order};
+use crate::explore::parallel::{explore_to_graphs, GraphSink};
+use crate::explore::policy::ValueOrder;
+use crate::explore::report::{Counts, StopReason};
+use crate::explore::restarts::explore_restarts;
+
+/// Evaluates `$e` with the const `$w` set to `$words` when it is 1 to 4 (slot bitsets of
+/// up to 256 slots, whose loops then unroll), else to [`DYN`] (read at run time).
+macro_rules! by_words {
+    ($words:expr, $w:ident => $e:expr) => {
+        match $words {
+            1 => {
+                const $w: usize = 1;
+                $e
+            }
+            2 => {
+                const $w: usize = 2;
+                $e
+            }
+            3 => {
+                const $w: usize = 3;
+                $e
+            }
+            4 => {
+                const $w: usize = 4;
+                $e
+            }
+            _ => {
+                const $w: usize = DYN;
+                $e
+            }
+        }
+    };
+}
+
+/// The slot tables at the narrowest mask width that holds the domain.
+enum Width {
+    W16(Tables<u16>),
+    W32(Tables<u32>),
+    W64(Tables<u64>),
+    W128(Tables<u128>),
+}
+
+/// Calls `$run` with the tables at their width.
+macro_rules! by_width {
+    ($width:expr, $t:ident => $run:expr) => {
+        match $width {
+            Width::W16($t) => $run,
+            Width::W32($t) => $run,
+            Width::W64($t) => $run,
+            Width::W128($t) => $run,
+        }
+    };
+}
+
+/// What one slot run found, and the attempts it took (restarts).
+pub type SlotRun = (Counts, Option<StopReason>, u32);
+
+/// A slot-filling grammar compiled once, ready to explore any number of start graphs.
+pub struct SlotEngine<'g> {
+    grammar: &'g Grammar,
+    model: SlotModel,
+    width: Width,
+    /// Slot values of the base graph, before givens.
+    base_values: Vec<Option<u16>>,
+    /// The slot each grid cell's given fills, when givens only set a slot (no retyping).
+    cell_slots: Option<Vec<u32>>,
+    /// The slots' conflict graph, built the first time a colouring focus runs.
+    conflict: OnceLock<Conflict>,
+}
+
+impl<'g> SlotEngine<'g> {
+    /// Compiles `grammar` to slots, or says why its rules are not slot-filling.
+    pub fn new(grammar: &'g Grammar) -> Result<SlotEngine<'g>, NotSlot> {
+        let model = compile(grammar)?;
+        let width = match model.d {
+            0..=16 => Width::W16(Tables::new(&model)),
+            17..=32 => Width::W32(Tables::new(&model)),
+            33..=64 => Width::W64(Tables::new(&model)),
+            _ => Width::W128(Tables::new(&model)),
+        };
+        let base_values = super::compile::slot_values(&grammar.types, &model, &grammar.base);
+        let cell_slots = grammar.grid.as_ref().and_then(|grid| {
+            if grid.given_type.is_some() {
+                return None;
+            }
+            grid.cells
+                .iter()
+                .map(|&c| model.slot_of.get(&(c, grid.value_attr)).copied())
+                .collect::<Option<Vec<u32>>>()
+        });
+        Ok(SlotEngine {
+            grammar,
+            model,
+            width,
+            base_values,
+            cell_slots,
+            conflict: OnceLock::new(),
+        })
+    }
+
+    pub fn model(&self) -> &SlotModel {
+        &self.model
+    }
+
+    /// Checks that `givens` (already defaulted to the file's `start` block) do not clash:
+    /// no given is blocked by another.
+    pub fn check_givens(&self, givens: Option<&Givens>) -> Result<(), Diagnostic> {
+        let values = self.start_values(givens);
+        by_width!(&self.width, t => self.clash_free(t, &values, givens))
+    }
+
+    /// Explores from `givens` (already defaulted to the file's `start` block) with the
+    /// expansion `config` names, which the plan has already made sound.
+    pub fn solve(
+        &self,
+        givens: Option<&Givens>,
+        config: &Config,
+        sink: &mut GraphSink<'_>,
+    ) -> Result<SlotRun, Diagnostic> {
+        let values = self.start_values(givens);
+        by_width!(&self.width, t => self.run(t, &values, givens, config, sink))
+    }
+
+    fn run<M: Mask>(
+        &self,
+        tables: &Tables<M>,
+        values: &[Option<u16>],
+        givens: Option<&Givens>,
+        config: &Config,
+        sink: &mut GraphSink<'_>,
+    ) -> Result<SlotRun, Diagnostic> {
+        let work = by_words!(tables.words, W => {
+            self.start_work::<M, W>(tables, values, givens)
+        })?;
+        let (grammar, model, base) = (self.grammar, &self.model, &self.grammar.base);
+        let policy = &config.policy;
+        Ok(match config.expand {
+            Expand::Focus if policy.focus.is_colouring() => {
+                let conflict = self.conflict.get_or_init(|| Conflict::new(model));
+                let mut space =
+                    ColouringSpace::new(grammar, model, tables, conflict, base, work, policy);
+                // Only a linear run with random values can end differently next time.
+                let attempts = match (config.order, policy.value) {
+                    (Order::Linear, ValueOrder::Random) => policy.restarts,
+                    _ => 1,
+                };
+                explore_restarts(attempts, config, |i, config| {
+                    space.reseed(policy.seed, i);
+                    explore_to_graphs(&space, config, sink)
+                })
+            }
+            Expand::Focus => {
+                let (counts, stop) = by_words!(tables.words, W => {
+                    let space = FocusSpace::<M, W>::new(grammar, model, tables, base, work);
+                    explore_to_graphs(&space, config, sink)
+                });
+                (counts, stop, 1)
+            }
+            Expand::All => {
+                let space = FullSpace::new(grammar, model, tables, base, work);
+                let (counts, stop) = explore_to_graphs(&space, config, sink);
+                (counts, stop, 1)
+            }
+        })
+    }
+
+    /// Every slot's start value: the base graph's, with the givens placed. Read straight
+    /// from the givens where they only fill slots; through the start graph otherwise.
+    fn start_values(&self, givens: Option<&Givens>) -> Vec<Option<u16>> {
+        let Some(givens) = givens else {
+            return self.base_values.clone();
+        };
+        match &self.cell_slots {
+            Some(cells) => {
+                let mut values = self.base_values.clone();
+                for (&s, &v) in cells.iter().zip(&givens.values) {
+                    if v.is_some() {
+                        values[s as usize] = v;
+                    }
+                }
+                values
+            }
+            None => super::compile::slot_values(
+                &self.grammar.types,
+                &self.model,
+                &self.grammar.start_graph(Some(givens)),
+            ),
+        }
+    }
+
+    /// Places the start values on their own, only to report the first clash.
+    fn clash_free<M: Mask>(
+        &self,
+        tables: &Tables<M>,
+        values: &[Option<u16>],
+        givens: Option<&Givens>,
+    ) -> Result<(), Diagnostic> {
+        self.start_work::<M, DYN>(tables, values, givens).map(drop)
+    }
+
+    /// Places the start values, reporting the first that clashes with an earlier one.
+    fn start_work<M: Mask, const W: usize>(
+        &self,
+        tables: &Tables<M>,
+        values: &[Option<u16>],
+        givens: Option<&Givens>,
+    ) -> Result<Work<M>, Diagnostic> {
+        let mut work = tables.empty();
+        let mut placed: Vec<usize> = Vec::new();
+        for (s, v) in values.iter().enumerate() {
+            let Some(y) = *v else { continue };
+            if tables.blocked(&work, s, u32::from(y)) {
+                return Err(self.clash(tables, values, &placed, s, y, givens));
+            }
+            tables.place_unchecked::<W>(&mut work, s, u32::from(y));
+            placed.push(s);
+        }
+        Ok(work)
+    }
+
+    /// The diagnostic for given `y` at slot `s`, blocked by one of the `placed` slots (or
+    /// by no rule allowing it there at all).
+    fn clash<M: Mask>(
+        &self,
+        tables: &Tables<M>,
+        values: &[Option<u16>],
+        placed: &[usize],
+        s: usize,
+        y: u16,
+        givens: Option<&Givens>,
+    ) -> Diagnostic {
+        let (g, model) = (self.grammar, &self.model);
+        let cell_name = |s: usize| {
+            let n = model.slots[s].0;
+            g.names
+                .get(n.index())
+                .cloned()
+                .unwrap_or_else(|| format!("#{}", n.0))
+        };
+        let span_of = |s: usize| -> Span {
+            let n = model.slots[s].0;
+            g.grid
+                .as_ref()
+                .and_then(|grid| grid.cells.iter().position(|&c| c == n))
+                .and_then(|i| givens.and_then(|gv| gv.spans.get(i).copied()))
+                .unwrap_or_default()
+        };
+        let name = g.domain.name(y);
+        let other = placed.iter().copied().find(|&t| {
+            let mut w = tables.empty();
+            tables.place_unchecked::<DYN>(&mut w, t, u32::from(values[t].unwrap_or(0)));
+            tables.blocked(&w, s, u32::from(y))
+        });
+        let message = match other {
+            Some(t) => format!(
+                "given `{name}` at {} clashes with `{}` at {}",
+                cell_name(s),
+                g.domain.name(values[t].unwrap_or(0)),
+                cell_name(t)
+            ),
+            None => format!(
+                "given `{name}` at {} is not a value any rule can place there",
+                cell_name(s)
+            ),
+        };
+        Diagnostic::error(span_of(s), message)
+    }
+}
