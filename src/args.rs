@@ -8,7 +8,9 @@ use std::time::Duration;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use grafter::explore::memory::{default_max_memory, parse_size};
-use grafter::explore::{Config, EngineChoice, Expand, Focus, Limits, Order, Policy, ValueOrder};
+use grafter::explore::{
+    resolve_threads, Config, EngineChoice, Expand, Focus, Limits, Order, Policy, ValueOrder,
+};
 
 #[derive(Parser)]
 #[command(
@@ -232,9 +234,6 @@ impl SolveArgs {
 
     /// The worker threads: as given, else every core.
     pub fn threads(&self) -> usize {
-        self.threads.map_or_else(
-            || std::thread::available_parallelism().map_or(1, |n| n.get()),
-            |t| t as usize,
-        )
+        resolve_threads(self.threads.map(|t| t as usize))
     }
 }

@@ -93,11 +93,10 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let plan = Plan {
         reps: o.reps.unwrap_or(if o.quick { 3 } else { 5 }).max(1),
         first: o.first.or(o.quick.then_some(1000)),
-        threads: o.threads.unwrap_or(cores).max(1),
+        threads: grafter::explore::resolve_threads(o.threads),
     };
     if let Some(side) = o.side {
         let [name] = o.cases.as_slice() else {

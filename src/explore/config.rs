@@ -93,6 +93,15 @@ pub struct Config {
     pub interrupt: Option<&'static AtomicBool>,
 }
 
+/// The worker threads for a batch of runs: as `asked` (at least 1), else every core the
+/// system offers. The one place where "all cores" is decided; runs and batches take the
+/// resolved number.
+pub fn resolve_threads(asked: Option<usize>) -> usize {
+    asked
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1)
+}
+
 /// A configuration built step by step from the defaults documented on each field, as
 /// `Config::default().with_order(Order::Bfs).with_timeout(Duration::from_secs(5))`.
 impl Config {

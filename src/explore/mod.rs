@@ -17,7 +17,7 @@ pub mod store;
 pub mod successors;
 
 pub use batch::{chunk_size, run_batch};
-pub use config::{Config, EngineChoice, Expand, Limits, Order};
+pub use config::{resolve_threads, Config, EngineChoice, Expand, Limits, Order};
 pub use explorer::{explore, explore_from};
 pub use frontier::Frontier;
 pub use halt::Halt;
