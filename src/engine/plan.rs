@@ -36,3 +36,80 @@ impl Plan {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::Engine;
+    use crate::explore::config::{Config, EngineChoice, Expand};
+    use crate::explore::policy::{Focus, Policy};
+
+    const LATIN: &str = r#"
+        values 1..3
+        node Cell { row: int, col: int, val: value? }
+        node Group
+        edge in: Cell -> Group
+        grid 3x3 of Cell
+        groups rows, columns
+        rule place(v: value) {
+          c: Cell { val == none }
+          not { c -in-> g: Group <-in- d: Cell { val == v } }
+          set c.val = v
+        }
+        final: not { c: Cell { val == none } }
+    "#;
+
+    #[test]
+    fn the_plan_is_what_the_run_reports() {
+        let grammar = crate::load_str("latin.graft", LATIN).unwrap();
+        let engine = Engine::new(&grammar);
+        let colouring = Policy {
+            focus: Focus::Dsatur,
+            ..Policy::default()
+        };
+        let configs = [
+            Config::default(),
+            Config::default().with_expand(Expand::All).with_threads(3),
+            Config::default().with_engine(EngineChoice::Graph),
+            Config::default()
+                .with_engine(EngineChoice::Graph)
+                .with_policy(colouring),
+        ];
+        for config in configs {
+            let plan = engine.plan(&config);
+            let report = engine.solve(None, &config, None).unwrap();
+            assert_eq!(report.counts.solutions, 12);
+            assert_eq!(
+                (report.engine, report.expand, &report.fallback),
+                (plan.engine, plan.expand, &plan.fallback),
+                "{config:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_plan_decides_engine_expansion_and_threads() {
+        let grammar = crate::load_str("latin.graft", LATIN).unwrap();
+        let engine = Engine::new(&grammar);
+        let plan = engine.plan(&Config::default());
+        assert_eq!(
+            (plan.engine, plan.expand, plan.threads),
+            ("slot", Expand::Focus, 1)
+        );
+        assert_eq!(plan.fallback, None);
+        let plan = engine.plan(&Config::default().with_threads(3));
+        assert_eq!(plan.threads, 3);
+        let colouring = Policy {
+            focus: Focus::Dsatur,
+            ..Policy::default()
+        };
+        let forced = Config::default()
+            .with_engine(EngineChoice::Graph)
+            .with_policy(colouring);
+        let plan = engine.plan(&forced);
+        assert_eq!((plan.engine, plan.expand), ("graph", Expand::All));
+        assert_eq!(
+            plan.fallback.as_deref(),
+            Some("--engine graph branches on the cell with the fewest applications only")
+        );
+    }
+}
