@@ -6,12 +6,13 @@ pub mod heuristics;
 use std::sync::OnceLock;
 use std::time::Instant;
 
+use crate::analysis::{Monotone, Refusal};
 use crate::diag::{Diagnostic, Span};
 use crate::grammar::{Givens, Grammar};
 use crate::model::{Graph, Value};
 use crate::slot::solver::DYN;
 use crate::slot::{
-    self, ColouringSpace, Conflict, FocusSpace, FullSpace, Mask, NotSlot, SlotModel, Tables, Work,
+    self, ColouringSpace, Conflict, FocusSpace, FullSpace, Mask, SlotModel, Tables, Work,
 };
 
 use crate::explore::config::{Config, EngineChoice, Expand, Order};
@@ -21,7 +22,6 @@ use crate::explore::policy::ValueOrder;
 use crate::explore::report::{Counts, Report, StopReason};
 use crate::explore::restarts::explore_restarts;
 use crate::explore::space::Space;
-use crate::graph::graph_focus::GraphFocus;
 use crate::graph::graph_space::GraphSpace;
 
 /// Evaluates `$e` with the const `$w` set to `$words` when it is 1 to 4 (slot bitsets of
@@ -65,7 +65,7 @@ enum Width {
 pub enum EngineKind {
     Slot(Box<SlotModel>),
     /// The reason the slot engine does not apply.
-    Graph(NotSlot),
+    Graph(Refusal),
 }
 
 /// A grammar compiled once, ready to explore any number of start graphs.
@@ -132,10 +132,10 @@ impl<'g> Engine<'g> {
     /// Why `--expand focus` cannot be used, if it cannot.
     pub fn focus_unsound(&self) -> Option<String> {
         match &self.kind {
-            EngineKind::Slot(m) => m.focus.clone().err(),
+            EngineKind::Slot(m) => m.focus_sound.clone().err().map(|r| r.reason),
             // Whole graphs have a focus of their own where the rules fill or delete one
             // empty cell each (checked here from the rules, and again on each start graph).
-            EngineKind::Graph(why) => GraphFocus::analyse(self.grammar).err().map(|u| {
+            EngineKind::Graph(why) => Monotone::analyse(self.grammar).err().map(|u| {
                 let (line, col) = self.grammar.source.line_col(why.span.start);
                 format!(
                     "the rules are not slot-filling ({}:{line}:{col}: {}), and on whole graphs: {}",
