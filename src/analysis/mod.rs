@@ -51,6 +51,7 @@ pub use monotone::Monotone;
 pub use refusal::{Refusal, RefusalKind};
 pub use slot_fill::SlotFill;
 
+use crate::diag::Source;
 use crate::grammar::Grammar;
 
 /// The fact sheet of a grammar: each property, or the refusal that denies it.
@@ -60,6 +61,19 @@ pub struct Facts<'g> {
     pub slot_fill: Result<SlotFill<'g>, Refusal>,
     /// Conditions 1 to 3: rules consume open nodes and never enable one another.
     pub monotone: Result<Monotone<'g>, Refusal>,
+}
+
+impl Facts<'_> {
+    /// The sheet `grafter check` prints: a line a property, `yes` or `no` with the
+    /// refusal's place and reason.
+    pub fn sheet(&self, source: &Source) -> String {
+        let line = |name: &str, refusal: Option<&Refusal>| match refusal {
+            None => format!("{name}: yes\n"),
+            Some(r) => format!("{name}: no ({})\n", r.located(source)),
+        };
+        line("slot-filling rules", self.slot_fill.as_ref().err())
+            + &line("monotone", self.monotone.as_ref().err())
+    }
 }
 
 /// Decides what `g` is.

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::diag::Span;
+use crate::diag::{Source, Span};
 
 /// Which property of the grammar a [`Refusal`] denies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,6 +34,14 @@ impl Refusal {
             kind,
             reason: reason.into(),
         }
+    }
+}
+
+impl Refusal {
+    /// `file:line:col: reason`, as the command line prints a refusal.
+    pub fn located(&self, source: &Source) -> String {
+        let (line, col) = source.line_col(self.span.start);
+        format!("{}:{line}:{col}: {}", source.name, self.reason)
     }
 }
 

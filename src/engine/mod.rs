@@ -136,10 +136,10 @@ impl<'g> Engine<'g> {
             // Whole graphs have a focus of their own where the rules fill or delete one
             // empty cell each (checked here from the rules, and again on each start graph).
             EngineKind::Graph(why) => Monotone::analyse(self.grammar).err().map(|u| {
-                let (line, col) = self.grammar.source.line_col(why.span.start);
                 format!(
-                    "the rules are not slot-filling ({}:{line}:{col}: {}), and on whole graphs: {}",
-                    self.grammar.source.name, why.reason, u.reason
+                    "the rules are not slot-filling ({}), and on whole graphs: {}",
+                    why.located(&self.grammar.source),
+                    u.reason
                 )
             }),
         }

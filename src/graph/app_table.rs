@@ -309,3 +309,150 @@ fn describe(g: &Grammar, rules: &[CompiledRule<'_>], a: &Application) -> String 
     );
     format!("`{}({})`", r.name, parts.join(", "))
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::Engine;
+    use crate::graph::graph_space::GraphSpace;
+
+    const HEAD: &str = "values 1..2
+        node Cell { row: int, col: int, val: value? }
+        node Group
+        edge in: Cell -> Group
+        edge lt: Cell -> Cell
+        grid 1x2 of Cell
+        groups rows
+        r1c1 -lt-> r1c2
+        ";
+
+    /// Why focus is unsound for `HEAD` followed by `rest`, if it is.
+    fn why(rest: &str) -> Option<String> {
+        let g =
+            crate::load_str("t.graft", &format!("{HEAD}{rest}")).unwrap_or_else(|d| panic!("{d}"));
+        let space = GraphSpace::new(&g, Engine::new(&g).start_graph(None));
+        space.focus_unsound().map(|u| u.reason.clone())
+    }
+
+    const FINAL: &str = "final: not { c: Cell { val == none } }";
+
+    #[test]
+    fn a_slot_filling_rule_is_monotone() {
+        let rule = "rule place(v: value) {
+            c: Cell { val == none }
+            not { c -in-> g: Group <-in- d: Cell { val == v } }
+            set c.val = v
+        }";
+        assert_eq!(why(&format!("{rule} {FINAL}")), None);
+        let none = why(rule).unwrap();
+        assert!(none.contains("no `final:`"), "{none}");
+    }
+
+    #[test]
+    fn a_nac_that_may_see_an_empty_cell_is_refused() {
+        let rule = "rule place(v: value) {
+            c: Cell { val == none }
+            not { c -in-> g: Group <-in- d: Cell }
+            set c.val = v
+        }";
+        let r = why(&format!("{rule} {FINAL}")).unwrap();
+        assert!(r.contains("NAC node `d` may match an open `Cell`"), "{r}");
+    }
+
+    #[test]
+    fn one_sided_blocking_is_refused() {
+        // c < d is checked from c only: d's value blocks c, never the other way round.
+        let rule = "rule place(v: value) {
+            c: Cell { val == none }
+            not { c -lt-> d: Cell { val <= v } }
+            set c.val = v
+        }";
+        let r = why(&format!("{rule} {FINAL}")).unwrap();
+        assert!(r.contains("blocking is not symmetric"), "{r}");
+        assert!(r.contains("c = r1c2") && r.contains("c = r1c1"), "{r}");
+        // Checked from both ends, blocking is symmetric.
+        let both = "rule place(v: value) {
+            c: Cell { val == none }
+            not { c -lt-> d: Cell { val <= v } }
+            not { d: Cell { val >= v } -lt-> c }
+            set c.val = v
+        }";
+        assert_eq!(why(&format!("{both} {FINAL}")), None);
+    }
+
+    #[test]
+    fn nested_nacs_and_edge_changes_are_refused() {
+        let nested = "rule place(v: value) {
+            c: Cell { val == none }
+            not { c -in-> g: Group not { g <-in- d: Cell { val == v } } }
+            set c.val = v
+        }";
+        let r = why(&format!("{nested} {FINAL}")).unwrap();
+        assert!(r.contains("a NAC inside a NAC"), "{r}");
+        let edges = "rule place(v: value) {
+            c: Cell { val == none }
+            d: Cell
+            set c.val = v
+            new c -lt-> d
+        }";
+        let r = why(&format!("{edges} {FINAL}")).unwrap();
+        assert!(r.contains("matches two nodes that may be open"), "{r}");
+        let linking = "rule place(v: value) {
+            c: Cell { val == none }
+            g: Group
+            set c.val = v
+            new c -in-> g
+        }";
+        let r = why(&format!("{linking} {FINAL}")).unwrap();
+        assert!(r.contains("changes edges"), "{r}");
+    }
+
+    #[test]
+    fn a_rule_must_fill_what_final_asks_for() {
+        let keeps = "rule touch(v: value) {
+            c: Cell { val == none }
+            set c.row = 3
+        }";
+        let r = why(&format!("{keeps} {FINAL}")).unwrap();
+        assert!(r.contains("sets an attribute other than"), "{r}");
+        let any = "rule place(v: value) {
+            c: Cell
+            set c.val = v
+        }";
+        let r = why(&format!("{any} {FINAL}")).unwrap();
+        assert!(r.contains("does not require `c` to be open"), "{r}");
+    }
+
+    #[test]
+    fn deleting_open_nodes_with_edges_is_refused() {
+        let text = "values 1..2
+            node Cell { row: int, col: int, val: value? }
+            node Mark { val: value }
+            node Group
+            edge in: Cell -> Group
+            grid 1x2 of Cell
+            groups rows
+            rule place(v: value) { c: Cell { val == none } del c new m: Mark { val = v } }
+            final: not { c: Cell { val == none } }";
+        let g = crate::load_str("t.graft", text).unwrap_or_else(|d| panic!("{d}"));
+        let space = GraphSpace::new(&g, Engine::new(&g).start_graph(None));
+        let why = space.focus_unsound().expect("refused");
+        assert_eq!(
+            why.reason,
+            "rules delete open nodes and the open node r1c1 has edges, so deleting it could cut a path a NAC follows"
+        );
+        assert_eq!(why.kind, crate::analysis::RefusalKind::NotFocusSound);
+    }
+
+    #[test]
+    fn one_sided_blocking_names_both_applications() {
+        let rule = "rule place(v: value) {
+            c: Cell { val == none }
+            not { c -lt-> d: Cell { val <= v } }
+            set c.val = v
+        }";
+        assert_eq!(
+            why(&format!("{rule} {FINAL}")).as_deref(),
+            Some("blocking is not symmetric on this start graph: `place(v = 1, c = r1c2)` blocks `place(v = 1, c = r1c1)`, but not the other way round, so the order of applications matters")
+        );
+    }
+}
