@@ -122,9 +122,7 @@ fn whole_graphs_refuse_focus_where_deleted_cells_have_edges() {
     // whole graphs the rules are monotone, but deleting a cell could cut the `lt` path.
     let path = file(
         "deleted-edges",
-        &format!(
-            "rule place(v: value) {{ c: Cell {{ val == none }} del c new m: Mark {{ val = v }} }}\nfinal: not {{ c: Cell }}"
-        ),
+        "rule place(v: value) { c: Cell { val == none } del c new m: Mark { val = v } }\nfinal: not { c: Cell }",
     );
     let out = check(&path);
     let name = path.display();
