@@ -75,15 +75,17 @@ pub fn write(out: &mut dyn Write, engine: &Engine) -> io::Result<()> {
             m.hubs.len(),
             m.once.len()
         )?,
-        Err(why) => {
-            let (line, col) = grammar.source.line_col(why.span.start);
-            writeln!(
-                out,
-                "engine: graph (not slot-filling: {}:{line}:{col}: {})",
-                grammar.source.name, why.reason
-            )?
-        }
+        Err(why) => writeln!(
+            out,
+            "engine: graph (not slot-filling: {})",
+            why.located(&grammar.source)
+        )?,
     }
+    write!(
+        out,
+        "{}",
+        grafter::analysis::analyse(grammar).sheet(&grammar.source)
+    )?;
     match engine.focus_unsound() {
         None => writeln!(out, "expand focus: sound")?,
         Some(why) => writeln!(out, "expand focus: falls back to all: {why}")?,

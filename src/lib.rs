@@ -39,6 +39,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod analysis;
 pub mod check;
 pub mod diag;
 pub mod engine;

@@ -8,21 +8,21 @@ pub use plan::Plan;
 
 use std::time::Instant;
 
+use crate::analysis::{Monotone, Refusal};
 use crate::diag::Diagnostic;
 use crate::grammar::{Givens, Grammar};
 use crate::model::Graph;
-use crate::slot::{NotSlot, SlotEngine, SlotModel};
+use crate::slot::{SlotEngine, SlotModel};
 
 use crate::explore::config::{Config, EngineChoice, Expand};
 use crate::explore::report::Report;
-use crate::graph::graph_focus::GraphFocus;
 use crate::graph::GraphEngine;
 
 /// Which engine a grammar runs on.
 enum Kind<'g> {
     Slot(Box<SlotEngine<'g>>),
     /// The reason the slot engine does not apply.
-    Graph(NotSlot),
+    Graph(Refusal),
 }
 
 /// A grammar compiled once, ready to explore any number of start graphs.
@@ -50,7 +50,7 @@ impl<'g> Engine<'g> {
     }
 
     /// The slot model, or why the rules are not slot-filling (they run on whole graphs).
-    pub fn slot_compilation(&self) -> Result<&SlotModel, &NotSlot> {
+    pub fn slot_compilation(&self) -> Result<&SlotModel, &Refusal> {
         match &self.kind {
             Kind::Slot(s) => Ok(s.model()),
             Kind::Graph(why) => Err(why),
@@ -60,14 +60,14 @@ impl<'g> Engine<'g> {
     /// Why `--expand focus` cannot be used, if it cannot.
     pub fn focus_unsound(&self) -> Option<String> {
         match &self.kind {
-            Kind::Slot(s) => s.model().focus.clone().err(),
+            Kind::Slot(s) => s.model().focus_sound.clone().err().map(|r| r.reason),
             // Whole graphs have a focus of their own where the rules fill or delete one
             // empty cell each (checked here from the rules, and again on each start graph).
-            Kind::Graph(why) => GraphFocus::analyse(self.grammar).err().map(|u| {
-                let (line, col) = self.grammar.source.line_col(why.span.start);
+            Kind::Graph(why) => Monotone::analyse(self.grammar).err().map(|u| {
                 format!(
-                    "the rules are not slot-filling ({}:{line}:{col}: {}), and on whole graphs: {}",
-                    self.grammar.source.name, why.reason, u.reason
+                    "the rules are not slot-filling ({}), and on whole graphs: {}",
+                    why.located(&self.grammar.source),
+                    u.reason
                 )
             }),
         }

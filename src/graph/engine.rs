@@ -6,8 +6,8 @@ use std::time::Instant;
 use crate::grammar::Grammar;
 use crate::model::Graph;
 
-use super::graph_focus::Unsound;
 use super::GraphSpace;
+use crate::analysis::Refusal;
 
 use crate::explore::config::{Config, Expand};
 use crate::explore::halt::Halt;
@@ -32,7 +32,7 @@ impl<'g> GraphEngine<'g> {
         start: Graph,
         config: &Config,
         started: Instant,
-    ) -> (GraphSpace<'g>, Result<(), Unsound>) {
+    ) -> (GraphSpace<'g>, Result<(), Refusal>) {
         let halt = Halt::new(config.limits, started, config.interrupt, None);
         let mut space = GraphSpace::halted(self.grammar, start, halt);
         let focus = match config.expand {

@@ -2,7 +2,7 @@
 //! rule (or, with a focus, the matches that fill one open node), and states are merged by
 //! canonical key (up to renaming created nodes).
 //!
-//! Where the grammar is monotone (see [`super::graph_focus`]: every rule consumes one open
+//! Where the grammar is monotone (see [`crate::analysis`]: every rule consumes one open
 //! node, nothing enables a rule, blocking is pairwise and symmetric) the rules are matched
 //! once, on the start graph: each state carries the set of start applications still
 //! enabled, and an application's successor drops those it disables. Otherwise every state
@@ -16,9 +16,10 @@ use crate::matcher::{CompiledCondition, GraphIndex, LookupKey, SearchPoll, Share
 use crate::model::Graph;
 use crate::rule::Effect;
 
+use super::app_table::{Table, TablePlans};
 use super::apply::CompiledRule;
 use super::canon::Canon;
-use super::graph_focus::{GraphFocus, Table, Unsound};
+use crate::analysis::{Monotone, Refusal};
 use crate::explore::halt::Halt;
 use crate::explore::space::{Expansion, Space};
 use crate::explore::successors::Successors;
@@ -44,7 +45,7 @@ pub struct GraphSpace<'g> {
     /// What the graph index of each state holds: every lookup of the rules' plans.
     keys: Vec<LookupKey>,
     /// The start graph's applications, when the grammar is monotone; else why not.
-    table: Result<Table, Unsound>,
+    table: Result<Table, Refusal>,
     /// Set by [`GraphSpace::try_focus`]: branch on one open node's applications only.
     focus: bool,
     /// What paths reach, shared by all states when they all have the start graph's edges
@@ -107,7 +108,8 @@ impl<'g> GraphSpace<'g> {
         });
         let mut start = start;
         canon.canonicalize(&mut start);
-        let table = GraphFocus::analyse(grammar).and_then(|f| {
+        let table = Monotone::analyse(grammar).and_then(|m| {
+            let f = TablePlans::new(grammar, &m);
             let mut all_keys = keys.clone();
             f.open.lookup_keys(&mut all_keys);
             f.table(grammar, &rules, &start, &all_keys, halt)
@@ -127,13 +129,13 @@ impl<'g> GraphSpace<'g> {
     }
 
     /// Why focus expansion (and matching once) is unsound for this grammar and start graph.
-    pub fn focus_unsound(&self) -> Option<&Unsound> {
+    pub fn focus_unsound(&self) -> Option<&Refusal> {
         self.table.as_ref().err()
     }
 
     /// Expands by focus from now on when that is sound; otherwise says why and leaves the
     /// space expanding every match.
-    pub fn try_focus(&mut self) -> Result<(), Unsound> {
+    pub fn try_focus(&mut self) -> Result<(), Refusal> {
         match &self.table {
             Ok(_) => {
                 self.focus = true;
@@ -260,7 +262,7 @@ impl<'g> GraphSpace<'g> {
             .map(|(&e, &d)| e & !d)
             .collect();
         let mut open = state.open.clone();
-        let f = table.focus[a] as usize;
+        let f = table.consumes[a] as usize;
         open[f / 64] &= !(1 << (f % 64));
         GraphState {
             graph,
@@ -284,7 +286,7 @@ impl<'g> GraphSpace<'g> {
             count.clear();
             count.resize(table.open.len(), 0);
             for a in ones(&state.enabled) {
-                count[table.focus[a] as usize] += 1;
+                count[table.consumes[a] as usize] += 1;
             }
             match ones(&state.open).min_by_key(|&o| (count[o], o)) {
                 None => return 0,
@@ -298,7 +300,7 @@ impl<'g> GraphSpace<'g> {
             if succ.is_done() {
                 break;
             }
-            if chosen.is_none_or(|o| table.focus[a] == o) {
+            if chosen.is_none_or(|o| table.consumes[a] == o) {
                 succ.push(self.successor(table, state, a));
                 transitions += 1;
             }

@@ -1,6 +1,7 @@
 //! The slot engine as one runnable thing: a slot model with its tables, placing givens and
 //! running the search the planned expansion names.
 
+use crate::analysis::Refusal;
 use std::sync::OnceLock;
 
 use crate::diag::{Diagnostic, Span};
@@ -8,8 +9,7 @@ use crate::grammar::{Givens, Grammar};
 
 use super::solver::DYN;
 use super::{
-    compile, ColouringSpace, Conflict, FocusSpace, FullSpace, Mask, NotSlot, SlotModel, Tables,
-    Work,
+    compile, ColouringSpace, Conflict, FocusSpace, FullSpace, Mask, SlotModel, Tables, Work,
 };
 
 use crate::explore::config::{Config, Expand, Order};
@@ -85,7 +85,7 @@ pub struct SlotEngine<'g> {
 
 impl<'g> SlotEngine<'g> {
     /// Compiles `grammar` to slots, or says why its rules are not slot-filling.
-    pub fn new(grammar: &'g Grammar) -> Result<SlotEngine<'g>, NotSlot> {
+    pub fn new(grammar: &'g Grammar) -> Result<SlotEngine<'g>, Refusal> {
         let model = compile(grammar)?;
         let width = match model.d {
             0..=16 => Width::W16(Tables::new(&model)),

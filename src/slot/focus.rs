@@ -3,15 +3,13 @@
 //! that can still take some value when they are fewer; forced moves are applied inside a
 //! successor without storing intermediate states.
 //!
-//! Why this finds exactly the final states of `--expand all` (checked when the model is
-//! built, else the explorer falls back): rules only fill empty slots, blocking is monotone
-//! (a placement never enables another) and symmetric, and final states have every slot
-//! filled. Symmetry makes every final state's placements pairwise consistent, so it is
-//! reachable from each of its subsets in any order; so every final state extending the
-//! current one holds some candidate of the focus slot, and branching on the focus's
-//! candidates partitions them. A slot with one candidate is forced, one with none (or a
-//! value no cell of an exactly-once group can take) proves no final state extends the
-//! current one. An exactly-once group (as many members as values, pairwise blocking equal
+//! Why this finds exactly the final states of `--expand all` is shown once, in
+//! [`crate::analysis`] (checked when the model is built, as
+//! [`super::model::SlotModel::focus_sound`], else the explorer falls back): every final
+//! state extending the current one holds some candidate of the focus slot, so branching on
+//! the focus's candidates partitions them. A slot with one candidate is forced, one with
+//! none (or a value no cell of an exactly-once group can take) proves no final state
+//! extends the current one. An exactly-once group (as many members as values, pairwise blocking equal
 //! values) holds each value once in every final state, so branching on the members that
 //! can take one value partitions them too.
 

@@ -16,7 +16,7 @@ pub mod solver;
 
 pub use colouring::ColouringSpace;
 pub use colouring_state::Colouring;
-pub use compile::{compile, NotSlot};
+pub use compile::compile;
 pub use conflict::Conflict;
 pub use engine::SlotEngine;
 pub use focus::FocusSpace;

@@ -3,12 +3,16 @@
 
 use std::collections::HashMap;
 
+use crate::analysis::final_cond::{conjuncts, fill_condition};
+use crate::analysis::symmetry::check_symmetric;
+use crate::analysis::{Refusal, RefusalKind};
+use crate::diag::Span;
 use crate::grammar::Grammar;
 use crate::matcher::CompiledCondition;
 use smallvec::SmallVec;
 
 use crate::model::{AttrId, NodeId, NodeTypeId, Value};
-use crate::rule::{BinOp, Condition, ExprKind};
+use crate::rule::Condition;
 
 /// A NAC index: the union of `table[value]` over its writers' values blocks those placed
 /// values in each of its readers.
@@ -60,9 +64,9 @@ pub struct SlotModel {
     /// is blocked by x in a". Then every reachable state's placements are pairwise
     /// consistent, the order of placements does not matter, and every subset of a
     /// reachable state is reachable.
-    pub symmetric: Result<(), String>,
-    /// Ok when `--expand focus` is sound; otherwise the reason.
-    pub focus: Result<(), String>,
+    pub symmetric: Result<(), Refusal>,
+    /// Ok when `--expand focus` is sound (see [`crate::analysis`]); otherwise the reason.
+    pub focus_sound: Result<(), Refusal>,
     /// Hubs whose members must hold every value exactly once in a final state.
     pub once: Vec<u32>,
     /// Set when rules fill a cell by replacing it with a new node.
@@ -87,7 +91,7 @@ impl SlotModel {
             tables: Vec::new(),
             final_kind: FinalKind::Stuck,
             symmetric: Ok(()),
-            focus: Ok(()),
+            focus_sound: Ok(()),
             once: Vec::new(),
             replaced: None,
         }
@@ -131,19 +135,24 @@ impl SlotModel {
     pub(super) fn finish(&mut self, g: &Grammar) {
         self.final_kind = self.classify_final(g);
         self.symmetric = self.check_symmetric(g);
-        self.focus = match (&self.symmetric, &self.final_kind) {
+        let refused = |reason: &str| {
+            Err(Refusal::new(
+                Span::default(),
+                RefusalKind::NotFocusSound,
+                reason,
+            ))
+        };
+        self.focus_sound = match (&self.symmetric, &self.final_kind) {
             (Err(e), _) => Err(e.clone()),
             (Ok(()), FinalKind::Full | FinalKind::FullAnd(_)) => Ok(()),
-            (Ok(()), FinalKind::Stuck) => Err(
-                "the file has no `final:` condition, so every dead end is final, and focus would skip them"
-                    .into(),
+            (Ok(()), FinalKind::Stuck) => refused(
+                "the file has no `final:` condition, so every dead end is final, and focus would skip them",
             ),
-            (Ok(()), FinalKind::Cond(_)) => Err(
-                "the final condition does not require every slot to be filled, so final states may lie off the focus path"
-                    .into(),
+            (Ok(()), FinalKind::Cond(_)) => refused(
+                "the final condition does not require every slot to be filled, so final states may lie off the focus path",
             ),
         };
-        if self.focus.is_ok() {
+        if self.focus_sound.is_ok() {
             let full = self.full_mask();
             self.once = (0..self.hubs.len() as u32)
                 .filter(|&h| {
@@ -165,12 +174,9 @@ impl SlotModel {
         let Some(cond) = &g.final_cond else {
             return FinalKind::Stuck;
         };
-        let parts: Vec<&Condition> = match cond {
-            Condition::And(cs) => cs.iter().collect(),
-            c => vec![c],
-        };
-        let (full, rest): (Vec<&Condition>, Vec<&Condition>) =
-            parts.into_iter().partition(|c| self.is_all_filled(g, c));
+        let (full, rest): (Vec<&Condition>, Vec<&Condition>) = conjuncts(cond)
+            .into_iter()
+            .partition(|c| self.is_all_filled(g, c));
         let rest_cond = match rest.len() {
             0 => None,
             1 => Some(CompiledCondition::compile(rest[0])),
@@ -190,30 +196,13 @@ impl SlotModel {
     /// empty slots; for cells filled by replacement, `not { n: T }` where the matches are
     /// exactly the cells not yet replaced.
     fn is_all_filled(&self, g: &Grammar, c: &Condition) -> bool {
-        let Condition::Not(inner) = c else {
+        let Some((p, tested)) = fill_condition(c) else {
             return false;
         };
-        let Condition::Exists(p) = inner.as_ref() else {
-            return false;
-        };
-        if p.nodes.len() != 1 || !p.edges.is_empty() || !p.nacs.is_empty() {
-            return false;
-        }
         let ty = p.nodes[0].ty;
-        let attr = match (&self.replaced, p.conds.as_slice()) {
-            (Some(r), []) if !g.types.is_subtype(r.ty, ty) => None,
-            (None, [cond]) => match &cond.kind {
-                ExprKind::Binary(BinOp::Eq, a, b) => match (&a.kind, &b.kind) {
-                    (ExprKind::Attr(v, a), ExprKind::Const(Value::None))
-                    | (ExprKind::Const(Value::None), ExprKind::Attr(v, a))
-                        if v.0 == p.bound =>
-                    {
-                        Some(*a)
-                    }
-                    _ => return false,
-                },
-                _ => return false,
-            },
+        let attr = match (&self.replaced, tested) {
+            (Some(r), None) if !g.types.is_subtype(r.ty, ty) => None,
+            (None, Some(a)) => Some(a),
             _ => return false,
         };
         // Every slot is matched by the pattern, and the pattern matches only slots.
@@ -234,7 +223,7 @@ impl SlotModel {
 
     /// Compares "x at a blocked by y at b" with "y at b blocked by x at a" over every pair
     /// of slots that share a hub.
-    fn check_symmetric(&self, g: &Grammar) -> Result<(), String> {
+    fn check_symmetric(&self, g: &Grammar) -> Result<(), Refusal> {
         let mut blocks: HashMap<(u32, u32), Vec<u128>> = HashMap::new();
         for hub in &self.hubs {
             let table = &self.tables[hub.table as usize];
@@ -250,31 +239,31 @@ impl SlotModel {
                 }
             }
         }
-        let empty = vec![0u128; self.d];
-        for (&(a, b), rows) in &blocks {
-            let back = blocks.get(&(b, a)).unwrap_or(&empty);
-            for (y, &row) in rows.iter().enumerate() {
-                if self.allowed[b as usize] & (1 << y) == 0 {
-                    continue;
-                }
-                for (x, &back_row) in back.iter().enumerate() {
-                    if self.allowed[a as usize] & (1 << x) == 0 {
-                        continue;
-                    }
-                    let forward = row & (1 << x) != 0;
-                    let backward = back_row & (1 << y) != 0;
-                    if forward != backward {
-                        let (ad, bd) = (g.domain.name(x as u16), g.domain.name(y as u16));
-                        return Err(format!(
-                            "the NACs are not symmetric: `{ad}` in {} is {} by `{bd}` in {}, but not the other way round, so the order of placements matters",
-                            self.slot_name(g, a),
-                            if forward { "blocked" } else { "allowed" },
-                            self.slot_name(g, b),
-                        ));
-                    }
-                }
-            }
-        }
-        Ok(())
+        // A placement is (slot, value); "x in a is blocked by y in b".
+        let blocked = |(a, x): (u32, usize), (b, y): (u32, usize)| {
+            blocks
+                .get(&(a, b))
+                .is_some_and(|rows| rows[y] & (1 << x) != 0)
+        };
+        let allowed = |s: u32| {
+            let mask = self.allowed[s as usize];
+            (0..self.d).filter(move |&x| mask & (1 << x) != 0)
+        };
+        let pairs = blocks.keys().flat_map(|&(a, b)| {
+            allowed(b).flat_map(move |y| allowed(a).map(move |x| ((a, x), (b, y))))
+        });
+        check_symmetric(pairs, blocked, |(a, x), (b, y), forward| {
+            let (ad, bd) = (g.domain.name(x as u16), g.domain.name(y as u16));
+            Refusal::new(
+                Span::default(),
+                RefusalKind::NotFocusSound,
+                format!(
+                    "the NACs are not symmetric: `{ad}` in {} is {} by `{bd}` in {}, but not the other way round, so the order of placements matters",
+                    self.slot_name(g, a),
+                    if forward { "blocked" } else { "allowed" },
+                    self.slot_name(g, b),
+                ),
+            )
+        })
     }
 }

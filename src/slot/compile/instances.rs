@@ -12,8 +12,11 @@ use crate::model::{AttrId, Graph, NodeId, NodeTypeId, TypeSystem, Value};
 use crate::rule::{Expr, Pattern};
 
 use super::super::model::{Replacement, SlotModel};
-use super::recognise::{is_none_check, var_type};
-use super::{not_slot, NotSlot, RuleCompiler};
+use super::recognise::var_type;
+use super::RuleCompiler;
+use crate::analysis::open::is_none_check;
+use crate::analysis::slot_fill::not_slot;
+use crate::analysis::Refusal;
 
 /// One way a rule fills slot `s` with value `x`: the left side's static match and the
 /// parameters.
@@ -28,7 +31,7 @@ pub(super) type Instances = BTreeMap<(u32, u16), Instance>;
 impl RuleCompiler<'_> {
     /// Checks the left side and finds every (slot, value) the rule can place: one per
     /// static match of its left side and parameter value.
-    pub(super) fn instances(&self, model: &mut SlotModel, ri: usize) -> Result<Instances, NotSlot> {
+    pub(super) fn instances(&self, model: &mut SlotModel, ri: usize) -> Result<Instances, Refusal> {
         let (g, r, c, attr, value) = (self.g, self.r, self.c, self.attr, self.value);
         let types = &g.types;
         let replaces = self.created.is_some();
@@ -172,7 +175,7 @@ pub(super) fn replacement(
     ty: NodeTypeId,
     attr: AttrId,
     created: &[(NodeTypeId, &[(AttrId, Expr)])],
-) -> Result<Replacement, NotSlot> {
+) -> Result<Replacement, Refusal> {
     let width = g.types.node(ty).attrs.len();
     let mut per_slot: Vec<Option<SmallVec<[Value; 4]>>> = vec![None; model.slots.len()];
     for ((rule, inst), (_, assigns)) in rules.iter().zip(instances).zip(created) {

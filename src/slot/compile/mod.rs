@@ -28,7 +28,8 @@
 use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap};
 
-use crate::diag::Span;
+use crate::analysis::slot_fill::{not_slot, slot_fill};
+use crate::analysis::Refusal;
 use crate::grammar::Grammar;
 use crate::model::{AttrId, Graph, NodeId, NodeTypeId, TypeSystem, VarId};
 use crate::rule::{Expr, Pattern, Rule};
@@ -36,7 +37,7 @@ use crate::rule::{Expr, Pattern, Rule};
 use super::model::SlotModel;
 use super::solver::WORD_BITS;
 use instances::replacement;
-use recognise::{check_givens, target_of, var_type};
+use recognise::{check_givens, var_type};
 
 mod hubs;
 mod instances;
@@ -44,20 +45,6 @@ mod nac;
 mod recognise;
 
 pub use instances::slot_values;
-
-/// Why a grammar is not a slot grammar; the engine falls back to whole graphs.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NotSlot {
-    pub reason: String,
-    pub span: Span,
-}
-
-fn not_slot<T>(span: Span, reason: impl Into<String>) -> Result<T, NotSlot> {
-    Err(NotSlot {
-        reason: reason.into(),
-        span,
-    })
-}
 
 /// An attribute identified by the type that declares it, so that reads through a subtype
 /// and writes through a supertype meet.
@@ -74,8 +61,7 @@ fn attr_key(types: &TypeSystem, mut ty: NodeTypeId, attr: AttrId) -> AttrKey {
     (ty, attr)
 }
 
-/// The most values a slot grammar may have (the widest mask).
-pub const MAX_VALUES: usize = 128;
+pub use crate::analysis::slot_fill::MAX_VALUES;
 
 /// The most matches of one NAC's structure the compiler lists; past it the grammar runs
 /// on the graph engine, which matches NACs where they are needed instead of all at once.
@@ -90,32 +76,13 @@ fn mib_of_words(words: u64) -> u64 {
     (words * size_of::<u64>() as u64) >> 20
 }
 
-pub fn compile(g: &Grammar) -> Result<SlotModel, NotSlot> {
+/// Compiles a grammar the analysis recognises as slot-filling; refuses it when its tables
+/// would be too large.
+pub fn compile(g: &Grammar) -> Result<SlotModel, Refusal> {
     let types = &g.types;
     let d = g.domain.len();
-    if d == 0 || d > MAX_VALUES {
-        return not_slot(
-            Span::default(),
-            format!("the slot engine handles 1 to {MAX_VALUES} values, the domain has {d}"),
-        );
-    }
-    if g.rules.is_empty() {
-        return not_slot(Span::default(), "there are no rules");
-    }
-    let targets = g
-        .rules
-        .iter()
-        .map(|r| target_of(types, r))
-        .collect::<Result<Vec<_>, _>>()?;
-    let replaced = targets[0].created.map(|(ty, _)| (ty, targets[0].attr));
-    for (r, t) in g.rules.iter().zip(&targets) {
-        if t.created.map(|(ty, _)| (ty, t.attr)) != replaced {
-            return not_slot(
-                r.span,
-                "the rules fill cells in different ways (setting an attribute, or replacing the cell by nodes of different types)",
-            );
-        }
-    }
+    let fill = slot_fill(g)?;
+    let (targets, replaced) = (&fill.targets, fill.replaced);
     // Which attributes rules set, and the slots: every start node with one of them, or,
     // for replacements, every node some rule may delete.
     let mut dynamic: BTreeSet<AttrKey> = BTreeSet::new();
@@ -123,7 +90,7 @@ pub fn compile(g: &Grammar) -> Result<SlotModel, NotSlot> {
     let mut slot_of: HashMap<(NodeId, AttrId), u32> = HashMap::new();
     match replaced {
         None => {
-            for (r, t) in g.rules.iter().zip(&targets) {
+            for (r, t) in g.rules.iter().zip(targets) {
                 dynamic.insert(attr_key(types, var_type(&r.lhs, None, t.c), t.attr));
             }
             for n in g.base.find_nodes() {
@@ -142,7 +109,7 @@ pub fn compile(g: &Grammar) -> Result<SlotModel, NotSlot> {
             let deleted: Vec<NodeTypeId> = g
                 .rules
                 .iter()
-                .zip(&targets)
+                .zip(targets)
                 .map(|(r, t)| var_type(&r.lhs, None, t.c))
                 .collect();
             for n in g.base.find_nodes() {
@@ -167,7 +134,7 @@ pub fn compile(g: &Grammar) -> Result<SlotModel, NotSlot> {
     let rules: Vec<RuleCompiler> = g
         .rules
         .iter()
-        .zip(&targets)
+        .zip(targets)
         .map(|(r, t)| RuleCompiler {
             g,
             r,

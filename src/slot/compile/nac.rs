@@ -10,7 +10,9 @@ use crate::rule::{Env, Pattern};
 use super::super::model::SlotModel;
 use super::hubs::add_hubs;
 use super::instances::{Instance, Instances};
-use super::{not_slot, NotSlot, RuleCompiler, MAX_NAC_MATCHES};
+use super::{RuleCompiler, MAX_NAC_MATCHES};
+use crate::analysis::slot_fill::not_slot;
+use crate::analysis::Refusal;
 
 impl RuleCompiler<'_> {
     pub(super) fn compile_nacs(
@@ -18,7 +20,7 @@ impl RuleCompiler<'_> {
         model: &mut SlotModel,
         host: &Graph,
         instances: &Instances,
-    ) -> Result<(), NotSlot> {
+    ) -> Result<(), Refusal> {
         for nac in &self.r.lhs.nacs {
             self.compile_nac(model, host, nac, instances)?;
         }
@@ -33,7 +35,7 @@ impl RuleCompiler<'_> {
         host: &Graph,
         nac: &Pattern,
         instances: &Instances,
-    ) -> Result<(), NotSlot> {
+    ) -> Result<(), Refusal> {
         let (g, r, c, attr) = (self.g, self.r, self.c, self.attr);
         let types = &g.types;
         if !nac.nacs.is_empty() {

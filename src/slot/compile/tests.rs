@@ -60,3 +60,81 @@ fn a_rule_that_may_overwrite_is_refused_with_its_reason_and_span() {
     // The span is the rule's left side, where the missing `val == none` belongs.
     assert!(text[refusal.span.start..].starts_with("c: Cell\n"));
 }
+
+/// Why `--expand focus` is unsound on the slot engine for the 4x4 Sudoku with `final:`
+/// replaced by `last` (removed when empty).
+fn focus_refusal(last: &str) -> Option<String> {
+    let final_line = "final: not { c: Cell { val == none } }";
+    assert!(
+        SUDOKU_4X4.contains(final_line),
+        "the rule file's final: has changed"
+    );
+    let text = SUDOKU_4X4.replace(final_line, last);
+    let g = load_str("sudoku-4x4.graft", &text).expect("the rule file loads");
+    let model = compile(&g).expect("a Sudoku fills slots");
+    model.focus_sound.err().map(|r| r.reason)
+}
+
+#[test]
+fn focus_needs_a_final_condition_that_fills_every_slot() {
+    assert_eq!(
+        focus_refusal("final: not { c: Cell { val == none } }"),
+        None
+    );
+    assert_eq!(
+        focus_refusal("").as_deref(),
+        Some("the file has no `final:` condition, so every dead end is final, and focus would skip them")
+    );
+    assert_eq!(
+        focus_refusal("final: { c: Cell { val == 1 } }").as_deref(),
+        Some("the final condition does not require every slot to be filled, so final states may lie off the focus path")
+    );
+}
+
+#[test]
+fn replaced_cells_must_have_no_edges() {
+    let text = "values 1..2
+        node Cell { row: int, col: int, val: value? }
+        node Mark { val: value }
+        node Group
+        edge in: Cell -> Group
+        grid 1x2 of Cell
+        groups rows
+        rule place(v: value) { c: Cell { val == none } del c new m: Mark { val = v } }
+        final: not { c: Cell }";
+    let g = load_str("t.graft", text).expect("the rule file loads");
+    let why = compile(&g).expect_err("cells with edges cannot be replaced");
+    assert_eq!(
+        why.reason,
+        "the rules delete `r1c1`, which has edges its replacement would not have"
+    );
+    assert_eq!(why.kind, crate::analysis::RefusalKind::NotSlot);
+}
+
+#[test]
+fn one_sided_nacs_are_not_symmetric() {
+    // r1c1 < r1c2 checked from the smaller cell only.
+    let text = "values 1..2
+        node Cell { row: int, col: int, val: value? }
+        edge lt: Cell -> Cell
+        grid 1x2 of Cell
+        r1c1 -lt-> r1c2
+        rule place(v: value) {
+            c: Cell { val == none }
+            not { c -lt-> d: Cell { val <= v } }
+            set c.val = v
+        }
+        final: not { c: Cell { val == none } }";
+    let g = load_str("t.graft", text).expect("the rule file loads");
+    let model = compile(&g).expect("the rule fills slots");
+    let why = model.symmetric.expect_err("one-sided");
+    assert!(
+        why.reason.starts_with("the NACs are not symmetric: `")
+            && why
+                .reason
+                .ends_with(", but not the other way round, so the order of placements matters"),
+        "{}",
+        why.reason
+    );
+    assert_eq!(model.focus_sound, Err(why));
+}
