@@ -103,7 +103,6 @@ fn walk<S: Space>(
             return None;
         }
         counts.states += 1;
-        let mut poll = || halt.tick();
         let merge = Merge {
             visited: store.as_mut().map(|store| Visited {
                 store,
@@ -111,7 +110,7 @@ fn walk<S: Space>(
                 buf: &mut key,
             }),
             room: limits.max_states.map(|m| m.saturating_sub(counts.states)),
-            tick: &mut poll,
+            halt: halt.lend(),
         };
         let mut succ = Successors::merging(&mut frontier, merge);
         let exp = space.expand(&state, &mut scratch, &mut succ);

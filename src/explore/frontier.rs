@@ -22,6 +22,7 @@ impl<S> Frontier<S> {
     }
 
     /// Adds `s`; false when a linear order handed it back instead.
+    #[inline]
     pub fn push(&mut self, s: S) -> bool {
         // A linear order keeps the first successor of each state (the frontier holds at
         // most one state) and hands the others back unexplored.
@@ -33,9 +34,11 @@ impl<S> Frontier<S> {
         true
     }
 
-    /// Makes room for one more state; false when the system refuses the memory.
+    /// Makes room for one more state; false when the system refuses the memory. Called
+    /// per successor: the common case, room to spare, is a comparison.
+    #[inline]
     pub fn try_reserve(&mut self) -> bool {
-        self.items.try_reserve(1).is_ok()
+        self.items.len() < self.items.capacity() || self.items.try_reserve(1).is_ok()
     }
 
     pub fn order(&self) -> Order {
@@ -61,6 +64,7 @@ impl<S> Frontier<S> {
         }
     }
 
+    #[inline]
     pub fn pop(&mut self) -> Option<S> {
         match self.order {
             Order::Dfs | Order::Linear => self.items.pop_back(),
@@ -77,12 +81,14 @@ impl<S> Frontier<S> {
     }
 
     /// Returns a spent state's buffer for reuse.
+    #[inline]
     pub fn recycle(&mut self, s: S) {
         if self.pool.len() < 4096 {
             self.pool.push(s);
         }
     }
 
+    #[inline]
     pub fn take_spare(&mut self) -> Option<S> {
         self.pool.pop()
     }

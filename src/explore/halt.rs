@@ -19,10 +19,17 @@ const MAX_STRIDE: u32 = 1024;
 /// a few microseconds).
 const MEMORY_GAP: Duration = Duration::from_millis(2);
 
-/// The conditions that stop a run from outside its state and solution counts. Cheap to
-/// copy; one per worker.
+/// The conditions that stop a run from outside its state and solution counts, and the
+/// pace at which they are polled. Cheap to copy; one per worker.
 #[derive(Clone, Copy)]
 pub struct Halt<'a> {
+    stops: Stops<'a>,
+    pace: Pace,
+}
+
+/// What a poll looks at: the limits, the flags, the clock the timeout counts from.
+#[derive(Clone, Copy)]
+pub struct Stops<'a> {
     limits: Limits,
     started: Instant,
     /// Set by a signal handler (or a caller) to stop every run: reported as
@@ -31,6 +38,11 @@ pub struct Halt<'a> {
     /// Set by another worker of the same run when it stopped: reported as a timeout (the
     /// worker that stopped first reports the real reason).
     cancel: Option<&'a AtomicBool>,
+}
+
+/// When the next poll is due: the only part of a [`Halt`] that work changes.
+#[derive(Clone, Copy)]
+pub struct Pace {
     /// Units of work between two polls, adapted so that polls come about every
     /// [`POLL_GAP`]: a state of a large graph may take milliseconds to build, a packed
     /// state nanoseconds.
@@ -41,6 +53,13 @@ pub struct Halt<'a> {
     last_memory: Option<Instant>,
 }
 
+/// A run's [`Halt`] lent to one expansion, which ticks it once per successor: two
+/// references, so that the tick stays a decrement inlined into the space's loop.
+pub struct Lent<'a> {
+    stops: &'a Stops<'a>,
+    pace: &'a mut Pace,
+}
+
 impl<'a> Halt<'a> {
     pub fn new(
         limits: Limits,
@@ -49,14 +68,18 @@ impl<'a> Halt<'a> {
         cancel: Option<&'a AtomicBool>,
     ) -> Halt<'a> {
         Halt {
-            limits,
-            started,
-            interrupt,
-            cancel,
-            stride: 1,
-            left: 0,
-            last_poll: Instant::now(),
-            last_memory: None,
+            stops: Stops {
+                limits,
+                started,
+                interrupt,
+                cancel,
+            },
+            pace: Pace {
+                stride: 1,
+                left: 0,
+                last_poll: Instant::now(),
+                last_memory: None,
+            },
         }
     }
 
@@ -64,6 +87,35 @@ impl<'a> Halt<'a> {
     /// polls when one is due, the first unit included: why the run must stop, if it must.
     #[inline]
     pub fn tick(&mut self) -> Option<StopReason> {
+        self.pace.tick(&self.stops)
+    }
+
+    /// Why the run must stop now, if it must.
+    pub fn poll(&mut self) -> Option<StopReason> {
+        self.pace.poll(&self.stops)
+    }
+
+    /// This halt, lent to one expansion.
+    #[inline]
+    pub fn lend(&mut self) -> Lent<'_> {
+        Lent {
+            stops: &self.stops,
+            pace: &mut self.pace,
+        }
+    }
+}
+
+impl Lent<'_> {
+    /// As [`Halt::tick`].
+    #[inline]
+    pub fn tick(&mut self) -> Option<StopReason> {
+        self.pace.tick(self.stops)
+    }
+}
+
+impl Pace {
+    #[inline]
+    fn tick(&mut self, stops: &Stops<'_>) -> Option<StopReason> {
         if self.left > 0 {
             self.left -= 1;
             return None;
@@ -77,33 +129,34 @@ impl<'a> Halt<'a> {
             self.stride = (self.stride * 2).min(MAX_STRIDE);
         }
         self.left = self.stride - 1;
-        self.poll()
+        self.poll(stops)
     }
 
-    /// Why the run must stop now, if it must.
-    pub fn poll(&mut self) -> Option<StopReason> {
-        if self.interrupt.is_some_and(|f| f.load(Ordering::Relaxed)) {
+    fn poll(&mut self, stops: &Stops<'_>) -> Option<StopReason> {
+        if stops.interrupt.is_some_and(|f| f.load(Ordering::Relaxed)) {
             return Some(StopReason::Interrupted);
         }
-        let cancelled = self.cancel.is_some_and(|c| c.load(Ordering::Relaxed));
+        let cancelled = stops.cancel.is_some_and(|c| c.load(Ordering::Relaxed));
         if cancelled
-            || self
+            || stops
                 .limits
                 .timeout
-                .is_some_and(|t| self.started.elapsed() >= t)
+                .is_some_and(|t| stops.started.elapsed() >= t)
         {
-            return Some(StopReason::Timeout(self.started.elapsed()));
+            return Some(StopReason::Timeout(stops.started.elapsed()));
         }
         let due = self.last_memory.is_none_or(|t| t.elapsed() >= MEMORY_GAP);
-        if due && (self.limits.max_memory.is_some() || address_space_stop().is_some()) {
+        if due && (stops.limits.max_memory.is_some() || address_space_stop().is_some()) {
             self.last_memory = Some(Instant::now());
-            if let Some(used) = self.memory_over() {
+            if let Some(used) = stops.memory_over() {
                 return Some(StopReason::Memory(used));
             }
         }
         None
     }
+}
 
+impl Stops<'_> {
     /// The resident memory when it reached the limit, or the address space when it came
     /// near `ulimit -v` (past which an allocation aborts the process).
     fn memory_over(&self) -> Option<u64> {
@@ -198,12 +251,16 @@ mod tests {
             halt.tick();
         }
         // A preempted poll halves the stride; the next doubles it again.
-        assert!(halt.stride >= MAX_STRIDE / 2, "fast units: {}", halt.stride);
+        assert!(
+            halt.pace.stride >= MAX_STRIDE / 2,
+            "fast units: {}",
+            halt.pace.stride
+        );
         let mut halt = Halt::new(Limits::default(), Instant::now(), None, None);
         for _ in 0..20 {
             std::thread::sleep(POLL_GAP * 3);
             halt.tick();
         }
-        assert_eq!(halt.stride, 1, "slow units");
+        assert_eq!(halt.pace.stride, 1, "slow units");
     }
 }
