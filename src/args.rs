@@ -7,8 +7,10 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use grafter::explore::memory::{default_max_memory, parse_size};
-use grafter::explore::{Config, EngineChoice, Expand, Focus, Limits, Order, Policy, ValueOrder};
+use grafter::{
+    default_max_memory, parse_size, Config, EngineChoice, Expand, Focus, Limits, Order, Policy,
+    ValueOrder,
+};
 
 #[derive(Parser)]
 #[command(

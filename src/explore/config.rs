@@ -58,7 +58,7 @@ pub struct Limits {
     /// Stop once this much wall-clock time has passed.
     pub timeout: Option<Duration>,
     /// Stop once the process holds this many bytes of memory (resident set; read where
-    /// the system tells it, see [`super::halt::resident_bytes`]).
+    /// the system tells it: `/proc/self/statm` on Linux).
     pub max_memory: Option<u64>,
 }
 
