@@ -1,8 +1,7 @@
 //! Loads the 4x4 Sudoku with a centre group, counts its solutions with both expansions,
 //! and checks the state space against the published counts.
 
-use grafter::engine::Engine;
-use grafter::explore::{Config, Expand};
+use grafter::{Config, Engine, Expand};
 
 fn run() -> (u64, u64, u64, u64) {
     let text = include_str!("../rules/sudoku-4x4-centre.graft");
@@ -12,7 +11,7 @@ fn run() -> (u64, u64, u64, u64) {
     // Default: focus expansion, printing each solution's grid.
     let mut grids = Vec::new();
     let mut keep =
-        |g: &grafter::model::Graph| grids.push(grafter::output::grid_line(&grammar, g).unwrap());
+        |g: &grafter::Graph| grids.push(grafter::output::grid_line(&grammar, g).unwrap());
     let focus = engine
         .solve(None, &Config::default(), Some(&mut keep))
         .expect("givens agree");

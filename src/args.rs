@@ -7,9 +7,9 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use grafter::explore::memory::{default_max_memory, parse_size};
-use grafter::explore::{
-    resolve_threads, Config, EngineChoice, Expand, Focus, Limits, Order, Policy, ValueOrder,
+use grafter::{
+    default_max_memory, parse_size, resolve_threads, Config, EngineChoice, Expand, Focus, Limits,
+    Order, Policy, ValueOrder,
 };
 
 #[derive(Parser)]

@@ -3,7 +3,7 @@
 
 use std::io::{self, Write};
 
-use grafter::engine::Engine;
+use grafter::Engine;
 
 /// Writes the summary of `engine`'s grammar to `out`.
 pub fn write(out: &mut dyn Write, engine: &Engine) -> io::Result<()> {
@@ -84,7 +84,7 @@ pub fn write(out: &mut dyn Write, engine: &Engine) -> io::Result<()> {
     write!(
         out,
         "{}",
-        grafter::analysis::analyse(grammar).sheet(&grammar.source)
+        grafter::analyse(grammar).sheet(&grammar.source)
     )?;
     match engine.focus_unsound() {
         None => writeln!(out, "expand focus: sound")?,

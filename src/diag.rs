@@ -6,11 +6,14 @@ use std::fmt;
 /// A half-open byte range `[start, end)` into a [`Source`]'s text.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Span {
+    /// The first byte.
     pub start: usize,
+    /// One past the last byte.
     pub end: usize,
 }
 
 impl Span {
+    /// The bytes `start..end`.
     pub fn new(start: usize, end: usize) -> Span {
         Span { start, end }
     }
@@ -24,13 +27,16 @@ impl Span {
 /// One problem in a user's file, located by a span.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
+    /// Where the problem is; empty (0..0) when it has no place in the text.
     pub span: Span,
+    /// What is wrong, in one line: what was expected and what was found.
     pub message: String,
     /// Extra lines printed after the caret line, each as `note: ...`.
     pub notes: Vec<String>,
 }
 
 impl Diagnostic {
+    /// An error at `span` with no notes.
     pub fn error(span: Span, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             span,
@@ -39,6 +45,7 @@ impl Diagnostic {
         }
     }
 
+    /// Adds a `note:` line (a hint, or where the other half of a clash is).
     pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
         self.notes.push(note.into());
         self
@@ -48,7 +55,9 @@ impl Diagnostic {
 /// A named text: a rule file or a puzzle file. Diagnostics are rendered against it.
 #[derive(Clone, Debug)]
 pub struct Source {
+    /// The path or name diagnostics show.
     pub name: String,
+    /// The whole text, without a byte-order mark.
     pub text: String,
 }
 
@@ -219,7 +228,9 @@ pub fn escape(text: &str) -> Cow<'_, str> {
 /// Every diagnostic found while loading a file, in source order.
 #[derive(Clone, Debug)]
 pub struct Diagnostics {
+    /// The file the diagnostics point into.
     pub source: Source,
+    /// Each problem, in source order.
     pub items: Vec<Diagnostic>,
 }
 

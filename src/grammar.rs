@@ -7,7 +7,9 @@ use crate::rule::{Condition, Rule};
 /// The cells made by `grid RxC of T`: the order puzzles and `start` blocks fill them in.
 #[derive(Clone, Debug)]
 pub struct Grid {
+    /// Rows, counted from 1 in names (`r1c1`).
     pub rows: u32,
+    /// Columns.
     pub cols: u32,
     /// Row-major: cell (r, c), 1-based, is `cells[(r - 1) * cols + (c - 1)]`.
     pub cells: Vec<NodeId>,
@@ -21,14 +23,17 @@ pub struct Grid {
     pub value_attr: AttrId,
     /// Box shape (rows, columns) from `groups boxes RxC`, used to draw separators.
     pub boxes: Option<(u32, u32)>,
+    /// The `grid` declaration, for diagnostics.
     pub span: Span,
 }
 
 impl Grid {
+    /// The number of cells (rows times columns).
     pub fn len(&self) -> usize {
         self.cells.len()
     }
 
+    /// True for a grid without cells.
     pub fn is_empty(&self) -> bool {
         self.cells.is_empty()
     }
@@ -46,16 +51,21 @@ pub struct Givens {
 /// Everything a rule file says, checked and with every generator expanded.
 #[derive(Clone, Debug)]
 pub struct Grammar {
+    /// The rule file, for diagnostics.
     pub source: Source,
+    /// The values (`values 1..9`, `values a b c`), by index.
     pub domain: Domain,
+    /// Node types with their attributes, and edge labels.
     pub types: TypeSystem,
     /// The start graph before givens are placed.
     pub base: Graph,
     /// The name of each node of `base` (`r1c1`, `row1`, `box3`, `centre`, ...).
     pub names: Vec<String>,
+    /// The cells of `grid RxC of T`, when the file has a grid.
     pub grid: Option<Grid>,
     /// The `start` block's givens, when the file has one.
     pub start: Option<Givens>,
+    /// The rules, in declaration order.
     pub rules: Vec<Rule>,
     /// `final:`; absent means GROOVE's default: a state where no rule applies.
     pub final_cond: Option<Condition>,

@@ -2,13 +2,14 @@
 //! start graph, rules with negative application conditions (NACs) and a final condition;
 //! grafter explores the state space the rules span and lists every final state.
 //!
-//! The pipeline: [`syntax`] parses text into a spanned AST, [`check`] resolves names,
-//! expands generators and type-checks into a [`Grammar`], [`explore`] runs the state space
-//! and [`output`] prints what it found.
+//! The pipeline: [`load`] parses a rule file and checks it into a [`Grammar`];
+//! [`Engine::new`] compiles the grammar once (packed slots where the rules allow, whole
+//! graphs otherwise); [`Engine::solve`] explores the state space from one start graph under
+//! a [`Config`] and returns a [`Report`]; [`run_batch`] schedules many puzzles over threads
+//! as the command line does; [`output`] prints what was found.
 //!
 //! ```
-//! use grafter::engine::Engine;
-//! use grafter::explore::Config;
+//! use grafter::{Config, Engine};
 //!
 //! let grammar = grafter::load_str("latin.graft", r#"
 //!     values 1..3
@@ -34,30 +35,50 @@
 //! assert!(report.to_string().ends_with("complete: no, stopped after 5 solutions (--max-solutions)\n"));
 //! ```
 //!
-//! Many puzzles are scheduled over threads as the command line does with
-//! [`explore::run_batch`].
+//! Many puzzles are scheduled over threads as the command line does with [`run_batch`].
 
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
-pub mod analysis;
-pub mod check;
-pub mod diag;
-pub mod engine;
-pub mod explore;
-pub mod grammar;
-pub mod graph;
-pub mod matcher;
-pub mod model;
+// The modules are private: a program uses the flat API below, so the layout inside can
+// change without breaking it.
+mod analysis;
+mod check;
+mod diag;
+mod engine;
+mod explore;
+mod grammar;
+mod graph;
+mod matcher;
+mod model;
 pub mod output;
-pub mod puzzle;
-pub mod rule;
-pub mod slot;
-pub mod syntax;
+mod puzzle;
+mod rule;
+mod slot;
+mod syntax;
 
+pub use analysis::{analyse, Facts, Refusal, RefusalKind};
+pub use check::print_expanded;
 pub use diag::{Diagnostic, Diagnostics, Source, Span};
+pub use engine::heuristics::{self, Heuristic, Tally};
+pub use engine::{Engine, Plan};
+pub use explore::memory::{default_max_memory, parse_size};
+pub use explore::{
+    chunk_size, explore, ordered_jobs, resolve_threads, run_batch, Config, Counts, EngineChoice,
+    Event, Expand, Focus, Limits, Order, Policy, Report, Space, StopReason, ValueOrder,
+};
 pub use grammar::{Givens, Grammar, Grid};
+pub use graph::GraphSpace;
+pub use model::Graph;
+pub use puzzle::{read_puzzles, Puzzle};
+
+/// Parses and checks a rule file: the spanned AST is resolved, generators expanded and
+/// types checked into a [`Grammar`], or every error found is returned.
+pub fn load(source: Source) -> Result<Grammar, Diagnostics> {
+    check::check(source)
+}
 
 /// Parses and checks a rule file's text. `name` is used in diagnostics.
 pub fn load_str(name: &str, text: &str) -> Result<Grammar, Diagnostics> {
-    check::check(Source::new(name, text))
+    load(Source::new(name, text))
 }

@@ -16,13 +16,12 @@ use std::time::{Duration, Instant};
 
 use clap::{CommandFactory, Parser};
 
-use grafter::diag::{Diagnostic, Source};
-use grafter::engine::heuristics::{compare, seed_heuristics, table};
-use grafter::engine::Engine;
-use grafter::explore::{chunk_size, ordered_jobs, run_batch, Config, Event};
-use grafter::grammar::{Givens, Grammar};
+use grafter::heuristics::{compare, seed_heuristics, table};
 use grafter::output;
-use grafter::puzzle::{read_puzzles, Puzzle};
+use grafter::{
+    chunk_size, ordered_jobs, read_puzzles, run_batch, Config, Diagnostic, Engine, Event, Givens,
+    Grammar, Puzzle, Source,
+};
 
 use args::{Cli, Command, ExpandFormat, FocusArg, Format, HeuristicsArgs, SolveArgs, ValueArg};
 use signals::Interrupts;
@@ -96,7 +95,7 @@ fn read_source(path: &Path) -> Result<Source, Failure> {
 
 fn load(path: &Path) -> Result<Grammar, Failure> {
     let source = read_source(path)?;
-    grafter::check::check(source).map_err(|d| Failure::BadInput(d.to_string()))
+    grafter::load(source).map_err(|d| Failure::BadInput(d.to_string()))
 }
 
 fn render_all(source: &Source, items: &[Diagnostic]) -> String {
@@ -240,12 +239,12 @@ fn run_one(
     number: usize,
     givens: Option<&Givens>,
     out: &mut dyn Write,
-) -> Result<grafter::explore::Report, Failure> {
+) -> Result<grafter::Report, Failure> {
     let grammar = engine.grammar();
     let mut found = 0u64;
     let mut io_error: Option<io::Error> = None;
     let mut flushed = Instant::now();
-    let mut print = |graph: &grafter::model::Graph| {
+    let mut print = |graph: &grafter::Graph| {
         found += 1;
         let text = match args.format {
             Format::Json => output::json::solution(grammar, number, found, graph) + "\n",
@@ -274,7 +273,7 @@ fn run_one(
             }
         }
     };
-    let sink: Option<&mut dyn FnMut(&grafter::model::Graph)> =
+    let sink: Option<&mut dyn FnMut(&grafter::Graph)> =
         if args.count { None } else { Some(&mut print) };
     let report = engine
         .solve(givens, config, sink)
@@ -371,7 +370,7 @@ fn check(path: &Path) -> Result<u8, Failure> {
 fn expand(path: &Path, format: ExpandFormat) -> Result<u8, Failure> {
     let grammar = load(path)?;
     let text = match format {
-        ExpandFormat::Graft => grafter::check::print_expanded(&grammar),
+        ExpandFormat::Graft => grafter::print_expanded(&grammar),
         ExpandFormat::Dot => {
             let engine = Engine::new(&grammar);
             output::to_dot(&grammar, &engine.start_graph(None))

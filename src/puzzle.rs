@@ -6,8 +6,11 @@ use crate::grammar::{Givens, Grammar};
 /// One puzzle of a file: its number (1-based, counting puzzles, not lines) and givens.
 #[derive(Clone, Debug)]
 pub struct Puzzle {
+    /// 1-based, counting puzzles only.
     pub number: usize,
+    /// The 1-based line of the file it stands on.
     pub line: usize,
+    /// One entry per grid cell.
     pub givens: Givens,
 }
 

@@ -2,8 +2,7 @@
 
 use std::path::PathBuf;
 
-use grafter::puzzle::read_puzzles;
-use grafter::{Grammar, Source};
+use grafter::{read_puzzles, Grammar, Source};
 
 /// What is asked of each puzzle.
 #[derive(Clone, Copy, PartialEq, Eq)]

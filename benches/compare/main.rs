@@ -96,7 +96,7 @@ fn main() -> ExitCode {
     let plan = Plan {
         reps: o.reps.unwrap_or(if o.quick { 3 } else { 5 }).max(1),
         first: o.first.or(o.quick.then_some(1000)),
-        threads: grafter::explore::resolve_threads(o.threads),
+        threads: grafter::resolve_threads(o.threads),
     };
     if let Some(side) = o.side {
         let [name] = o.cases.as_slice() else {

@@ -3,9 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use grafter::engine::Engine;
-use grafter::explore::{run_batch, Config, EngineChoice, Event, Expand, Limits, Report};
-use grafter::Givens;
+use grafter::{run_batch, Config, Engine, EngineChoice, Event, Expand, Givens, Limits, Report};
 
 use crate::cases::{Case, PuzzleSet, Reference, Work};
 use crate::dlx::Cover;

@@ -10,7 +10,7 @@ pub enum RefusalKind {
     /// The rules do not only fill slots: the packed slot engine cannot take the grammar,
     /// which then runs on whole graphs.
     NotSlot,
-    /// The rules are not monotone (conditions 1 to 3 of [`super::monotone`]): whole graphs
+    /// The rules are not monotone (conditions 1 to 3 of the soundness proof in the analysis): whole graphs
     /// must be matched in every state.
     NotMonotone,
     /// Monotone, but `--expand focus` could miss final states on this start graph (blocking
@@ -22,12 +22,16 @@ pub enum RefusalKind {
 /// span when no one place does).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Refusal {
+    /// The rule, NAC or condition that shows it.
     pub span: Span,
+    /// Which property is lacking.
     pub kind: RefusalKind,
+    /// Why, in one line.
     pub reason: String,
 }
 
 impl Refusal {
+    /// A refusal of `kind` at `span`.
     pub fn new(span: Span, kind: RefusalKind, reason: impl Into<String>) -> Refusal {
         Refusal {
             span,

@@ -19,9 +19,11 @@ use crate::explore::policy::{Focus, Policy, ValueOrder};
 /// One row of the table: a named configuration and the seeds it comes from.
 #[derive(Clone, Debug)]
 pub struct Heuristic {
+    /// The row's name in the table.
     pub name: &'static str,
     /// The seed documents (`000`..`004` in `../shared/seeds/`) that describe it.
     pub seeds: &'static str,
+    /// The configuration of the one explorer that runs it.
     pub config: Config,
 }
 
@@ -93,6 +95,7 @@ pub fn seed_heuristics(restarts: u32, seed: u64) -> Vec<Heuristic> {
 /// How one heuristic fared over a puzzle file.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
+    /// Puzzles tried.
     pub puzzles: usize,
     /// Puzzles whose run reached a final state that passed the check.
     pub solved: usize,
@@ -105,6 +108,7 @@ pub struct Tally {
 }
 
 impl Tally {
+    /// The share of puzzles solved, in percent (0 for no puzzles).
     pub fn percent(&self) -> f64 {
         if self.puzzles == 0 {
             0.0
@@ -113,6 +117,7 @@ impl Tally {
         }
     }
 
+    /// The time per puzzle.
     pub fn mean_time(&self) -> Duration {
         self.time / self.puzzles.max(1) as u32
     }

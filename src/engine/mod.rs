@@ -32,6 +32,8 @@ pub struct Engine<'g> {
 }
 
 impl<'g> Engine<'g> {
+    /// Compiles `grammar`: to the slot engine where its rules only fill slots, else to the
+    /// whole-graph engine (the reason kept for `check` and the report).
     pub fn new(grammar: &'g Grammar) -> Engine<'g> {
         let kind = match SlotEngine::new(grammar) {
             Ok(slot) => Kind::Slot(Box::new(slot)),
@@ -40,6 +42,7 @@ impl<'g> Engine<'g> {
         Engine { grammar, kind }
     }
 
+    /// The grammar this engine runs.
     pub fn grammar(&self) -> &'g Grammar {
         self.grammar
     }

@@ -15,7 +15,9 @@ pub struct Plan {
     pub fallback: Option<String>,
     /// Worker threads for one run, at least 1 (1: this thread only).
     pub threads: usize,
+    /// The exploration order, as asked.
     pub order: Order,
+    /// Which cell to branch on, the value order and restarts, as asked.
     pub policy: Policy,
 }
 

@@ -19,6 +19,7 @@ pub enum Order {
 }
 
 impl Order {
+    /// The name `--order` takes.
     pub fn name(self) -> &'static str {
         match self {
             Order::Dfs => "dfs",
@@ -40,6 +41,7 @@ pub enum Expand {
 }
 
 impl Expand {
+    /// The name `--expand` takes.
     pub fn name(self) -> &'static str {
         match self {
             Expand::Focus => "focus",
@@ -58,7 +60,7 @@ pub struct Limits {
     /// Stop once this much wall-clock time has passed.
     pub timeout: Option<Duration>,
     /// Stop once the process holds this many bytes of memory (resident set; read where
-    /// the system tells it, see [`super::halt::resident_bytes`]).
+    /// the system tells it: `/proc/self/statm` on Linux).
     pub max_memory: Option<u64>,
 }
 
@@ -72,6 +74,8 @@ pub enum EngineChoice {
     Graph,
 }
 
+/// How to run one exploration: order, expansion, policy, limits, engine and threads. Build
+/// it from [`Config::default`] with the `with_` methods; each field documents its default.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Config {
     /// Default: `dfs`.
@@ -105,50 +109,62 @@ pub fn resolve_threads(asked: Option<usize>) -> usize {
 /// A configuration built step by step from the defaults documented on each field, as
 /// `Config::default().with_order(Order::Bfs).with_timeout(Duration::from_secs(5))`.
 impl Config {
+    /// Sets [`Config::order`].
     pub fn with_order(self, order: Order) -> Self {
         Config { order, ..self }
     }
 
+    /// Sets [`Config::expand`].
     pub fn with_expand(self, expand: Expand) -> Self {
         Config { expand, ..self }
     }
 
+    /// Sets [`Config::policy`].
     pub fn with_policy(self, policy: Policy) -> Self {
         Config { policy, ..self }
     }
 
+    /// Sets [`Config::engine`].
     pub fn with_engine(self, engine: EngineChoice) -> Self {
         Config { engine, ..self }
     }
 
+    /// Sets [`Config::threads`].
     pub fn with_threads(self, threads: usize) -> Self {
         Config { threads, ..self }
     }
 
+    /// Sets every limit at once.
     pub fn with_limits(self, limits: Limits) -> Self {
         Config { limits, ..self }
     }
 
+    /// Stops after `n` states.
     pub fn with_max_states(mut self, n: u64) -> Self {
         self.limits.max_states = Some(n);
         self
     }
 
+    /// Stops after `n` solutions.
     pub fn with_max_solutions(mut self, n: u64) -> Self {
         self.limits.max_solutions = Some(n);
         self
     }
 
+    /// Stops after `timeout` of wall-clock time.
     pub fn with_timeout(mut self, timeout: Duration) -> Self {
         self.limits.timeout = Some(timeout);
         self
     }
 
+    /// Stops once the process holds `bytes` of memory.
     pub fn with_max_memory(mut self, bytes: u64) -> Self {
         self.limits.max_memory = Some(bytes);
         self
     }
 
+    /// Stops the run, with [`StopReason::Interrupted`](super::StopReason::Interrupted), once
+    /// `flag` is set.
     pub fn with_interrupt(self, flag: &'static AtomicBool) -> Self {
         Config {
             interrupt: Some(flag),

@@ -18,13 +18,9 @@ pub mod successors;
 
 pub use batch::{chunk_size, run_batch};
 pub use config::{resolve_threads, Config, EngineChoice, Expand, Limits, Order};
-pub use explorer::{explore, explore_from};
-pub use frontier::Frontier;
-pub use halt::Halt;
-pub use ordered::{ordered_jobs, ordered_streams, Emitter, Event};
-pub use parallel::{explore_parallel, runs_side_by_side};
+pub use explorer::explore;
+pub use ordered::{ordered_jobs, Event};
 pub use policy::{Focus, Policy, ValueOrder};
 pub use report::{Counts, Report, StopReason};
 pub use space::{Expansion, Space};
-pub use store::StateStore;
-pub use successors::{Merge, Merged, Successors, Visited};
+pub use successors::Successors;

@@ -24,7 +24,9 @@ pub const JOBS_AHEAD: usize = 64;
 /// What the calling thread receives from job `i`: its items in the order emitted, then
 /// its result.
 pub enum Event<T, R> {
+    /// One item the job emitted (a solution, say).
     Item(T),
+    /// The job finished with this result; no item of it follows.
     Done(R),
 }
 

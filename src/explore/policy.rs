@@ -45,6 +45,7 @@ pub enum Focus {
 }
 
 impl Focus {
+    /// The name `--focus` takes.
     pub fn name(self) -> &'static str {
         match self {
             Focus::Propagate => "propagate",
@@ -83,6 +84,7 @@ pub enum ValueOrder {
 }
 
 impl ValueOrder {
+    /// The name `--value` takes.
     pub fn name(self) -> &'static str {
         match self {
             ValueOrder::Smallest => "smallest",

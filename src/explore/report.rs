@@ -10,8 +10,11 @@ use super::policy::Policy;
 /// the partial results stay valid.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StopReason {
+    /// `--max-states`: this many states were explored.
     MaxStates(u64),
+    /// `--max-solutions`: this many solutions were found.
     MaxSolutions(u64),
+    /// `--timeout`: this much time had passed since the run started.
     Timeout(Duration),
     /// An interrupt (Ctrl-C, SIGTERM) or the caller's flag.
     Interrupted,
@@ -58,13 +61,18 @@ impl fmt::Display for StopReason {
 /// are not final and allow no application.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Counts {
+    /// Final states found.
     pub solutions: u64,
+    /// States explored.
     pub states: u64,
+    /// Rule applications leaving explored states.
     pub transitions: u64,
+    /// Explored states that are not final and allow no application.
     pub dead_ends: u64,
 }
 
 impl Counts {
+    /// Adds another run's counts (a subtree's, or another attempt's).
     pub fn add(&mut self, other: &Counts) {
         self.solutions += other.solutions;
         self.states += other.states;
@@ -78,9 +86,11 @@ impl Counts {
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct Report {
+    /// What was found.
     pub counts: Counts,
     /// `None` when the whole space was explored.
     pub stop: Option<StopReason>,
+    /// The exploration order.
     pub order: Order,
     /// The expansion actually used.
     pub expand: Expand,
@@ -92,10 +102,12 @@ pub struct Report {
     pub fallback: Option<String>,
     /// Which engine ran: `slot` (packed states) or `graph` (general host graphs).
     pub engine: &'static str,
+    /// Wall-clock time of the run, planning and tabulation included.
     pub elapsed: Duration,
 }
 
 impl Report {
+    /// True when the whole state space was explored (no limit or interrupt stopped it).
     pub fn complete(&self) -> bool {
         self.stop.is_none()
     }

@@ -14,6 +14,7 @@ pub struct Expansion {
 
 /// A state space: how to start, expand and recognise final states.
 pub trait Space {
+    /// One state of the space, as the explorer stores and copies it.
     type State: Clone;
     /// Working memory for `expand`, one per worker thread, so a space can be shared.
     type Scratch: Default + Send;

@@ -376,7 +376,8 @@ impl Space for GraphSpace<'_> {
 mod tests {
     use super::*;
     use crate::engine::Engine;
-    use crate::explore::{Frontier, Order};
+    use crate::explore::frontier::Frontier;
+    use crate::explore::Order;
 
     #[test]
     fn bit_sets_list_their_members() {

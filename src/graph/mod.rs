@@ -8,6 +8,5 @@ pub mod canon;
 pub mod engine;
 pub mod graph_space;
 
-pub use app_table::TablePlans;
 pub use engine::GraphEngine;
 pub use graph_space::GraphSpace;

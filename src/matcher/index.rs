@@ -139,7 +139,8 @@ mod tests {
 
     use super::*;
     use crate::engine::Engine;
-    use crate::matcher::{Matcher, SearchPlan, Step};
+    use crate::matcher::plan::Step;
+    use crate::matcher::{Matcher, SearchPlan};
 
     fn load(file: &str) -> crate::Grammar {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file);

@@ -9,6 +9,5 @@ pub mod search;
 
 pub use condition::CompiledCondition;
 pub use index::{GraphIndex, LookupKey, SharedReach};
-pub use path::PathNfa;
-pub use plan::{Operand, SearchPlan, Step};
+pub use plan::SearchPlan;
 pub use search::{BindingEnv, Matcher, SearchPoll, UNBOUND};

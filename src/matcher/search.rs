@@ -125,15 +125,6 @@ impl<'a> Matcher<'a> {
         }
     }
 
-    /// True when some NAC of `plan` extends `binding`, a complete match of its left side:
-    /// the match exists but is not applicable.
-    pub fn blocked(&self, plan: &SearchPlan, binding: &mut Vec<NodeId>) -> bool {
-        if binding.len() < plan.depth {
-            binding.resize(plan.depth, UNBOUND);
-        }
-        plan.nacs.iter().any(|nac| self.exists(nac, binding))
-    }
-
     /// Calls `f` with every match of `plan` that extends `binding` (whose variables before
     /// the plan's own are already bound) and that no NAC extends. `f` may stop the search.
     pub fn for_each_match(

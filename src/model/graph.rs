@@ -60,6 +60,7 @@ pub struct Graph {
 }
 
 impl Graph {
+    /// The empty graph.
     pub fn new() -> Graph {
         Graph::default()
     }
@@ -69,10 +70,12 @@ impl Graph {
         self.nodes.len()
     }
 
+    /// Live nodes.
     pub fn node_count(&self) -> usize {
         self.nodes.iter().filter(|n| n.alive).count()
     }
 
+    /// Edges.
     pub fn edge_count(&self) -> usize {
         self.edge_count
     }
@@ -94,26 +97,31 @@ impl Graph {
         })
     }
 
+    /// The type, attributes and liveness of `n`.
     #[inline]
     pub fn node(&self, n: NodeId) -> &NodeData {
         &self.nodes[n.index()]
     }
 
+    /// True when `n` was allocated and not deleted.
     #[inline]
     pub fn is_alive(&self, n: NodeId) -> bool {
         self.nodes.get(n.index()).is_some_and(|d| d.alive)
     }
 
+    /// The type of `n`.
     #[inline]
     pub fn ty(&self, n: NodeId) -> NodeTypeId {
         self.nodes[n.index()].ty
     }
 
+    /// The value of `n`'s attribute `a` (`Value::None` when unset).
     #[inline]
     pub fn attr(&self, n: NodeId, a: AttrId) -> Value {
         self.nodes[n.index()].attrs[a.index()]
     }
 
+    /// Sets `n`'s attribute `a` to `v`.
     pub fn set_attr(&mut self, n: NodeId, a: AttrId, v: Value) {
         self.nodes[n.index()].attrs[a.index()] = v;
     }
@@ -130,10 +138,12 @@ impl Graph {
         &self.adj.inc[n.index()]
     }
 
+    /// True when the edge `s -l-> t` exists.
     pub fn has_edge(&self, s: NodeId, l: LabelId, t: NodeId) -> bool {
         self.adj.out[s.index()].binary_search(&(l, t)).is_ok()
     }
 
+    /// A new node of type `ty` with these attribute values, its id the next unused one.
     pub fn add_node(&mut self, ty: NodeTypeId, attrs: SmallVec<[Value; 4]>) -> NodeId {
         let id = NodeId::from_index(self.nodes.len());
         self.nodes.push(NodeData {

@@ -37,14 +37,6 @@ id!(
     AttrId
 );
 id!(
-    /// A rule of a grammar, in declaration order.
-    RuleId
-);
-id!(
     /// A pattern variable: a node of a rule's left side, of one of its NACs, or one it creates.
     VarId
-);
-id!(
-    /// A state discovered by an exploration, numbered in discovery order.
-    StateId
 );

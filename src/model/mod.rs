@@ -5,7 +5,7 @@ pub mod ids;
 pub mod types;
 pub mod value;
 
-pub use graph::{Graph, NodeData};
-pub use ids::{AttrId, LabelId, NodeId, NodeTypeId, RuleId, StateId, VarId};
+pub use graph::Graph;
+pub use ids::{AttrId, LabelId, NodeId, NodeTypeId, VarId};
 pub use types::{AttrDef, AttrType, BaseType, EdgeLabel, NodeType, TypeSystem};
 pub use value::{Domain, DomainValue, Value};

@@ -6,6 +6,8 @@ use crate::model::Graph;
 use super::json::quote;
 use super::text::{node_line, node_name};
 
+/// The graph in Graphviz DOT: a box per node labelled with its attributes, an arrow per
+/// edge labelled with its label.
 pub fn to_dot(grammar: &Grammar, graph: &Graph) -> String {
     let mut out = String::from("digraph grafter {\n  node [shape=box, fontname=\"monospace\"];\n");
     for n in graph.find_nodes() {

@@ -24,6 +24,7 @@ pub fn node_name(grammar: &Grammar, n: NodeId) -> String {
     format!("new{}", n.0)
 }
 
+/// One node as a line: its name, type and attributes, then its outgoing edges.
 pub fn node_line(grammar: &Grammar, graph: &Graph, n: NodeId) -> String {
     let ty = grammar.types.node(graph.ty(n));
     let attrs: Vec<String> = ty

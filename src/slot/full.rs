@@ -61,11 +61,6 @@ impl<'a, M: Mask> FullSpace<'a, M> {
         }
     }
 
-    /// True when the space is a tree (orderly generation) rather than a graph.
-    pub fn orderly(&self) -> bool {
-        self.orderly
-    }
-
     #[inline]
     fn get(&self, p: &Packed, s: usize) -> u8 {
         let (w, o) = (

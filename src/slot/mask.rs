@@ -18,7 +18,6 @@ pub trait Mask:
     + 'static
 {
     const ZERO: Self;
-    const BITS: u32;
     /// 64-bit words one mask takes in a state's buffer.
     const WORDS: usize;
     /// The mask stored at `words[i..i + WORDS]`.
@@ -45,7 +44,6 @@ macro_rules! mask {
     ($t:ty) => {
         impl Mask for $t {
             const ZERO: Self = 0;
-            const BITS: u32 = <$t>::BITS;
             const WORDS: usize = 1;
             #[inline]
             fn load(words: &[u64], i: usize) -> Self {
@@ -81,7 +79,6 @@ mask!(u64);
 
 impl Mask for u128 {
     const ZERO: Self = 0;
-    const BITS: u32 = u128::BITS;
     const WORDS: usize = 2;
     #[inline]
     fn load(words: &[u64], i: usize) -> Self {

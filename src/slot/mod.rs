@@ -15,14 +15,13 @@ pub mod relation;
 pub mod solver;
 
 pub use colouring::ColouringSpace;
-pub use colouring_state::Colouring;
 pub use compile::compile;
 pub use conflict::Conflict;
 pub use engine::SlotEngine;
 pub use focus::FocusSpace;
 pub use full::FullSpace;
 pub use mask::Mask;
-pub use model::{FinalKind, Hub, SlotModel};
+pub use model::{FinalKind, SlotModel};
 pub use solver::{Tables, Work};
 
 use crate::model::{Graph, Value};

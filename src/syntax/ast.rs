@@ -13,6 +13,7 @@ pub struct Ident {
 #[derive(Clone, Debug, Default)]
 pub struct File {
     pub items: Vec<Item>,
+    #[allow(dead_code)] // every node keeps its span for diagnostics; this one has no reader yet
     pub span: Span,
 }
 
@@ -93,6 +94,7 @@ pub struct NodeDecl {
 pub struct AttrDecl {
     pub name: Ident,
     pub ty: TypeName,
+    #[allow(dead_code)] // every node keeps its span for diagnostics; this one has no reader yet
     pub span: Span,
 }
 
@@ -118,6 +120,7 @@ pub struct NodeDef {
 pub struct AttrInit {
     pub name: Ident,
     pub value: Expr,
+    #[allow(dead_code)] // every node keeps its span for diagnostics; this one has no reader yet
     pub span: Span,
 }
 
@@ -297,6 +300,7 @@ pub enum PatternElem {
 pub struct Chain {
     pub first: NodeRef,
     pub steps: Vec<(EdgeStep, NodeRef)>,
+    #[allow(dead_code)] // every node keeps its span for diagnostics; this one has no reader yet
     pub span: Span,
 }
 
@@ -359,6 +363,7 @@ pub enum CondKind {
 #[derive(Clone, Debug)]
 pub struct Cond {
     pub kind: CondKind,
+    #[allow(dead_code)] // every node keeps its span for diagnostics; this one has no reader yet
     pub span: Span,
 }
 

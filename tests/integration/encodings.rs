@@ -5,12 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
-use grafter::engine::Engine;
-use grafter::explore::{explore, Config};
-use grafter::graph::GraphSpace;
 use grafter::output::grid_line;
-use grafter::puzzle::read_puzzles;
-use grafter::Source;
+use grafter::{explore, read_puzzles, Config, Engine, GraphSpace, Source};
 
 use crate::support::{
     data, fixture, grafter, puzzle_lines, root, rule, solve_json, temp_path, Json, Puzzle,

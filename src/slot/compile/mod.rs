@@ -61,8 +61,6 @@ fn attr_key(types: &TypeSystem, mut ty: NodeTypeId, attr: AttrId) -> AttrKey {
     (ty, attr)
 }
 
-pub use crate::analysis::slot_fill::MAX_VALUES;
-
 /// The most matches of one NAC's structure the compiler lists; past it the grammar runs
 /// on the graph engine, which matches NACs where they are needed instead of all at once.
 pub const MAX_NAC_MATCHES: usize = 1 << 22;

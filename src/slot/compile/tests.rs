@@ -1,6 +1,7 @@
 //! Unit tests of the slot compiler: what it builds for a small Sudoku and what it refuses.
 
-use super::{compile, MAX_VALUES};
+use super::compile;
+use crate::analysis::slot_fill::MAX_VALUES;
 use crate::load_str;
 
 /// The 4x4 Sudoku of `rules/`: 16 cells, 12 groups (4 rows, 4 columns, 4 boxes).

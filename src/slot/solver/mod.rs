@@ -226,10 +226,6 @@ impl<M: Mask> Tables<M> {
         }
     }
 
-    pub fn hubs(&self) -> usize {
-        self.hub_table.len()
-    }
-
     /// The hubs slot `s` writes, each with where its rows start in `table`.
     #[inline]
     fn writes(&self, s: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
