@@ -5,6 +5,7 @@ mod bad_input;
 mod brute;
 mod canon;
 mod checker;
+mod cli;
 mod counts;
 mod diagnostics;
 mod encodings;
