@@ -12,11 +12,33 @@ use grafter::{
     Order, Policy, ValueOrder,
 };
 
+/// Shown after `grafter --help`: a first command for each task, and what the exit status
+/// says.
+const AFTER_HELP: &str = "\
+Examples:
+  grafter solve rules/sudoku-4x4-centre.graft          every solution, then a summary
+  grafter solve rules/sudoku-9x9.graft --puzzles top95.txt --count
+                                                       solutions per puzzle, all cores
+  cat puzzles.txt | grafter solve rules/sudoku-9x9.graft --puzzles - --format json
+  grafter solve rules/sudoku-4x4.graft --expand all    GROOVE's full state space
+  grafter check rules/futoshiki-5x5.graft              check a file, summarise the grammar
+  grafter completions bash > ~/.local/share/bash-completion/completions/grafter
+
+Exit status:
+  0    done (a complete run, or the file checked)
+  1    bad input (each message is file:line:col: error: ...), or output could not be written
+  2    bad usage (an unknown option or a value out of range)
+  3    stopped by a limit (--max-states, --max-solutions, --timeout, --max-memory);
+       the partial results are printed
+  130  stopped by SIGINT (Ctrl-C), 143 by SIGTERM; the partial results are printed
+  141  stdout was closed early (| head)";
+
 #[derive(Parser)]
 #[command(
     name = "grafter",
     version,
-    about = "Explore the state space of graph rewriting rules and list every solution"
+    about = "Explore the state space of graph rewriting rules and list every solution",
+    after_help = AFTER_HELP
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -28,27 +50,45 @@ pub enum Command {
     /// Every solution of the file's start graph (or of each puzzle), then a summary.
     Solve(SolveArgs),
     /// Parse and type-check a rule file; summarise its nodes, edges and rules.
-    Check { file: PathBuf },
+    Check {
+        /// The rule file (`.graft`).
+        file: PathBuf,
+    },
     /// Run the seeds' greedy colouring heuristics and exact search on every puzzle of a
     /// file; print, per heuristic, the share of puzzles solved and the mean time per puzzle.
     Heuristics(HeuristicsArgs),
     /// Print the graph a rule file expands to, as a rule file or as Graphviz DOT.
     Expand {
+        /// The rule file (`.graft`).
         file: PathBuf,
+        /// `graft`: the expanded graph as a rule file; `dot`: Graphviz DOT.
         #[arg(long, value_enum, default_value_t = ExpandFormat::Graft)]
         format: ExpandFormat,
+    },
+    /// Print a completion script for a shell (bash, zsh, fish, elvish, powershell).
+    Completions {
+        /// The shell to complete for.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), as `man -l -` reads it.
+    Man {
+        /// A subcommand whose page to print (`solve` gives grafter-solve(1)).
+        subcommand: Option<String>,
     },
 }
 
 #[derive(clap::Args)]
 pub struct SolveArgs {
+    /// The rule file (`.graft`).
     pub file: PathBuf,
-    /// One start graph per line of this puzzle file, for the same rules.
+    /// One start graph per line of this puzzle file, for the same rules (`-`: standard
+    /// input).
     #[arg(long)]
     pub puzzles: Option<PathBuf>,
     /// Print only each puzzle's number of solutions, one line per puzzle.
     #[arg(long)]
     pub count: bool,
+    /// `text`: grids and a summary; `json`: one JSON object per line.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// `linear` follows one path and never backtracks (the greedy heuristics).
@@ -117,8 +157,9 @@ pub fn parse_timeout(text: &str) -> Result<Duration, String> {
 
 #[derive(clap::Args)]
 pub struct HeuristicsArgs {
+    /// The rule file (`.graft`).
     pub file: PathBuf,
-    /// The puzzles, one per line.
+    /// The puzzles, one per line (`-`: standard input).
     #[arg(long)]
     pub puzzles: PathBuf,
     /// Attempts of the randomised heuristics (SaturBFS, BFS, DFS) per puzzle (seed 002's
@@ -235,5 +276,35 @@ impl SolveArgs {
     /// The worker threads: as given, else every core.
     pub fn threads(&self) -> usize {
         resolve_threads(self.threads.map(|t| t as usize))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::Cli;
+
+    #[test]
+    fn the_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn every_subcommand_and_argument_is_described() {
+        let cli = Cli::command();
+        let mut missing = Vec::new();
+        for sub in cli.get_subcommands() {
+            if sub.get_about().is_none() {
+                missing.push(sub.get_name().to_string());
+            }
+            for arg in sub.get_arguments() {
+                if arg.get_help().is_none() {
+                    missing.push(format!("{} {}", sub.get_name(), arg.get_id()));
+                }
+            }
+        }
+        assert!(missing.is_empty(), "no help text: {missing:?}");
+        assert!(cli.get_subcommands().count() >= 6);
     }
 }

@@ -45,6 +45,8 @@ fn main() -> ExitCode {
         Command::Check { file } => check(&file),
         Command::Heuristics(args) => heuristics(&args),
         Command::Expand { file, format } => expand(&file, format),
+        Command::Completions { shell } => completions(shell),
+        Command::Man { subcommand } => man(subcommand.as_deref()),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -82,13 +84,25 @@ impl From<io::Error> for Failure {
     }
 }
 
+/// Reads a file, or standard input for `-`.
 fn read_source(path: &Path) -> Result<Source, Failure> {
-    match std::fs::read(path) {
-        Ok(bytes) => Source::from_bytes(path.display().to_string(), bytes)
-            .map_err(|d| Failure::BadInput(d.to_string())),
+    let read = if path == Path::new("-") {
+        let mut bytes = Vec::new();
+        io::Read::read_to_end(&mut io::stdin().lock(), &mut bytes).map(|_| bytes)
+    } else {
+        std::fs::read(path)
+    };
+    let name = if path == Path::new("-") {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
+    };
+    match read {
+        Ok(bytes) => {
+            Source::from_bytes(name.clone(), bytes).map_err(|d| Failure::BadInput(d.to_string()))
+        }
         Err(e) => Err(Failure::BadInput(format!(
-            "{}: error: cannot read: {e}\n",
-            path.display()
+            "{name}: error: cannot read: {e}\n"
         ))),
     }
 }
@@ -377,5 +391,40 @@ fn expand(path: &Path, format: ExpandFormat) -> Result<u8, Failure> {
         }
     };
     io::stdout().lock().write_all(text.as_bytes())?;
+    Ok(0)
+}
+
+/// `grafter completions SHELL`: the completion script clap derives from the definition.
+fn completions(shell: clap_complete::Shell) -> Result<u8, Failure> {
+    let mut out = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "grafter", &mut out);
+    io::stdout().lock().write_all(&out)?;
+    Ok(0)
+}
+
+/// `grafter man [SUBCOMMAND]`: the manual page of grafter or of one subcommand
+/// (`grafter-solve(1)`).
+fn man(subcommand: Option<&str>) -> Result<u8, Failure> {
+    let cli = Cli::command();
+    let page = match subcommand {
+        None => cli,
+        Some(name) => {
+            let Some(sub) = cli.find_subcommand(name) else {
+                let names: Vec<&str> = cli.get_subcommands().map(|s| s.get_name()).collect();
+                let message = format!(
+                    "no subcommand `{name}`; expected one of: {}",
+                    names.join(", ")
+                );
+                Cli::command()
+                    .error(clap::error::ErrorKind::InvalidSubcommand, message)
+                    .exit()
+            };
+            let full = format!("grafter-{name}");
+            sub.clone().name(full.clone()).bin_name(full)
+        }
+    };
+    let mut out = Vec::new();
+    clap_mangen::Man::new(page).render(&mut out)?;
+    io::stdout().lock().write_all(&out)?;
     Ok(0)
 }

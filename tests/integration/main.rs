@@ -6,6 +6,7 @@ mod bad_input;
 mod brute;
 mod canon;
 mod checker;
+mod cli;
 mod counts;
 mod diagnostics;
 mod encodings;
