@@ -37,7 +37,7 @@ use crate::diag::Span;
 use crate::grammar::Grammar;
 use crate::matcher::{GraphIndex, LookupKey, Matcher, SearchPlan, SearchPoll, SharedReach};
 use crate::model::{AttrId, BaseType, Graph, NodeId, NodeTypeId, TypeSystem, Value, VarId};
-use crate::rule::{BinOp, Condition, Effect, Expr, ExprKind, Pattern, Rule};
+use crate::rule::{BinOp, Condition, Effect, Expr, ExprKind, Pattern, Rule, UnOp};
 
 use super::apply::CompiledRule;
 use crate::explore::halt::Halt;
@@ -593,7 +593,9 @@ fn never_none(types: &TypeSystem, r: &Rule, nac: Option<&Pattern>, e: &Expr) -> 
     }
 }
 
-/// True when condition `c` fails whenever `d.a` is none.
+/// True when condition `c` fails whenever `d.a` is none: an ordering or arithmetic that
+/// reads it (none propagates, and a condition that is none counts as false), `== e` with
+/// `e` never none, `!= none`, and conjunctions and disjunctions of these.
 fn implies_filled(
     types: &TypeSystem,
     r: &Rule,
@@ -602,20 +604,47 @@ fn implies_filled(
     d: VarId,
     a: AttrId,
 ) -> bool {
-    let ExprKind::Binary(op, x, y) = &c.kind else {
-        return false;
-    };
-    let is_target = |e: &Expr| e.kind == ExprKind::Attr(d, a);
-    [(x, y), (y, x)].into_iter().any(|(p, q)| {
-        is_target(p)
-            && match op {
-                // An ordering with none is undefined, which counts as false.
-                BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => true,
-                BinOp::Eq => never_none(types, r, Some(nac), q),
-                BinOp::Ne => q.kind == ExprKind::Const(Value::None),
-                _ => false,
-            }
-    })
+    let none_with = |e: &Expr| none_propagates(e, d, a);
+    match &c.kind {
+        ExprKind::Binary(BinOp::And, x, y) => {
+            implies_filled(types, r, nac, x, d, a) || implies_filled(types, r, nac, y, d, a)
+        }
+        ExprKind::Binary(BinOp::Or, x, y) => {
+            implies_filled(types, r, nac, x, d, a) && implies_filled(types, r, nac, y, d, a)
+        }
+        ExprKind::Binary(BinOp::Eq, x, y) => [(x, y), (y, x)]
+            .into_iter()
+            .any(|(p, q)| none_with(p) && never_none(types, r, Some(nac), q)),
+        ExprKind::Binary(BinOp::Ne, x, y) => [(x, y), (y, x)]
+            .into_iter()
+            .any(|(p, q)| none_with(p) && q.kind == ExprKind::Const(Value::None)),
+        _ => none_with(c),
+    }
+}
+
+/// True when `e` is none whenever `d.a` is: it is `d.a`, or an ordering, arithmetic or
+/// conversion with an operand that is.
+fn none_propagates(e: &Expr, d: VarId, a: AttrId) -> bool {
+    match &e.kind {
+        ExprKind::Attr(v, b) => *v == d && *b == a,
+        ExprKind::Unary(UnOp::Neg | UnOp::Abs | UnOp::Int, x)
+        | ExprKind::ToInt(x, _)
+        | ExprKind::ToValue(x, _) => none_propagates(x, d, a),
+        ExprKind::Binary(
+            BinOp::Lt
+            | BinOp::Le
+            | BinOp::Gt
+            | BinOp::Ge
+            | BinOp::Add
+            | BinOp::Sub
+            | BinOp::Mul
+            | BinOp::Div
+            | BinOp::Rem,
+            x,
+            y,
+        ) => none_propagates(x, d, a) || none_propagates(y, d, a),
+        _ => false,
+    }
 }
 
 /// Condition 3 for one NAC of rule `r`.
