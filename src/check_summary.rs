@@ -81,11 +81,7 @@ pub fn write(out: &mut dyn Write, engine: &Engine) -> io::Result<()> {
             why.located(&grammar.source)
         )?,
     }
-    write!(
-        out,
-        "{}",
-        grafter::analyse(grammar).sheet(&grammar.source)
-    )?;
+    write!(out, "{}", grafter::analyse(grammar).sheet(&grammar.source))?;
     match engine.focus_unsound() {
         None => writeln!(out, "expand focus: sound")?,
         Some(why) => writeln!(out, "expand focus: falls back to all: {why}")?,

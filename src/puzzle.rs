@@ -1,4 +1,10 @@
 //! Puzzle files: one start graph's givens per line, checked against a grammar's grid.
+//!
+//! A line gives its cells row-major in one of two forms: compact, one character per cell
+//! (`1.3.`, the common form for one-character values), or separated, one blank-separated
+//! word per cell (`1 . 3 10`, needed where values are longer than a character). Either
+//! way `.` is an empty cell, as is `0` where 0 is not a value, and text after the cells is
+//! a comment.
 
 use crate::diag::{Diagnostic, Source, Span};
 use crate::grammar::{Givens, Grammar};
@@ -15,8 +21,9 @@ pub struct Puzzle {
 }
 
 /// Reads every puzzle line of `source` for `grammar`'s grid. Blank lines and lines starting
-/// with `#` are skipped; text after the first blank is a comment. Collects a diagnostic for
-/// every bad line.
+/// with `#` are skipped. A line whose first word has a character per cell is compact;
+/// otherwise it is separated, its first words the cells. Collects a diagnostic for every
+/// bad line.
 pub fn read_puzzles(grammar: &Grammar, source: &Source) -> Result<Vec<Puzzle>, Vec<Diagnostic>> {
     let Some(grid) = &grammar.grid else {
         return Err(vec![Diagnostic::error(
@@ -28,15 +35,7 @@ pub fn read_puzzles(grammar: &Grammar, source: &Source) -> Result<Vec<Puzzle>, V
         )]);
     };
     let domain = &grammar.domain;
-    if !domain.single_chars() {
-        return Err(vec![Diagnostic::error(
-            Span::default(),
-            format!(
-                "the values ({}) are not all single characters, so a puzzle line cannot give one character per cell",
-                domain.describe()
-            ),
-        )]);
-    }
+    let compact_allowed = domain.single_chars();
     let empty_zero = domain.find("0").is_none();
     let mut puzzles = Vec::new();
     let mut errors = Vec::new();
@@ -50,22 +49,67 @@ pub fn read_puzzles(grammar: &Grammar, source: &Source) -> Result<Vec<Puzzle>, V
             continue;
         }
         let lead = line.len() - body.len();
-        let cells_text = body.split_whitespace().next().unwrap_or("");
-        let mut values = Vec::new();
-        let mut spans = Vec::new();
+        let words = words(body, line_start + lead);
+        let first = words.first().map_or("", |w| w.1);
+        let compact = compact_allowed && first.chars().count() == grid.len();
+        let cells: Vec<(Span, &str)> = if compact {
+            let at = words[0].0.start;
+            first
+                .char_indices()
+                .map(|(j, ch)| {
+                    (
+                        Span::new(at + j, at + j + ch.len_utf8()),
+                        &first[j..j + ch.len_utf8()],
+                    )
+                })
+                .collect()
+        } else if words.len() >= grid.len() {
+            words
+                .iter()
+                .take(grid.len())
+                .map(|&(s, w)| (s, w))
+                .collect()
+        } else {
+            let at = line_start + lead;
+            let (found, form) = if compact_allowed && first.chars().count() > 1 {
+                (first.chars().count(), "one character per cell")
+            } else {
+                (words.len(), "one word per cell")
+            };
+            let hint = if compact_allowed {
+                "write one character per cell (`1.3.`), or separate the cells by blanks (`1 . 3 .`)"
+            } else {
+                "the values are longer than one character, so separate the cells by blanks (`1 . 3 10`)"
+            };
+            let end = words.last().map_or(at, |w| w.0.end);
+            errors.push(
+                Diagnostic::error(
+                    Span::new(at, end.max(at)),
+                    format!(
+                        "puzzle has {found} cells ({form}), expected {} (the grid is {}x{})",
+                        grid.len(),
+                        grid.rows,
+                        grid.cols
+                    ),
+                )
+                .with_note(hint),
+            );
+            continue;
+        };
+        let mut values = Vec::with_capacity(cells.len());
+        let mut spans = Vec::with_capacity(cells.len());
         let mut bad = false;
-        for (j, ch) in cells_text.char_indices() {
-            let at = line_start + lead + j;
-            let span = Span::new(at, at + ch.len_utf8());
-            let v = if ch == '.' || (ch == '0' && empty_zero) {
+        for (span, word) in cells {
+            let v = if word == "." || (word == "0" && empty_zero) {
                 None
-            } else if let Some(x) = domain.from_char(ch) {
+            } else if let Some(x) = domain.find(word) {
                 Some(x)
             } else {
+                let what = if compact { "character" } else { "cell" };
                 errors.push(Diagnostic::error(
                     span,
                     format!(
-                        "unexpected character `{ch}`: expected a value ({}) or `.`",
+                        "unexpected {what} `{word}`: expected a value ({}) or `.`",
                         domain.describe()
                     ),
                 ));
@@ -76,20 +120,6 @@ pub fn read_puzzles(grammar: &Grammar, source: &Source) -> Result<Vec<Puzzle>, V
             spans.push(span);
         }
         if bad {
-            continue;
-        }
-        if values.len() != grid.len() {
-            let at = line_start + lead;
-            errors.push(Diagnostic::error(
-                Span::new(at, at + cells_text.len()),
-                format!(
-                    "puzzle has {} cells, expected {} (the grid is {}x{})",
-                    values.len(),
-                    grid.len(),
-                    grid.rows,
-                    grid.cols
-                ),
-            ));
             continue;
         }
         puzzles.push(Puzzle {
@@ -103,4 +133,24 @@ pub fn read_puzzles(grammar: &Grammar, source: &Source) -> Result<Vec<Puzzle>, V
     } else {
         Err(errors)
     }
+}
+/// The blank-separated words of `text`, which starts at byte `at` of the file, with their
+/// spans.
+fn words(text: &str, at: usize) -> Vec<(Span, &str)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (j, ch) in text
+        .char_indices()
+        .chain(std::iter::once((text.len(), ' ')))
+    {
+        match (start, ch.is_whitespace()) {
+            (None, false) => start = Some(j),
+            (Some(s), true) => {
+                out.push((Span::new(at + s, at + j), &text[s..j]));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    out
 }

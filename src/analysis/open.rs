@@ -2,7 +2,7 @@
 //! expressions can never fill one with none.
 
 use crate::model::{AttrId, BaseType, NodeTypeId, TypeSystem, Value, VarId};
-use crate::rule::{BinOp, Expr, ExprKind, Pattern};
+use crate::rule::{BinOp, Expr, ExprKind, Pattern, UnOp};
 
 /// The attribute `a` when `c` is `v.a == none` (either way round).
 pub fn none_check(c: &Expr, v: VarId) -> Option<AttrId> {
@@ -43,7 +43,10 @@ pub fn never_none(types: &TypeSystem, lhs: &Pattern, nac: Option<&Pattern>, e: &
     }
 }
 
-/// True when condition `c` (of `nac`, under left side `lhs`) fails whenever `d.a` is none.
+/// True when condition `c` (of `nac`, under left side `lhs`) fails whenever `d.a` is none:
+/// an ordering or arithmetic that reads it (none propagates, and a condition that is none
+/// counts as false), `== e` with `e` never none, `!= none`, and conjunctions and
+/// disjunctions of these.
 pub fn implies_filled(
     types: &TypeSystem,
     lhs: &Pattern,
@@ -52,20 +55,47 @@ pub fn implies_filled(
     d: VarId,
     a: AttrId,
 ) -> bool {
-    let ExprKind::Binary(op, x, y) = &c.kind else {
-        return false;
-    };
-    let is_target = |e: &Expr| e.kind == ExprKind::Attr(d, a);
-    [(x, y), (y, x)].into_iter().any(|(p, q)| {
-        is_target(p)
-            && match op {
-                // An ordering with none is undefined, which counts as false.
-                BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => true,
-                BinOp::Eq => never_none(types, lhs, Some(nac), q),
-                BinOp::Ne => q.kind == ExprKind::Const(Value::None),
-                _ => false,
-            }
-    })
+    let none_with = |e: &Expr| none_propagates(e, d, a);
+    match &c.kind {
+        ExprKind::Binary(BinOp::And, x, y) => {
+            implies_filled(types, lhs, nac, x, d, a) || implies_filled(types, lhs, nac, y, d, a)
+        }
+        ExprKind::Binary(BinOp::Or, x, y) => {
+            implies_filled(types, lhs, nac, x, d, a) && implies_filled(types, lhs, nac, y, d, a)
+        }
+        ExprKind::Binary(BinOp::Eq, x, y) => [(x, y), (y, x)]
+            .into_iter()
+            .any(|(p, q)| none_with(p) && never_none(types, lhs, Some(nac), q)),
+        ExprKind::Binary(BinOp::Ne, x, y) => [(x, y), (y, x)]
+            .into_iter()
+            .any(|(p, q)| none_with(p) && q.kind == ExprKind::Const(Value::None)),
+        _ => none_with(c),
+    }
+}
+
+/// True when `e` is none whenever `d.a` is: it is `d.a`, or an ordering, arithmetic or
+/// conversion with an operand that is.
+fn none_propagates(e: &Expr, d: VarId, a: AttrId) -> bool {
+    match &e.kind {
+        ExprKind::Attr(v, b) => *v == d && *b == a,
+        ExprKind::Unary(UnOp::Neg | UnOp::Abs | UnOp::Int, x)
+        | ExprKind::ToInt(x, _)
+        | ExprKind::ToValue(x, _) => none_propagates(x, d, a),
+        ExprKind::Binary(
+            BinOp::Lt
+            | BinOp::Le
+            | BinOp::Gt
+            | BinOp::Ge
+            | BinOp::Add
+            | BinOp::Sub
+            | BinOp::Mul
+            | BinOp::Div
+            | BinOp::Rem,
+            x,
+            y,
+        ) => none_propagates(x, d, a) || none_propagates(y, d, a),
+        _ => false,
+    }
 }
 
 /// True when `a` with variable `from` read as `to` is `b` (spans aside).
@@ -77,6 +107,8 @@ pub fn same_expr(a: &Expr, b: &Expr, from: VarId, to: VarId) -> bool {
             x == y && (if *v == from { *w == to } else { v == w })
         }
         (ExprKind::Unary(o, x), ExprKind::Unary(p, y)) => o == p && same_expr(x, y, from, to),
+        (ExprKind::ToInt(x, s), ExprKind::ToInt(y, t))
+        | (ExprKind::ToValue(x, s), ExprKind::ToValue(y, t)) => s == t && same_expr(x, y, from, to),
         (ExprKind::Binary(o, x1, x2), ExprKind::Binary(p, y1, y2)) => {
             o == p && same_expr(x1, y1, from, to) && same_expr(x2, y2, from, to)
         }

@@ -1,6 +1,8 @@
 //! Expressions: resolve names (attribute, parameter, domain value), infer int / value /
 //! bool, turn integer literals compared with values into domain values.
 
+use std::sync::Arc;
+
 use super::{list_or, Checker};
 use crate::diag::Span;
 use crate::model::{AttrType, BaseType, NodeTypeId, Value, VarId};
@@ -134,19 +136,43 @@ impl Checker<'_> {
                 let at = self.types.nodes[ty.index()].attrs[a.index()].ty;
                 typed(ExprKind::Attr(var, a), Ty::of(at.base), at.optional)
             }
-            ast::ExprKind::Unary(op, inner) => {
+            ast::ExprKind::Unary(UnOp::Int, inner) => {
                 let inner = self.lower_expr(inner, scope)?;
+                if !matches!(inner.ty, Ty::Value | Ty::Int) {
+                    self.error(
+                        inner.expr.span,
+                        format!(
+                            "`int` needs a value operand: expected value, found {}",
+                            inner.ty.name()
+                        ),
+                    );
+                    return None;
+                }
+                let optional = inner.optional;
+                let ints = self.domain_ints();
+                typed(
+                    ExprKind::ToInt(Box::new(inner.expr), ints),
+                    Ty::Int,
+                    optional,
+                )
+            }
+            ast::ExprKind::Unary(op, inner) => {
+                let mut inner = self.lower_expr(inner, scope)?;
                 let want = if *op == UnOp::Not { Ty::Bool } else { Ty::Int };
+                if want == Ty::Int {
+                    inner = self.numeric(inner);
+                }
                 if inner.ty != want {
                     let what = match op {
                         UnOp::Not => "`not`",
                         UnOp::Neg => "`-`",
-                        UnOp::Abs => "`abs`",
+                        UnOp::Abs | UnOp::Int => "`abs`",
                     };
+                    let hint = self.int_hint(inner.ty);
                     self.error(
                         inner.expr.span,
                         format!(
-                            "{what} needs {} operand: expected {}, found {}",
+                            "{what} needs {} operand: expected {}, found {}{hint}",
                             article(want),
                             want.name(),
                             inner.ty.name()
@@ -241,12 +267,14 @@ impl Checker<'_> {
                 (a, b, Ty::Bool)
             }
             BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => {
+                let (a, b) = (self.numeric(a), self.numeric(b));
                 for side in [&a, &b] {
                     if side.ty != Ty::Int {
+                        let hint = self.int_hint(side.ty);
                         self.error(
                             side.expr.span,
                             format!(
-                                "`{sym}` needs int operands: expected int, found {}",
+                                "`{sym}` needs int operands: expected int, found {}{hint}",
                                 side.ty.name()
                             ),
                         );
@@ -298,15 +326,52 @@ impl Checker<'_> {
             let a = self.int_as_value(a)?;
             return Some((a, b));
         }
+        // A value beside a computed int compares as its number (`d.val == v + 1`).
+        if self.domain.is_numeric()
+            && matches!((a.ty, b.ty), (Ty::Value, Ty::Int) | (Ty::Int, Ty::Value))
+        {
+            return Some((self.numeric(a), self.numeric(b)));
+        }
+        let hint = self.int_hint(if a.ty == Ty::Value { a.ty } else { b.ty });
         self.error(
             b.expr.span,
             format!(
-                "`{sym}` compares {} with {}: expected both sides of one type",
+                "`{sym}` compares {} with {}: expected both sides of one type{hint}",
                 a.ty.name(),
                 b.ty.name()
             ),
         );
         None
+    }
+
+    /// Each domain value's integer, for [`ExprKind::ToInt`] and [`ExprKind::ToValue`].
+    fn domain_ints(&self) -> Arc<[i64]> {
+        Arc::from(self.domain.ints())
+    }
+
+    /// A value of a numeric domain as its number, for arithmetic; anything else as it is.
+    fn numeric(&self, t: Typed) -> Typed {
+        if t.ty != Ty::Value || !self.domain.is_numeric() {
+            return t;
+        }
+        let span = t.expr.span;
+        Typed {
+            expr: Expr::new(ExprKind::ToInt(Box::new(t.expr), self.domain_ints()), span),
+            ty: Ty::Int,
+            optional: t.optional,
+        }
+    }
+
+    /// Why a value did not count as a number, where that is the problem.
+    fn int_hint(&self, found: Ty) -> String {
+        if found == Ty::Value && !self.domain.is_numeric() {
+            format!(
+                " (the values {} are not all numbers: `int(v)` gives a value's position, 1 for the first)",
+                self.domain.describe()
+            )
+        } else {
+            String::new()
+        }
     }
 
     /// An integer literal standing where a value is expected.
@@ -357,6 +422,17 @@ impl Checker<'_> {
         let want = Ty::of(target.base);
         if want == Ty::Value && t.int_literal().is_some() {
             t = self.int_as_value(t)?;
+        } else if want == Ty::Value && t.ty == Ty::Int && self.domain.is_numeric() {
+            // A computed number becomes the value written as it, or `none` when no value is.
+            let span = t.expr.span;
+            t = Typed {
+                expr: Expr::new(
+                    ExprKind::ToValue(Box::new(t.expr), self.domain_ints()),
+                    span,
+                ),
+                ty: Ty::Value,
+                optional: true,
+            };
         }
         if t.ty == Ty::None {
             if !target.optional {

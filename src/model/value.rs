@@ -66,16 +66,29 @@ impl Domain {
         &self.values[index as usize].name
     }
 
+    /// True when every value is written as an integer (`values 1..9`, `values 0 2 4`):
+    /// then values take part in arithmetic as those integers.
+    pub fn is_numeric(&self) -> bool {
+        self.values.iter().all(|v| v.int.is_some())
+    }
+
+    /// Each value's integer, by index: the number it is written as on a numeric domain,
+    /// its 1-based position otherwise.
+    pub fn ints(&self) -> Vec<i64> {
+        if self.is_numeric() {
+            self.values
+                .iter()
+                .map(|v| v.int.unwrap_or_default())
+                .collect()
+        } else {
+            (1..=self.values.len() as i64).collect()
+        }
+    }
+
     /// True when every value is written with one character, so that a puzzle line can
     /// give one character per cell.
     pub fn single_chars(&self) -> bool {
         self.values.iter().all(|v| v.name.chars().count() == 1)
-    }
-
-    /// The value a puzzle character stands for, if any.
-    pub fn from_char(&self, c: char) -> Option<u16> {
-        let mut buf = [0u8; 4];
-        self.find(c.encode_utf8(&mut buf))
     }
 
     /// A short human form: `1..9 A..G` collapses runs of three or more consecutive

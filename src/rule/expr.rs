@@ -4,6 +4,13 @@
 //! and arithmetic on `none` (or undefined arithmetic: division by zero, overflow) give
 //! `none`, and a comparison or condition that is `none` counts as false. So `d.val <= v`
 //! is false while `d.val` is empty. Values of the domain compare by declaration order.
+//!
+//! Values take part in arithmetic through their integer ([`ExprKind::ToInt`]): the number a
+//! value is written as on an integer domain (`values 1..9`), its 1-based position in the
+//! domain otherwise (`int(v)`). An integer becomes a value again through
+//! [`ExprKind::ToValue`], which is `none` when no value has that integer.
+
+use std::sync::Arc;
 
 use crate::diag::Span;
 use crate::model::{AttrId, Value, VarId};
@@ -13,6 +20,9 @@ pub enum UnOp {
     Not,
     Neg,
     Abs,
+    /// `int(v)`: a value's integer. Lowered to [`ExprKind::ToInt`], which carries the
+    /// domain's integers; on an int it is the int itself.
+    Int,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -61,6 +71,10 @@ pub enum ExprKind {
     Attr(VarId, AttrId),
     Unary(UnOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// A domain value's integer, `ints[index]`.
+    ToInt(Box<Expr>, Arc<[i64]>),
+    /// The domain value whose integer the int is (its index in `ints`); `none` when none is.
+    ToValue(Box<Expr>, Arc<[i64]>),
 }
 
 /// A type-checked expression. The span points at its text for diagnostics.
@@ -99,6 +113,21 @@ impl Expr {
                 Value::Bool(a.eval(env) == Value::Bool(true) || b.eval(env) == Value::Bool(true))
             }
             ExprKind::Binary(op, a, b) => binary(*op, a.eval(env), b.eval(env)),
+            ExprKind::ToInt(e, ints) => match e.eval(env) {
+                Value::Val(i) => ints
+                    .get(usize::from(i))
+                    .map_or(Value::None, |&n| Value::Int(n)),
+                Value::Int(n) => Value::Int(n),
+                _ => Value::None,
+            },
+            ExprKind::ToValue(e, ints) => match e.eval(env) {
+                Value::Int(n) => ints
+                    .iter()
+                    .position(|&m| m == n)
+                    .map_or(Value::None, |i| Value::Val(i as u16)),
+                v @ Value::Val(_) => v,
+                _ => Value::None,
+            },
         }
     }
 
@@ -112,7 +141,9 @@ impl Expr {
         match &self.kind {
             ExprKind::Const(_) | ExprKind::Param(_) => {}
             ExprKind::Attr(v, a) => f(*v, *a),
-            ExprKind::Unary(_, e) => e.visit_attrs(f),
+            ExprKind::Unary(_, e) | ExprKind::ToInt(e, _) | ExprKind::ToValue(e, _) => {
+                e.visit_attrs(f)
+            }
             ExprKind::Binary(_, a, b) => {
                 a.visit_attrs(f);
                 b.visit_attrs(f);
@@ -125,7 +156,9 @@ impl Expr {
         match &self.kind {
             ExprKind::Param(_) => true,
             ExprKind::Const(_) | ExprKind::Attr(..) => false,
-            ExprKind::Unary(_, e) => e.reads_params(),
+            ExprKind::Unary(_, e) | ExprKind::ToInt(e, _) | ExprKind::ToValue(e, _) => {
+                e.reads_params()
+            }
             ExprKind::Binary(_, a, b) => a.reads_params() || b.reads_params(),
         }
     }
@@ -143,6 +176,7 @@ fn unary(op: UnOp, v: Value) -> Value {
         (UnOp::Not, Value::Bool(b)) => Value::Bool(!b),
         (UnOp::Neg, Value::Int(n)) => n.checked_neg().map_or(Value::None, Value::Int),
         (UnOp::Abs, Value::Int(n)) => n.checked_abs().map_or(Value::None, Value::Int),
+        (UnOp::Int, Value::Int(n)) => Value::Int(n),
         _ => Value::None,
     }
 }

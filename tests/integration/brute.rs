@@ -12,6 +12,8 @@ struct Plan {
     greater: Vec<Vec<usize>>,
     /// Cells whose value must be smaller than each cell's.
     smaller: Vec<Vec<usize>>,
+    /// Cells whose value must not be next to each cell's in the domain.
+    apart: Vec<Vec<usize>>,
 }
 
 impl Plan {
@@ -22,10 +24,16 @@ impl Plan {
             greater[a].push(b);
             smaller[b].push(a);
         }
+        let mut apart = vec![Vec::new(); v.cells()];
+        for &(a, b) in &v.apart {
+            apart[a].push(b);
+            apart[b].push(a);
+        }
         Plan {
             differ: v.neighbours(),
             greater,
             smaller,
+            apart,
         }
     }
 
@@ -38,6 +46,9 @@ impl Plan {
             && self.smaller[cell]
                 .iter()
                 .all(|&d| vals[d].is_none_or(|y| y < x))
+            && self.apart[cell]
+                .iter()
+                .all(|&d| vals[d].is_none_or(|y| x.abs_diff(y) != 1))
     }
 
     /// Whether the givens agree with each other.

@@ -71,6 +71,17 @@ pub fn check_values(v: &Variant, givens: &[Option<usize>], vals: &[usize]) -> Re
             ));
         }
     }
+    for &(a, b) in &v.apart {
+        if vals[a].abs_diff(vals[b]) == 1 {
+            return Err(format!(
+                "{} and {} are side by side and hold consecutive {} and {}",
+                name(a),
+                name(b),
+                v.values[vals[a]],
+                v.values[vals[b]]
+            ));
+        }
+    }
     for &(a, b) in &v.less {
         if vals[a] >= vals[b] {
             return Err(format!(

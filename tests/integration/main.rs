@@ -21,5 +21,6 @@ mod semantics;
 mod solutions;
 mod stops;
 mod support;
+mod values;
 mod variant;
 mod watch;

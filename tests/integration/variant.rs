@@ -15,6 +15,8 @@ pub struct Variant {
     pub differ: Vec<(usize, usize)>,
     /// Pairs (a, b): the value of a comes before the value of b in the domain.
     pub less: Vec<(usize, usize)>,
+    /// Pairs of cells whose values must not be neighbours in the domain (non-consecutive).
+    pub apart: Vec<(usize, usize)>,
 }
 
 impl Variant {
@@ -33,6 +35,7 @@ impl Variant {
             groups: Vec::new(),
             differ: Vec::new(),
             less: Vec::new(),
+            apart: Vec::new(),
         };
         v.add_rows_and_columns();
         v
@@ -151,6 +154,20 @@ impl Variant {
     /// The value of cell a must come before that of cell b.
     pub fn with_less(mut self, a: usize, b: usize) -> Variant {
         self.less.push((a, b));
+        self
+    }
+
+    /// Cells side by side in a row or a column must not hold consecutive values.
+    pub fn with_nonconsecutive(mut self) -> Variant {
+        for a in 0..self.cells() {
+            let (r, c) = self.rc(a);
+            if c < self.cols {
+                self.apart.push((a, self.at(r, c + 1)));
+            }
+            if r < self.rows {
+                self.apart.push((a, self.at(r + 1, c)));
+            }
+        }
         self
     }
 
@@ -346,6 +363,12 @@ pub fn rule_files() -> Vec<RuleFile> {
             4,
         ),
         rf("futoshiki-5x5", futoshiki, &[], 3),
+        rf(
+            "nonconsecutive-6x6",
+            Variant::sudoku(6, 2, 3, Variant::digits(6)).with_nonconsecutive(),
+            &[],
+            3,
+        ),
     ]
 }
 

@@ -95,10 +95,15 @@ impl Builder {
                 }
                 (e, depth)
             }
-            Rule::abs_call => match kids(p).next() {
+            Rule::abs_call | Rule::int_call => match kids(p).next() {
                 Some(c) => {
+                    let op = if rule == Rule::abs_call {
+                        UnOp::Abs
+                    } else {
+                        UnOp::Int
+                    };
                     let (inner, depth) = self.expr_at(c);
-                    let kind = ExprKind::Unary(UnOp::Abs, Box::new(inner));
+                    let kind = ExprKind::Unary(op, Box::new(inner));
                     (Expr { kind, span }, depth + 1)
                 }
                 None => (placeholder(span), 0),
