@@ -270,6 +270,7 @@ impl SolveArgs {
                 max_memory: args.max_memory.or_else(default_max_memory),
             },
             interrupt,
+            started: None,
         }
     }
 

@@ -79,9 +79,16 @@ fn a_value_outside_the_domain() {
 
 #[test]
 fn type_errors_name_both_types() {
-    let e = errors(&with_head(
+    // On letters a value is no number, so it neither compares with nor adds to an int.
+    let letters = with_head(
         "rule r(v: value) { c: Cell { row == v }  where c.row + v > 1  where c.row  set c.row = none  set c.val = c.row }",
-    ));
+    )
+    .replace("values 1..4", "values A B C D");
+    let e = errors(&letters);
+    assert!(
+        e.contains("`+` needs int operands: expected int, found value (the values A..D are not all numbers: `int(v)` gives a value's position, 1 for the first)"),
+        "{e}"
+    );
     assert!(
         e.contains("`==` compares int with value: expected both sides of one type"),
         "{e}"
@@ -102,6 +109,15 @@ fn type_errors_name_both_types() {
         e.contains("`c.val` has type value?: expected value, found int"),
         "{e}"
     );
+
+    // On 1..4 values are numbers: the comparison, the sum and the assignment check.
+    let e = errors(&with_head(
+        "rule r(v: value) { c: Cell { row == v }  where c.row + v > 1  where c.row  set c.row = none  set c.val = c.row }",
+    ));
+    assert!(!e.contains("compares int with value"), "{e}");
+    assert!(!e.contains("needs int operands"), "{e}");
+    assert!(!e.contains("has type value?"), "{e}");
+    assert!(e.contains("a condition must be bool"), "{e}");
 }
 
 #[test]

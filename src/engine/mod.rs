@@ -15,6 +15,7 @@ use crate::model::Graph;
 use crate::slot::{SlotEngine, SlotModel};
 
 use crate::explore::config::{Config, EngineChoice, Expand};
+use crate::explore::parallel::explore_to_graphs;
 use crate::explore::report::Report;
 use crate::graph::GraphEngine;
 
@@ -138,7 +139,8 @@ impl<'g> Engine<'g> {
         config: &Config,
         on_solution: Option<&mut dyn FnMut(&Graph)>,
     ) -> Result<Report, Diagnostic> {
-        let started = Instant::now();
+        let started = config.started.unwrap_or_else(Instant::now);
+        let config = &config.with_started(started);
         let givens = givens.or(self.grammar.start.as_ref());
         let mut plan = self.plan(config);
         let mut sink = on_solution;
@@ -147,12 +149,11 @@ impl<'g> Engine<'g> {
             None => {
                 let graph = GraphEngine::new(self.grammar);
                 let start = self.start_graph(givens);
-                let (space, focus) = graph.space(start, &plan.config(config), started);
+                let (space, focus) = graph.space(start, &plan.config(config));
                 if let Err(u) = focus {
                     plan.fall_back(format!("on whole graphs: {}", u.reason));
                 }
-                let (counts, stop) =
-                    graph.explore(&space, &plan.config(config), started, &mut sink);
+                let (counts, stop) = explore_to_graphs(&space, &plan.config(config), &mut sink);
                 (counts, stop, 1)
             }
         };

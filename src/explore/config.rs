@@ -1,7 +1,7 @@
 //! Exploration settings: order, expansion, focus policy, limits, threads.
 
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::policy::Policy;
 
@@ -95,6 +95,10 @@ pub struct Config {
     /// A flag that stops the run with [`super::StopReason::Interrupted`] when set (by a
     /// signal handler, say). Default: none.
     pub interrupt: Option<&'static AtomicBool>,
+    /// When the run began: `--timeout` counts, and a timeout is reported, from here, so
+    /// work done before the exploration (compiling tables, restarts) counts too. Default:
+    /// none, when the exploration starts.
+    pub started: Option<Instant>,
 }
 
 /// The worker threads for a batch of runs: as `asked` (at least 1), else every core the
@@ -161,6 +165,14 @@ impl Config {
     pub fn with_max_memory(mut self, bytes: u64) -> Self {
         self.limits.max_memory = Some(bytes);
         self
+    }
+
+    /// Counts the timeout from `started` (see [`Config::started`]).
+    pub fn with_started(self, started: Instant) -> Self {
+        Config {
+            started: Some(started),
+            ..self
+        }
     }
 
     /// Stops the run, with [`StopReason::Interrupted`](super::StopReason::Interrupted), once

@@ -19,7 +19,7 @@ pub fn explore<S: Space>(
     config: &Config,
     on_solution: &mut dyn FnMut(&S::State),
 ) -> (Counts, Option<StopReason>) {
-    let started = Instant::now();
+    let started = config.started.unwrap_or_else(Instant::now);
     match space.initial() {
         Some(s) => explore_from(space, config, s, started, None, on_solution),
         None => (

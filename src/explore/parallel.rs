@@ -101,7 +101,7 @@ where
         };
     }
     let want = on_solution.is_some();
-    let started = Instant::now();
+    let started = config.started.unwrap_or_else(Instant::now);
     let Some(start) = space.initial() else {
         let counts = Counts {
             states: 1,

@@ -8,19 +8,20 @@ use super::config::Config;
 use super::report::{Counts, StopReason};
 
 /// Calls `attempt(i, config)` for `i` in `0..attempts` until one finds a solution or stops
-/// at a limit. Each attempt gets what is left of the state limit and the timeout. Returns
+/// at a limit. Each attempt gets what is left of the state limit; the timeout counts from
+/// the start of the whole run (`config.started`, else this call). Returns
 /// the counts summed over the attempts, why the last one stopped, and the attempts made.
 pub fn explore_restarts(
     attempts: u32,
     config: &Config,
     mut attempt: impl FnMut(u32, &Config) -> (Counts, Option<StopReason>),
 ) -> (Counts, Option<StopReason>, u32) {
-    let started = Instant::now();
+    let started = config.started.unwrap_or_else(Instant::now);
     let limits = config.limits;
     let mut total = Counts::default();
     let mut made = 0;
     for i in 0..attempts.max(1) {
-        let mut left = *config;
+        let mut left = config.with_started(started);
         if let Some(m) = limits.max_states {
             if total.states >= m {
                 return (total, Some(StopReason::MaxStates(total.states)), made);
@@ -32,7 +33,6 @@ pub fn explore_restarts(
             if spent >= t {
                 return (total, Some(StopReason::Timeout(spent)), made);
             }
-            left.limits.timeout = Some(t - spent);
         }
         let (counts, stop) = attempt(i, &left);
         made += 1;
@@ -41,7 +41,6 @@ pub fn explore_restarts(
         let stop = stop.map(|s| match s {
             StopReason::MaxStates(_) => StopReason::MaxStates(total.states),
             StopReason::MaxSolutions(_) => StopReason::MaxSolutions(total.solutions),
-            StopReason::Timeout(_) => StopReason::Timeout(started.elapsed()),
             other => other,
         });
         if stop.is_some() || counts.solutions > 0 {
