@@ -50,6 +50,10 @@ const REFUSALS: &[(&str, &str)] = &[
         "15:17: a NAC may join the rule's left side only at the cell it fills",
     ),
     (
+        "nac-too-many-matches",
+        "8:3: this NAC's structure has more than 4194304 matches on the start graph, too many to compile into tables",
+    ),
+    (
         "nac-sees-deleted-cell",
         "13:3: this NAC can match a cell the rules delete or a `NodeVal` they create other than through the value it compares, so it tests whether a cell is filled",
     ),
@@ -102,4 +106,20 @@ fn refused_files_solve_on_the_graph_engine() {
             run.stdout
         );
     }
+}
+
+/// Whole graphs check `--expand focus` on the start graph by tabulating which application
+/// disables which; past 8192 applications they do not, and say so in the summary's note.
+#[test]
+fn too_many_applications_for_the_focus_table_is_a_note() {
+    let rel = "tests/fixtures/not-slot/too-many-applications.graft";
+    let run = grafter(["solve", rel, "--expand", "focus", "--max-states", "2"]);
+    run.expect_code(3);
+    let note = "note: focus not used: on whole graphs: the start graph has more than 8192 rule applications, and checking that they block each other symmetrically takes a NAC match per pair";
+    assert!(
+        run.stdout.lines().any(|l| l == note),
+        "expected the line\n{note}\n--- stdout ---\n{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("expand: all "), "{}", run.stdout);
 }
