@@ -17,6 +17,7 @@ mod layout;
 mod limits;
 mod limits_check;
 mod random_variants;
+mod refusals;
 mod semantics;
 mod solutions;
 mod stops;
