@@ -65,13 +65,15 @@ pub struct Facts<'g> {
 
 impl Facts<'_> {
     /// The sheet `grafter check` prints: a line a property, `yes` or `no` with the
-    /// refusal's place and reason.
+    /// refusal's place and reason. The rule shapes may fill slots while the slot engine
+    /// still refuses the grammar when it compiles the NACs on the start graph; the engine
+    /// line says so.
     pub fn sheet(&self, source: &Source) -> String {
         let line = |name: &str, refusal: Option<&Refusal>| match refusal {
             None => format!("{name}: yes\n"),
             Some(r) => format!("{name}: no ({})\n", r.located(source)),
         };
-        line("slot-filling rules", self.slot_fill.as_ref().err())
+        line("slot-filling rule shapes", self.slot_fill.as_ref().err())
             + &line("monotone", self.monotone.as_ref().err())
     }
 }

@@ -54,7 +54,7 @@ fn a_sound_slot_grammar_has_every_fact() {
     let out = check(&path);
     for line in [
         "engine: slot (2 slots, ",
-        "slot-filling rules: yes\n",
+        "slot-filling rule shapes: yes\n",
         "monotone: yes\n",
         "expand focus: sound\n",
     ] {
@@ -101,7 +101,9 @@ fn a_grammar_neither_slot_filling_nor_monotone_names_both_reasons() {
         "{out}"
     );
     assert!(
-        out.contains(&format!("slot-filling rules: no ({name}:11:1: {slot})\n")),
+        out.contains(&format!(
+            "slot-filling rule shapes: no ({name}:11:1: {slot})\n"
+        )),
         "{out}"
     );
     assert!(out.contains(&format!("monotone: no ({name}:")), "{out}");
@@ -130,7 +132,7 @@ fn whole_graphs_refuse_focus_where_deleted_cells_have_edges() {
         out.contains(&format!("engine: graph (not slot-filling: {name}:11:1: the rules delete `r1c1`, which has edges its replacement would not have)\n")),
         "{out}"
     );
-    assert!(out.contains("slot-filling rules: yes\n"), "{out}");
+    assert!(out.contains("slot-filling rule shapes: yes\n"), "{out}");
     assert!(out.contains("monotone: yes\n"), "{out}");
     assert!(out.contains("expand focus: sound\n"), "{out}");
     assert_eq!(
