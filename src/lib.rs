@@ -56,6 +56,8 @@ mod puzzle;
 mod rule;
 mod slot;
 mod syntax;
+#[cfg(test)]
+mod test_grammars;
 
 pub use analysis::{analyse, Facts, Refusal, RefusalKind};
 pub use check::print_expanded;

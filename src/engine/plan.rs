@@ -45,20 +45,7 @@ mod tests {
     use crate::explore::config::{Config, EngineChoice, Expand};
     use crate::explore::policy::{Focus, Policy};
 
-    const LATIN: &str = r#"
-        values 1..3
-        node Cell { row: int, col: int, val: value? }
-        node Group
-        edge in: Cell -> Group
-        grid 3x3 of Cell
-        groups rows, columns
-        rule place(v: value) {
-          c: Cell { val == none }
-          not { c -in-> g: Group <-in- d: Cell { val == v } }
-          set c.val = v
-        }
-        final: not { c: Cell { val == none } }
-    "#;
+    use crate::test_grammars::LATIN_3X3 as LATIN;
 
     #[test]
     fn the_plan_is_what_the_run_reports() {

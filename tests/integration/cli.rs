@@ -59,6 +59,25 @@ fn manual_pages_cover_grafter_and_each_subcommand() {
     grafter(["man", "nope"]).expect_code(2);
 }
 
+/// Runs `grafter ARGS` in the repository root with `input` on its standard input.
+fn with_stdin(args: &[&str], input: &[u8]) -> std::process::Output {
+    let mut child = Command::new(BIN)
+        .current_dir(root())
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the grafter binary runs");
+    child
+        .stdin
+        .take()
+        .expect("a stdin pipe")
+        .write_all(input)
+        .expect("stdin takes the input");
+    child.wait_with_output().expect("grafter finishes")
+}
+
 /// `--puzzles -` reads the puzzles from standard input, with the same output as the file.
 #[test]
 fn puzzles_can_come_from_standard_input() {
@@ -77,27 +96,16 @@ fn puzzles_can_come_from_standard_input() {
     std::fs::remove_file(&file).ok();
     from_file.ok();
 
-    let mut child = Command::new(BIN)
-        .current_dir(root())
-        .args([
+    let out = with_stdin(
+        &[
             "solve",
             "rules/sudoku-9x9.graft",
             "--puzzles",
             "-",
             "--count",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the grafter binary runs");
-    child
-        .stdin
-        .take()
-        .expect("a stdin pipe")
-        .write_all(first.as_bytes())
-        .expect("stdin takes the puzzles");
-    let out = child.wait_with_output().expect("grafter finishes");
+        ],
+        first.as_bytes(),
+    );
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -112,21 +120,10 @@ fn puzzles_can_come_from_standard_input() {
 /// Errors in puzzles from standard input name `<stdin>`.
 #[test]
 fn errors_in_standard_input_name_it() {
-    let mut child = Command::new(BIN)
-        .current_dir(root())
-        .args(["solve", "rules/sudoku-4x4.graft", "--puzzles", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the grafter binary runs");
-    child
-        .stdin
-        .take()
-        .expect("a stdin pipe")
-        .write_all(b"12x4............\n")
-        .expect("stdin takes the line");
-    let out = child.wait_with_output().expect("grafter finishes");
+    let out = with_stdin(
+        &["solve", "rules/sudoku-4x4.graft", "--puzzles", "-"],
+        b"12x4............\n",
+    );
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.starts_with("<stdin>:1:3: error:"), "{stderr}");

@@ -154,16 +154,7 @@ final: not { c: Cell { val == none } }
 ";
     let file = write_temp("successor", "graft", text);
     let puzzles = write_temp("successor", "txt", "1...\n2...\n");
-    let run = grafter([
-        "solve".as_ref(),
-        file.as_os_str(),
-        "--puzzles".as_ref(),
-        puzzles.as_os_str(),
-        "--format".as_ref(),
-        "json".as_ref(),
-    ]);
-    run.ok();
-    let found = run.puzzles();
+    let found = solve_json(&file, Some(&puzzles), &[]);
     assert_eq!(found[0].grids, ["1234"]);
     assert!(found[1].grids.is_empty());
     assert_eq!(
@@ -197,16 +188,7 @@ final: not { c: Cell { val == none } }
         "txt",
         "1 2 3 4 5 6 7 8 . .   two ways\n. 2 3 4 5 6 7 8 9 10\n",
     );
-    let run = grafter([
-        "solve".as_ref(),
-        file.as_os_str(),
-        "--puzzles".as_ref(),
-        puzzles.as_os_str(),
-        "--format".as_ref(),
-        "json".as_ref(),
-    ]);
-    run.ok();
-    let found = run.puzzles();
+    let found = solve_json(&file, Some(&puzzles), &[]);
     assert_eq!(
         found[0].sorted_grids(),
         ["1 2 3 4 5 6 7 8 10 9", "1 2 3 4 5 6 7 8 9 10"]
