@@ -53,6 +53,9 @@ pub enum Command {
     Check {
         /// The rule file (`.graft`).
         file: PathBuf,
+        /// Treat warnings about the rule file as errors: exit with status 1 when there are any.
+        #[arg(long)]
+        deny_warnings: bool,
     },
     /// Run the seeds' greedy colouring heuristics and exact search on every puzzle of a
     /// file; print, per heuristic, the share of puzzles solved and the mean time per puzzle.
@@ -88,6 +91,10 @@ pub struct SolveArgs {
     /// Print only each puzzle's number of solutions, one line per puzzle.
     #[arg(long)]
     pub count: bool,
+    /// Treat warnings about the rule file as errors: exit with status 1 before solving
+    /// when there are any.
+    #[arg(long)]
+    pub deny_warnings: bool,
     /// `text`: grids and a summary; `json`: one JSON object per line.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,

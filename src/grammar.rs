@@ -69,6 +69,9 @@ pub struct Grammar {
     pub rules: Vec<Rule>,
     /// `final:`; absent means GROOVE's default: a state where no rule applies.
     pub final_cond: Option<Condition>,
+    /// What the file probably does not mean (an unused declaration, a rule that can never
+    /// apply, one that grows forever); loading succeeds with them.
+    pub warnings: Vec<crate::diag::Diagnostic>,
 }
 
 impl Grammar {

@@ -42,7 +42,10 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Solve(args) => solve(&args),
-        Command::Check { file } => check(&file),
+        Command::Check {
+            file,
+            deny_warnings,
+        } => check(&file, deny_warnings),
         Command::Heuristics(args) => heuristics(&args),
         Command::Expand { file, format } => expand(&file, format),
         Command::Completions { shell } => completions(shell),
@@ -98,9 +101,8 @@ fn read_source(path: &Path) -> Result<Source, Failure> {
         path.display().to_string()
     };
     match read {
-        Ok(bytes) => {
-            Source::from_bytes(name.clone(), bytes).map_err(|d| Failure::BadInput(d.to_string()))
-        }
+        Ok(bytes) => Source::from_bytes(name.clone(), bytes)
+            .map_err(|d| Failure::BadInput(render_all(&d.source, &d.items))),
         Err(e) => Err(Failure::BadInput(format!(
             "{name}: error: cannot read: {e}\n"
         ))),
@@ -109,11 +111,44 @@ fn read_source(path: &Path) -> Result<Source, Failure> {
 
 fn load(path: &Path) -> Result<Grammar, Failure> {
     let source = read_source(path)?;
-    grafter::load(source).map_err(|d| Failure::BadInput(d.to_string()))
+    grafter::load(source).map_err(|d| Failure::BadInput(render_all(&d.source, &d.items)))
+}
+
+/// True when diagnostics may be coloured: stderr is a terminal and `NO_COLOR` is unset
+/// (no-color.org).
+fn colour() -> bool {
+    use std::io::IsTerminal;
+    static COLOUR: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *COLOUR.get_or_init(|| {
+        io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+    })
+}
+
+/// One diagnostic as stderr shows it.
+fn render(source: &Source, d: &Diagnostic) -> String {
+    source.render_styled(d, colour())
+}
+
+/// Prints the rule file's warnings on stderr; with `deny`, any warning is bad input.
+fn warn(grammar: &Grammar, deny: bool) -> Result<(), Failure> {
+    let warnings = &grammar.warnings;
+    if warnings.is_empty() {
+        return Ok(());
+    }
+    to_stderr(&render_all(&grammar.source, warnings));
+    if deny {
+        let n = warnings.len();
+        let s = if n == 1 { "" } else { "s" };
+        return Err(Failure::BadInput(format!(
+            "error: {n} warning{s} about {}, and --deny-warnings makes them errors\n",
+            grammar.source.name
+        )));
+    }
+    Ok(())
 }
 
 fn render_all(source: &Source, items: &[Diagnostic]) -> String {
-    items.iter().map(|d| source.render(d)).collect()
+    items.iter().map(|d| render(source, d)).collect()
 }
 
 fn solve(args: &SolveArgs) -> Result<u8, Failure> {
@@ -126,6 +161,7 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
             .exit();
     }
     let grammar = load(&args.file)?;
+    warn(&grammar, args.deny_warnings)?;
     let engine = Engine::new(&grammar);
     // Without handlers (an unusual system) a signal ends the run the default way.
     let interrupts = Interrupts::install().ok();
@@ -136,7 +172,7 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
     let runs: Vec<(usize, Option<Givens>)> = match &args.puzzles {
         None => {
             if let Err(d) = engine.check_givens(None) {
-                return Err(Failure::BadInput(grammar.source.render(&d)));
+                return Err(Failure::BadInput(render(&grammar.source, &d)));
             }
             vec![(1, None)]
         }
@@ -291,7 +327,7 @@ fn run_one(
         if args.count { None } else { Some(&mut print) };
     let report = engine
         .solve(givens, config, sink)
-        .map_err(|d| Failure::BadInput(grammar.source.render(&d)))?;
+        .map_err(|d| Failure::BadInput(render(&grammar.source, &d)))?;
     if let Some(e) = io_error {
         return Err(Failure::Io(e));
     }
@@ -352,7 +388,7 @@ fn heuristics(args: &HeuristicsArgs) -> Result<u8, Failure> {
         .collect();
     let list = seed_heuristics(args.restarts, args.seed);
     let tallies = compare(&engine, &puzzles, &list)
-        .map_err(|d| Failure::BadInput(grammar.source.render(&d)))?;
+        .map_err(|d| Failure::BadInput(render(&grammar.source, &d)))?;
     let mut out = io::stdout().lock();
     if let Some(why) = engine.focus_unsound() {
         writeln!(
@@ -371,11 +407,12 @@ fn heuristics(args: &HeuristicsArgs) -> Result<u8, Failure> {
     Ok(0)
 }
 
-fn check(path: &Path) -> Result<u8, Failure> {
+fn check(path: &Path, deny_warnings: bool) -> Result<u8, Failure> {
     let grammar = load(path)?;
+    warn(&grammar, deny_warnings)?;
     let engine = Engine::new(&grammar);
     if let Err(d) = engine.check_givens(None) {
-        return Err(Failure::BadInput(grammar.source.render(&d)));
+        return Err(Failure::BadInput(render(&grammar.source, &d)));
     }
     check_summary::write(&mut io::stdout().lock(), &engine)?;
     Ok(0)

@@ -38,6 +38,11 @@ impl Scope<'_> {
         // Later declarations shadow nothing (names are unique), so any match is the one.
         self.nodes.iter().find(|n| n.name == name)
     }
+
+    /// The names of the nodes in scope, for "did you mean".
+    pub fn node_names(&self) -> Vec<&str> {
+        self.nodes.iter().map(|n| n.name.as_str()).collect()
+    }
 }
 
 /// The type of an expression. `None` is the literal `none`, which fits any optional type.
@@ -107,6 +112,10 @@ impl Checker<'_> {
                         span,
                         format!("unknown value `'{name}'`: expected one of {d}"),
                     );
+                    let values: Vec<String> = (0..self.domain.len())
+                        .map(|i| self.domain.name(i as u16).to_string())
+                        .collect();
+                    self.suggest_last(name, &values);
                     return None;
                 }
             },
@@ -115,6 +124,7 @@ impl Checker<'_> {
                 let Some(n) = scope.node(&node.name) else {
                     if !self.broken_vars.contains(&node.name) {
                         self.error(node.span, self.unknown_node(&node.name, scope));
+                        self.suggest_last(&node.name, &scope.node_names());
                     }
                     return None;
                 };
@@ -131,6 +141,7 @@ impl Checker<'_> {
                         attr.span,
                         format!("unknown attribute `{}` of `{tn}`: {expected}", attr.name),
                     );
+                    self.suggest_last(&attr.name, &self.attr_names(ty));
                     return None;
                 };
                 let at = self.types.nodes[ty.index()].attrs[a.index()].ty;
@@ -244,6 +255,11 @@ impl Checker<'_> {
             format!("unknown name `{name}`: expected {}", list_or(&kinds))
         };
         self.error(span, message);
+        let mut names: Vec<String> = scope.this.map_or(Vec::new(), |t| self.attr_names(t.ty));
+        names.extend(scope.params.iter().map(|p| p.name.clone()));
+        names.extend((0..self.domain.len()).map(|i| self.domain.name(i as u16).to_string()));
+        names.extend(["none", "true", "false"].map(String::from));
+        self.suggest_last(name, &names);
         None
     }
 

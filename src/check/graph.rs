@@ -34,14 +34,14 @@ impl Checker<'_> {
         span: Span,
     ) -> Option<NodeId> {
         if let Some(&first) = self.node_by_name.get(name) {
-            let line = self
-                .node_spans
-                .get(first.index())
-                .map_or(0, |s| self.line_of(*s));
-            self.diags.push(
-                Diagnostic::error(span, format!("duplicate node `{name}`"))
-                    .with_note(format!("the first is at line {line}")),
-            );
+            let first = self.node_spans.get(first.index()).copied();
+            let line = first.map_or(0, |s| self.line_of(s));
+            let mut d = Diagnostic::error(span, format!("duplicate node `{name}`"))
+                .with_note(format!("the first is at line {line}"));
+            if let Some(first) = first {
+                d = d.with_label(first, "the first is here");
+            }
+            self.diags.push(d);
             return None;
         }
         let id = self.graph.add_node(ty, attrs);
@@ -132,6 +132,7 @@ impl Checker<'_> {
                         self.type_name(ty)
                     ),
                 );
+                self.suggest_last(&init.name.name, &self.attr_names(ty));
                 continue;
             };
             if std::mem::replace(&mut given[a.index()], true) {

@@ -7,6 +7,7 @@ mod expr;
 mod graph;
 mod grid;
 mod groups;
+mod lint;
 mod pairs;
 mod rule;
 mod start;
@@ -40,7 +41,7 @@ pub fn check(source: Source) -> Result<Grammar, Diagnostics> {
         items.sort_by_key(|d| d.span.start);
         return Err(Diagnostics { source, items });
     }
-    Ok(Grammar {
+    let mut grammar = Grammar {
         domain: cx.domain,
         types: cx.types,
         base: cx.graph,
@@ -49,8 +50,11 @@ pub fn check(source: Source) -> Result<Grammar, Diagnostics> {
         start: cx.start,
         rules: cx.rules,
         final_cond: cx.final_cond,
+        warnings: Vec::new(),
         source,
-    })
+    };
+    grammar.warnings = lint::warnings(&grammar);
+    Ok(grammar)
 }
 
 /// The state of one check: what is built so far and every problem found.
@@ -100,6 +104,15 @@ impl<'s> Checker<'s> {
         self.diags.push(Diagnostic::error(span, message));
     }
 
+    /// Adds "did you mean ...?" to the diagnostic just reported, when one of `candidates`
+    /// is close to the unknown `name` it reports.
+    fn suggest_last<S: AsRef<str>>(&mut self, name: &str, candidates: &[S]) {
+        if let Some(last) = self.diags.pop() {
+            let d = last.with_suggestion(name, candidates.iter().map(AsRef::as_ref));
+            self.diags.push(d);
+        }
+    }
+
     /// 1-based line of a byte offset, for notes that point back at a first declaration.
     fn line_of(&self, span: Span) -> usize {
         let end = span.start.min(self.text.len());
@@ -136,7 +149,8 @@ impl<'s> Checker<'s> {
                             v.span,
                             "duplicate `values` line: a file has exactly one",
                         )
-                        .with_note(format!("the first is at line {}", self.line_of(first.span))),
+                        .with_note(format!("the first is at line {}", self.line_of(first.span)))
+                        .with_label(first.span, "the first is here"),
                     );
                 }
             }
@@ -193,7 +207,8 @@ impl<'s> Checker<'s> {
         let note = format!("the first is at line {}", self.line_of(first));
         self.diags.push(
             Diagnostic::error(span, format!("duplicate {what}: a file has at most one"))
-                .with_note(note),
+                .with_note(note)
+                .with_label(first, "the first is here"),
         );
     }
 }

@@ -18,7 +18,8 @@ impl Checker<'_> {
             let line = self.line_of(first.span);
             self.diags.push(
                 Diagnostic::error(r.name.span, format!("duplicate rule `{}`", r.name.name))
-                    .with_note(format!("the first is at line {line}")),
+                    .with_note(format!("the first is at line {line}"))
+                    .with_label(first.span, "the first is here"),
             );
         }
         let mut params: Vec<Param> = Vec::new();
@@ -91,7 +92,8 @@ impl Checker<'_> {
                         Diagnostic::error(n.name.span, format!("duplicate node `{name}`"))
                             .with_note(format!(
                                 "the first is at line {line}; refer to it by name alone"
-                            )),
+                            ))
+                            .with_label(first.span, "the first is here"),
                     );
                     continue;
                 }
@@ -188,6 +190,7 @@ impl Checker<'_> {
                     n.name.span,
                     format!("{msg} (declare it with `{}: Type`)", n.name.name),
                 );
+                self.suggest_last(&n.name.name, &scope.node_names());
             }
             return None;
         };

@@ -2,7 +2,7 @@
 
 use pest::error::{Error, ErrorVariant, InputLocation};
 
-use super::Rule;
+use super::{recover, Rule};
 use crate::diag::{Diagnostic, Span};
 
 /// What a grammar rule stands for, as a reader of the language would name it.
@@ -146,14 +146,19 @@ pub fn found_at(text: &str, pos: usize) -> (String, Span) {
     (shown, Span::new(pos, pos + len))
 }
 
-pub fn to_diagnostic(text: &str, e: &Error<Rule>) -> Diagnostic {
-    let pos = match e.location {
-        InputLocation::Pos(p) => p,
-        InputLocation::Span((s, _)) => s,
-    };
+/// The diagnostic for a pest error found by parsing `text[from..]`: what was expected and
+/// found, where an unclosed block opened, and "did you mean" for a misspelt keyword.
+pub fn explain(text: &str, from: usize, e: &Error<Rule>) -> Diagnostic {
+    let pos = from
+        + match e.location {
+            InputLocation::Pos(p) => p,
+            InputLocation::Span((s, _)) => s,
+        };
     let (found, span) = found_at(text, pos);
+    let mut expects_close = false;
     let message = match &e.variant {
         ErrorVariant::ParsingError { positives, .. } => {
+            expects_close = positives.contains(&Rule::close_brace);
             let mut expected: Vec<String> = Vec::new();
             for item in summarize(positives) {
                 push_unique(&mut expected, item);
@@ -170,7 +175,17 @@ pub fn to_diagnostic(text: &str, e: &Error<Rule>) -> Diagnostic {
         ),
         ErrorVariant::CustomError { message } => message.clone(),
     };
-    Diagnostic::error(span, message)
+    let mut d = Diagnostic::error(span, message);
+    // At the end of the file a missing `}` is the likely fault: show where it opened.
+    if expects_close && found == "end of file" {
+        if let Some(open) = recover::open_brace(text, from, pos) {
+            d = d.with_label(Span::new(open, open + 1), "this `{` is never closed");
+        }
+    }
+    if let Some((word, keywords)) = recover::leading_word(text, pos) {
+        d = d.with_suggestion(word, keywords.iter().copied());
+    }
+    d
 }
 
 /// Rules that together stand for one thing a reader knows: when pest reports all of a

@@ -659,8 +659,8 @@ fn judge(
 /// such input is reported at `file:line:col` like any other error; then delete this.
 const NO_POSITION: &str = ": error: cannot read: stream did not contain valid UTF-8";
 
-/// Every line of stderr belongs to a diagnostic (`FILE:LINE:COL: error: ...`, the source
-/// line with a caret under it, `= note:` lines) about one of `inputs`, or is a stop note
+/// Every line of stderr belongs to a diagnostic (`FILE:LINE:COL: error: ...` or
+/// `warning: ...`, the source line with a caret under it, `= note:` and `= help:` lines) about one of `inputs`, or is a stop note
 /// (`puzzle N: ...`). `Ok(true)` when a line was [`NO_POSITION`]'s message about one of
 /// `not_utf8`.
 fn check_stderr(err: &str, inputs: &[&Path], not_utf8: &[&Path]) -> Result<bool, String> {
@@ -694,24 +694,33 @@ fn check_stderr(err: &str, inputs: &[&Path], not_utf8: &[&Path]) -> Result<bool,
         let numbers = [l, c]
             .iter()
             .all(|n| n.is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())));
-        if !numbers || !tail.is_some_and(|t| t.starts_with(" error: ")) {
+        if !numbers
+            || !tail.is_some_and(|t| t.starts_with(" error: ") || t.starts_with(" warning: "))
+        {
             return Err(format!("not `file:line:col: error:`: {line:?}"));
         }
-        // The snippet: a blank gutter, the source line, the caret line.
-        for part in ["gutter", "source line", "caret line"] {
-            let l = lines
-                .next()
-                .ok_or_else(|| format!("diagnostic without its {part}"))?;
-            if !l.contains(" | ") && !l.trim_end().ends_with(" |") {
-                return Err(format!("diagnostic's {part} has no `|`: {l:?}"));
+        // The snippet up to a blank line: where (`--> file:line:col`), the source lines
+        // in a `|` gutter with a caret under the place, `= note:` and `= help:` lines.
+        let (mut pointer, mut caret) = (false, false);
+        while let Some(l) = lines
+            .next_if(|l| l.starts_with([' ', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9']))
+        {
+            let body = l.trim_start();
+            if body.starts_with("--> ") {
+                pointer = true;
+            } else if l.contains(" | ") || l.trim_end().ends_with('|') {
+                caret |= l.contains('^');
+            } else if !(body.starts_with("= note: ") || body.starts_with("= help: ")) {
+                return Err(format!("diagnostic line outside the snippet: {l:?}"));
             }
         }
-        while lines
-            .peek()
-            .is_some_and(|l| l.trim_start().starts_with("= note: "))
-        {
-            lines.next();
+        if !pointer || !caret {
+            return Err(format!(
+                "diagnostic without its `-->` line or caret: {line:?}"
+            ));
         }
+        // The blank line that ends a diagnostic.
+        lines.next_if(|l| l.is_empty());
     }
     Ok(no_position)
 }
@@ -865,7 +874,7 @@ fn the_fuzzer_is_deterministic_and_mutates() {
 #[test]
 fn the_stderr_check_accepts_diagnostics_and_rejects_other_text() {
     let f = Path::new("/tmp/x.graft");
-    let good = "/tmp/x.graft:2:6: error: unknown node type `Cel`\n  |\n2 | node Cel\n  |      ^^^\n  = note: a hint\npuzzle 1: stopped after 2000 states (--max-states)\n";
+    let good = "/tmp/x.graft:2:6: error: unknown node type `Cel`\n  --> /tmp/x.graft:2:6\n  |\n2 | node Cel\n  |      ^^^\n  |\n  = note: a hint\n  = help: did you mean `Cell`?\n\n/tmp/x.graft:3:1: warning: unused\n  --> /tmp/x.graft:3:1\n  |\n3 | node X\n  | ^\n\npuzzle 1: stopped after 2000 states (--max-states)\n";
     assert_eq!(check_stderr(good, &[f], &[]), Ok(false));
     let old = "/tmp/x.graft: error: cannot read: stream did not contain valid UTF-8\n";
     assert_eq!(check_stderr(old, &[f], &[f]), Ok(true));
@@ -873,7 +882,9 @@ fn the_stderr_check_accepts_diagnostics_and_rejects_other_text() {
         "/tmp/x.graft: error: cannot read: stream did not contain valid UTF-8\n",
         "thread 'main' panicked at src/main.rs:1:1\n",
         "/tmp/x.graft:2:6: error: no snippet\n",
-        "/tmp/y.graft:2:6: error: another file\n  |\n2 | x\n  | ^\n",
+        "/tmp/y.graft:2:6: error: another file\n  --> /tmp/y.graft:2:6\n  |\n2 | x\n  | ^\n",
+        "/tmp/x.graft:2:6: error: no pointer\n  |\n2 | x\n  | ^\n",
+        "/tmp/x.graft:2:6: error: no caret\n  --> /tmp/x.graft:2:6\n  |\n2 | x\n",
         "error: something\n",
     ] {
         assert!(

@@ -22,6 +22,7 @@ mod semantics;
 mod solutions;
 mod stops;
 mod support;
+mod teaching;
 mod values;
 mod variant;
 mod watch;
