@@ -55,15 +55,22 @@ pub fn draw(args: &DrawArgs) -> Result<u8, Failure> {
     }
     let (graph, title) = match args.solution {
         None => (start.clone(), format!("{name}: {what}")),
-        Some(k) => (
-            nth_solution(&engine, givens.as_ref(), k, &what)?,
-            format!("{name}: {what}, solution {k}"),
-        ),
+        Some(k) => {
+            let of = if args.puzzles.is_some() {
+                format!("{what}, ")
+            } else {
+                String::new()
+            };
+            (
+                nth_solution(&engine, givens.as_ref(), k, &what)?,
+                format!("{name}: {of}solution {k}"),
+            )
+        }
     };
     let panel = if args.graph {
         picture::graph(&grammar, &graph, &start, &title)
     } else {
-        picture::state(&grammar, &graph, &start, &title)
+        picture::state(&engine, &graph, &start, &title)
     };
     io::stdout().lock().write_all(panel.to_svg().as_bytes())?;
     Ok(0)
@@ -177,7 +184,7 @@ pub fn solve_svg(
                 } else {
                     format!("{name}: solution {found}")
                 };
-                panels.push(picture::state(grammar, g, &start, &title));
+                panels.push(picture::state(engine, g, &start, &title));
             } else {
                 left_out += 1;
             }

@@ -9,7 +9,7 @@ use super::structure::{read_board, Board, Reach, Relation, Shape};
 use super::svg::{num, text_width, Anchor, PathData, Svg};
 use super::Panel;
 use crate::grammar::Grammar;
-use crate::model::Graph;
+use crate::model::{Graph, NodeId};
 
 /// A cell's side in pixels.
 const S: f64 = 40.0;
@@ -29,8 +29,14 @@ const LINES: [&str; 4] = ["#9aa5b1", "#b08968", "#84a59d", "#a3a0d6"];
 
 /// The board of `graph` (a state of `grammar`, whose grid it needs), with the values of
 /// `start` drawn as givens; `None` without a grid.
-pub fn board(grammar: &Grammar, graph: &Graph, start: &Graph, title: &str) -> Option<Panel> {
-    let b = read_board(grammar, graph, start)?;
+pub fn board(
+    grammar: &Grammar,
+    graph: &Graph,
+    start: &Graph,
+    implied: &[Vec<NodeId>],
+    title: &str,
+) -> Option<Panel> {
+    let b = read_board(grammar, graph, start, implied)?;
     Some(Drawing::new(grammar, &b).draw(title))
 }
 
@@ -233,7 +239,8 @@ impl<'a> Drawing<'a> {
         let mut families: BTreeMap<(String, usize), Vec<usize>> = BTreeMap::new();
         for (gi, g) in self.b.groups.iter().enumerate() {
             if g.shape == Shape::Extra {
-                let ty = self.grammar.types.node(g.ty).name.clone();
+                let ty =
+                    g.ty.map_or(String::new(), |t| self.grammar.types.node(t).name.clone());
                 families.entry((ty, g.members.len())).or_default().push(gi);
             }
         }
@@ -506,6 +513,21 @@ impl<'a> Drawing<'a> {
             } else {
                 None
             };
+            // With groups only the rules imply (no group nodes), edges inside them are the
+            // means by which the rules find those groups (chains along a row): said, not
+            // drawn.
+            if order.is_none() && self.within_implied_groups(rel) {
+                let text = format!(
+                    "`{}` edges ({}): each inside a group the rules imply, so not drawn",
+                    rel.name,
+                    rel.edges.len()
+                );
+                self.legend.push(Entry {
+                    swatch: Swatch::Stroke("#b8b8b8", true),
+                    text,
+                });
+                continue;
+            }
             let edges = self.shown_edges(rel);
             let mut drawn = std::collections::BTreeSet::new();
             for &(s, t) in &edges {
@@ -594,6 +616,20 @@ impl<'a> Drawing<'a> {
             };
             self.legend.push(Entry { swatch, text });
         }
+    }
+
+    /// True when the groups are those the rules imply and every edge of `rel` joins two
+    /// cells of one of them.
+    fn within_implied_groups(&self, rel: &Relation) -> bool {
+        if self.b.groups.is_empty() || self.b.groups.iter().any(|g| g.ty.is_some()) {
+            return false;
+        }
+        rel.edges.iter().all(|&(s, t)| {
+            self.b
+                .groups
+                .iter()
+                .any(|g| g.members.binary_search(&s).is_ok() && g.members.binary_search(&t).is_ok())
+        })
     }
 
     /// The cell nearest the centre among those with the most edges of `rel`.
@@ -709,6 +745,13 @@ impl<'a> Drawing<'a> {
                 text: "placed by the rules".to_string(),
             },
         ];
+        if !self.b.groups.is_empty() && self.b.groups.iter().all(|g| g.ty.is_none()) {
+            head.push(Entry {
+                swatch: Swatch::Stroke("#b8b8b8", true),
+                text: "no group nodes: the groups drawn are cells the rules keep distinct"
+                    .to_string(),
+            });
+        }
         if rows + cols > 0 {
             head.push(Entry {
                 swatch: Swatch::Stroke("#b8b8b8", false),

@@ -16,8 +16,11 @@ mod svg;
 
 pub use lts::{Lts, State, StateKind};
 
+use std::collections::BTreeSet;
+
+use crate::engine::Engine;
 use crate::grammar::Grammar;
-use crate::model::Graph;
+use crate::model::{Graph, NodeId};
 
 /// A picture's elements and size, ready to stand alone ([`Panel::to_svg`]) or beside
 /// others on a [`sheet`].
@@ -39,11 +42,44 @@ impl Panel {
     }
 }
 
-/// The board of `graph`, a state of `grammar`: the grid's cells at their places, the
-/// values `start` held as givens (bold) and the others as placed (blue), every group and
-/// every edge between cells marked, with a legend. `None` when the grammar has no grid.
-pub fn board(grammar: &Grammar, graph: &Graph, start: &Graph, title: &str) -> Option<Panel> {
-    board::board(grammar, graph, start, title)
+/// The board of `graph`, a state of `engine`'s grammar: the grid's cells at their places,
+/// the values `start` held as givens (bold) and the others as placed (blue), every group
+/// and every edge between cells marked, with a legend. `None` when the grammar has no
+/// grid. A grid without group nodes shows the groups the rules imply instead (cells that
+/// block each other pairwise, as the slot engine compiled them).
+pub fn board(engine: &Engine, graph: &Graph, start: &Graph, title: &str) -> Option<Panel> {
+    board::board(
+        engine.grammar(),
+        graph,
+        start,
+        &implied_groups(engine),
+        title,
+    )
+}
+
+/// Sets of two or more cells that the rules keep pairwise distinct (a NAC index whose
+/// writers are its readers), for grammars that have no group nodes to show it.
+fn implied_groups(engine: &Engine) -> Vec<Vec<NodeId>> {
+    let Some(model) = engine.slot_model() else {
+        return Vec::new();
+    };
+    let mut seen = BTreeSet::new();
+    model
+        .hubs
+        .iter()
+        .filter_map(|h| {
+            let writers: BTreeSet<u32> = h.writers.iter().copied().collect();
+            let readers: BTreeSet<u32> = h.readers.iter().copied().collect();
+            (writers == readers && writers.len() >= 2).then(|| {
+                let mut cells: Vec<NodeId> =
+                    writers.iter().map(|&s| model.slots[s as usize].0).collect();
+                cells.sort();
+                cells.dedup();
+                cells
+            })
+        })
+        .filter(|cells| seen.insert(cells.clone()))
+        .collect()
 }
 
 /// `graph` (a state of `grammar`) as nodes and edges: nodes with a row and column at their
@@ -54,9 +90,9 @@ pub fn graph(grammar: &Grammar, graph: &Graph, start: &Graph, title: &str) -> Pa
 }
 
 /// The board where the grammar has a grid, else the graph.
-pub fn state(grammar: &Grammar, graph: &Graph, start: &Graph, title: &str) -> Panel {
-    board(grammar, graph, start, title)
-        .unwrap_or_else(|| graph_picture::graph_picture(grammar, graph, start, title))
+pub fn state(engine: &Engine, graph: &Graph, start: &Graph, title: &str) -> Panel {
+    board(engine, graph, start, title)
+        .unwrap_or_else(|| graph_picture::graph_picture(engine.grammar(), graph, start, title))
 }
 
 /// A recorded state space drawn: states in layers by distance from the start, the start,

@@ -53,7 +53,8 @@ pub enum Shape {
 /// A group-like node and its member cells.
 #[derive(Clone, Debug)]
 pub struct Group {
-    pub ty: NodeTypeId,
+    /// The group node's type; `None` for a group the rules imply.
+    pub ty: Option<NodeTypeId>,
     pub name: String,
     /// Indexes into [`Board::cells`], sorted.
     pub members: Vec<usize>,
@@ -103,8 +104,14 @@ fn name_of(grammar: &Grammar, n: NodeId) -> String {
 }
 
 /// Reads the board of `graph` (a state of `grammar`, which has a grid); `start` is the
-/// start graph it came from, whose values are the givens.
-pub fn read_board(grammar: &Grammar, graph: &Graph, start: &Graph) -> Option<Board> {
+/// start graph it came from, whose values are the givens. When no node outside the grid
+/// joins its cells, the `implied` groups (sets of cells) stand for the groups.
+pub fn read_board(
+    grammar: &Grammar,
+    graph: &Graph,
+    start: &Graph,
+    implied: &[Vec<NodeId>],
+) -> Option<Board> {
     let grid = grammar.grid.as_ref()?;
     let values = cell_values(grammar, grid, graph);
     let givens = cell_values(grammar, grid, start);
@@ -146,6 +153,9 @@ pub fn read_board(grammar: &Grammar, graph: &Graph, start: &Graph) -> Option<Boa
         relations: Vec::new(),
     };
     board.groups = read_groups(grammar, graph, &index_of);
+    if board.groups.is_empty() {
+        board.groups = implied_groups(grammar, implied, &index_of);
+    }
     let chained: BTreeSet<(usize, LabelId, usize)> = chain_edges(&board, graph, &index_of);
     board.relations = read_relations(grammar, graph, &index_of, &board, &chained);
     classify(&mut board, graph);
@@ -221,12 +231,40 @@ fn read_groups(grammar: &Grammar, graph: &Graph, index_of: &HashMap<NodeId, usiz
                 })
                 .collect();
             Group {
-                ty: graph.ty(node),
+                ty: Some(graph.ty(node)),
                 name: name_of(grammar, node),
                 members: m.into_iter().collect(),
                 numbers,
                 shape: Shape::Extra,
             }
+        })
+        .collect()
+}
+
+/// Groups without a node: each set of cells as a group named after its first and last
+/// cell.
+fn implied_groups(
+    grammar: &Grammar,
+    implied: &[Vec<NodeId>],
+    index_of: &HashMap<NodeId, usize>,
+) -> Vec<Group> {
+    implied
+        .iter()
+        .filter_map(|cells| {
+            let mut members: Vec<usize> = cells
+                .iter()
+                .filter_map(|n| index_of.get(n).copied())
+                .collect();
+            members.sort_unstable();
+            members.dedup();
+            let (&first, &last) = (cells.first()?, cells.last()?);
+            (members.len() >= 2).then(|| Group {
+                ty: None,
+                name: format!("{}..{}", name_of(grammar, first), name_of(grammar, last)),
+                members,
+                numbers: Vec::new(),
+                shape: Shape::Extra,
+            })
         })
         .collect()
 }
@@ -288,7 +326,8 @@ fn chain_edges(
     index_of: &HashMap<NodeId, usize>,
 ) -> BTreeSet<(usize, LabelId, usize)> {
     let mut used = BTreeSet::new();
-    for g in &board.groups {
+    // Only a group node makes a line: the groups the rules imply are sets of cells.
+    for g in board.groups.iter().filter(|g| g.ty.is_some()) {
         if let Some((order, l)) = chain(graph, &board.cells, &g.members, index_of) {
             for w in order.windows(2) {
                 used.insert((w[0], l, w[1]));
@@ -450,7 +489,9 @@ fn classify(board: &mut Board, graph: &Graph) {
     for (gi, (g, run)) in board.groups.iter().zip(&runs).enumerate() {
         // A run of three cells or more with two parallel runs of the same span.
         let line_of_grid = run.filter(|&(h, _, lo, hi)| hi - lo >= 2 && spans[&(h, lo, hi)] >= 3);
-        let shape = if let Some((order, l)) = chain(graph, &board.cells, &g.members, &index_of) {
+        let chained =
+            g.ty.and_then(|_| chain(graph, &board.cells, &g.members, &index_of));
+        let shape = if let Some((order, l)) = chained {
             Shape::Line(order, l)
         } else if let Some((horizontal, ..)) = line_of_grid {
             Shape::RowOrColumn(horizontal)
