@@ -692,7 +692,7 @@ impl<'a> Drawing<'a> {
             if !c.notes.is_empty() {
                 let text = c.notes.join(" ");
                 self.svg.text(
-                    "note",
+                    "cell-note",
                     (x + S - 2.5, y + S - 3.0),
                     0.2 * S,
                     Anchor::End,
