@@ -22,6 +22,8 @@ Examples:
   cat puzzles.txt | grafter solve rules/sudoku-9x9.graft --puzzles - --format json
   grafter solve rules/sudoku-4x4.graft --expand all    GROOVE's full state space
   grafter check rules/futoshiki-5x5.graft              check a file, summarise the grammar
+  grafter draw rules/futoshiki-5x5.graft --solution 1 > s1.svg
+                                                       a picture of a solution's board
   grafter completions bash > ~/.local/share/bash-completion/completions/grafter
 
 Exit status:

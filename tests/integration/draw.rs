@@ -713,3 +713,32 @@ fn solve_draws_every_solution_with_the_summary() {
     ])
     .expect_code(2);
 }
+
+#[test]
+fn numbers_set_on_rows_stand_left_of_them() {
+    let run = grafter(["draw", "tests/fixtures/draw/clues-3x3.graft"]);
+    run.ok();
+    let doc = parse(&run);
+    let cells = cells(&doc, 3, 3, "clues");
+    let clues: Vec<(usize, String)> = by_class(&doc, "clue")
+        .iter()
+        .map(|t| {
+            let (x, y) = (num(t, "x"), num(t, "y") - 4.0);
+            assert!(x < cells[0].0, "a clue inside the grid");
+            let row = cells
+                .iter()
+                .position(|c| y > c.1 && y < c.1 + c.3)
+                .expect("a clue beside a row")
+                / 3;
+            (row, t.text().unwrap().to_string())
+        })
+        .collect();
+    assert_eq!(
+        clues,
+        vec![
+            (0, "6".to_string()),
+            (1, "5".to_string()),
+            (2, "4".to_string())
+        ]
+    );
+}
