@@ -22,6 +22,8 @@ Examples:
   cat puzzles.txt | grafter solve rules/sudoku-9x9.graft --puzzles - --format json
   grafter solve rules/sudoku-4x4.graft --expand all    GROOVE's full state space
   grafter check rules/futoshiki-5x5.graft              check a file, summarise the grammar
+  grafter draw rules/futoshiki-5x5.graft --solution 1 > s1.svg
+                                                       a picture of a solution's board
   grafter completions bash > ~/.local/share/bash-completion/completions/grafter
 
 Exit status:
@@ -68,6 +70,10 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = ExpandFormat::Graft)]
         format: ExpandFormat,
     },
+    /// Draw a rule file as SVG: its board (or its graph) at the start, after a puzzle's
+    /// givens, or as a solution; or the state space of a small run, also as DOT or `.aut`.
+    #[command(after_help = DRAW_HELP)]
+    Draw(DrawArgs),
     /// Print a completion script for a shell (bash, zsh, fish, elvish, powershell).
     Completions {
         /// The shell to complete for.
@@ -78,6 +84,62 @@ pub enum Command {
         /// A subcommand whose page to print (`solve` gives grafter-solve(1)).
         subcommand: Option<String>,
     },
+}
+
+/// Shown after `grafter draw --help`.
+const DRAW_HELP: &str = "\
+Examples:
+  grafter draw rules/sudoku-4x4-centre.graft > board.svg        the board with its givens
+  grafter draw rules/sudoku-4x4-centre.graft --solution 2 > s2.svg
+  grafter draw rules/sudoku-9x9.graft --puzzles top95.txt --puzzle 3 > p3.svg
+  grafter draw rules/futoshiki-5x5.graft --graph > graph.svg    nodes and edges
+  grafter draw rules/latin-4x4.graft --space --max-states 100 > space.svg
+  grafter draw rules/sudoku-4x4-centre.graft --space --format aut > space.aut
+
+A state space larger than --max-states is cut there: the picture (or file) holds the first
+states found breadth-first, a note on stderr says so, and the exit status is 3.";
+
+#[derive(clap::Args)]
+pub struct DrawArgs {
+    /// The rule file (`.graft`).
+    pub file: PathBuf,
+    /// Draw a puzzle of this file (`-`: standard input) instead of the rule file's `start`.
+    #[arg(long)]
+    pub puzzles: Option<PathBuf>,
+    /// Which puzzle of `--puzzles`, counting from 1.
+    #[arg(long, requires = "puzzles", value_parser = clap::value_parser!(u64).range(1..))]
+    pub puzzle: Option<u64>,
+    /// Draw the K-th solution, in the order `grafter solve` prints them, instead of the
+    /// start.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    pub solution: Option<u64>,
+    /// Draw the graph, nodes and edges, instead of the board (files without a grid always
+    /// draw the graph).
+    #[arg(long, conflicts_with = "space")]
+    pub graph: bool,
+    /// Draw the state space from the start (or the puzzle): states, transitions, the start,
+    /// final states and dead ends, on whole graphs as GROOVE explores them.
+    #[arg(long, conflicts_with = "solution")]
+    pub space: bool,
+    /// `svg`: a picture; `dot` (Graphviz) and `aut` (Aldebaran, for CADP and mCRL2): the
+    /// state space as text, with `--space`.
+    #[arg(long, value_enum, default_value_t = DrawFormat::Svg)]
+    pub format: DrawFormat,
+    /// With `--space`: `all` (default) is every match of every rule, GROOVE's space;
+    /// `focus` branches on one cell at a time where that is sound.
+    #[arg(long, value_enum, default_value_t = ExpandArg::All)]
+    pub expand: ExpandArg,
+    /// With `--space`: the most states recorded (default 200 for a picture, 100000 for
+    /// dot and aut).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_states: Option<u64>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DrawFormat {
+    Svg,
+    Dot,
+    Aut,
 }
 
 #[derive(clap::Args)]
@@ -95,7 +157,8 @@ pub struct SolveArgs {
     /// when there are any.
     #[arg(long)]
     pub deny_warnings: bool,
-    /// `text`: grids and a summary; `json`: one JSON object per line.
+    /// `text`: grids and a summary; `json`: one JSON object per line; `svg`: one picture
+    /// of every solution's board (or graph), with each puzzle's summary below.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// `linear` follows one path and never backtracks (the greedy heuristics).
@@ -210,6 +273,7 @@ pub enum EngineArg {
 pub enum Format {
     Text,
     Json,
+    Svg,
 }
 
 #[derive(Clone, Copy, ValueEnum)]

@@ -52,6 +52,7 @@ mod graph;
 mod matcher;
 mod model;
 pub mod output;
+pub mod picture;
 mod puzzle;
 mod rule;
 mod slot;

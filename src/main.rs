@@ -6,6 +6,7 @@
 
 mod args;
 mod check_summary;
+mod draw;
 mod signals;
 
 use std::io::{self, BufWriter, Write};
@@ -48,6 +49,7 @@ fn main() -> ExitCode {
         } => check(&file, deny_warnings),
         Command::Heuristics(args) => heuristics(&args),
         Command::Expand { file, format } => expand(&file, format),
+        Command::Draw(args) => draw::draw(&args),
         Command::Completions { shell } => completions(shell),
         Command::Man { subcommand } => man(subcommand.as_deref()),
     };
@@ -160,6 +162,14 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
             )
             .exit();
     }
+    if args.count && matches!(args.format, Format::Svg) {
+        Cli::command()
+            .error(
+                clap::error::ErrorKind::ArgumentConflict,
+                "--count prints numbers and --format svg draws solutions: choose one",
+            )
+            .exit();
+    }
     let grammar = load(&args.file)?;
     warn(&grammar, args.deny_warnings)?;
     let engine = Engine::new(&grammar);
@@ -181,6 +191,13 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
             .map(|p| (p.number, Some(p.givens)))
             .collect(),
     };
+    if let Format::Svg = args.format {
+        let stopped = draw::solve_svg(&engine, args, &config, &runs)?;
+        if let Some(status) = interrupts.as_ref().and_then(Interrupts::status) {
+            return Ok(status);
+        }
+        return Ok(if stopped { STOPPED } else { 0 });
+    }
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let mut stopped = false;
@@ -298,7 +315,7 @@ fn run_one(
         found += 1;
         let text = match args.format {
             Format::Json => output::json::solution(grammar, number, found, graph) + "\n",
-            Format::Text => {
+            Format::Text | Format::Svg => {
                 let body = output::draw_grid(grammar, graph)
                     .unwrap_or_else(|| output::text::list_nodes(grammar, graph));
                 if many {
@@ -339,7 +356,7 @@ fn run_one(
     } else {
         match args.format {
             Format::Json => writeln!(out, "{}", output::json::summary(number, &report))?,
-            Format::Text => {
+            Format::Text | Format::Svg => {
                 if many {
                     writeln!(out, "puzzle {number}")?;
                 }

@@ -33,7 +33,7 @@ fn position(grammar: &Grammar, graph: &Graph, n: NodeId) -> Option<(Value, Value
 /// its place (the seed's first encoding replaces an empty `Node` by a `NodeVal`): a dead
 /// cell's value is then read from the live node with the same `row` and `col` that has the
 /// value attribute. A dead entry keeps its attributes, so the dead cell's position is known.
-fn cell_values(grammar: &Grammar, grid: &Grid, graph: &Graph) -> Vec<Value> {
+pub(crate) fn cell_values(grammar: &Grammar, grid: &Grid, graph: &Graph) -> Vec<Value> {
     let attr_name = value_attr_name(grammar, grid);
     let mut by_position: Option<HashMap<(Value, Value), Value>> = None;
     grid.cells

@@ -9,6 +9,7 @@ mod checker;
 mod cli;
 mod counts;
 mod diagnostics;
+mod draw;
 mod encodings;
 mod engines;
 mod fuzz;
