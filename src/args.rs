@@ -271,6 +271,7 @@ impl SolveArgs {
             },
             interrupt,
             started: None,
+            progress: None,
         }
     }
 
