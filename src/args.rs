@@ -53,6 +53,9 @@ pub enum Command {
     Check {
         /// The rule file (`.graft`).
         file: PathBuf,
+        /// `text`: a line per fact; `json`: one JSON object (`"type":"check"`).
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
     },
     /// Run the seeds' greedy colouring heuristics and exact search on every puzzle of a
     /// file; print, per heuristic, the share of puzzles solved and the mean time per puzzle.
@@ -85,10 +88,12 @@ pub struct SolveArgs {
     /// input).
     #[arg(long)]
     pub puzzles: Option<PathBuf>,
-    /// Print only each puzzle's number of solutions, one line per puzzle.
+    /// Print only each puzzle's number of solutions, one line per puzzle (with `--format
+    /// json`: its summary object).
     #[arg(long)]
     pub count: bool,
-    /// `text`: grids and a summary; `json`: one JSON object per line.
+    /// `text`: grids and a summary; `json`: one JSON object per line, each with a `type`
+    /// (`solution`, `summary`).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// `linear` follows one path and never backtracks (the greedy heuristics).
@@ -172,6 +177,10 @@ pub struct HeuristicsArgs {
     /// Print the table as Markdown.
     #[arg(long)]
     pub markdown: bool,
+    /// `text`: an aligned table (Markdown with `--markdown`); `json`: one JSON object
+    /// (`"type":"heuristics"`) with a row per heuristic.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
 }
 
 #[derive(Clone, Copy, ValueEnum)]

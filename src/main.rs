@@ -42,7 +42,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Solve(args) => solve(&args),
-        Command::Check { file } => check(&file),
+        Command::Check { file, format } => check(&file, format),
         Command::Heuristics(args) => heuristics(&args),
         Command::Expand { file, format } => expand(&file, format),
         Command::Completions { shell } => completions(shell),
@@ -298,17 +298,15 @@ fn run_one(
     if let Some(stop) = report.stop {
         to_stderr(&format!("puzzle {number}: {stop}\n"));
     }
-    if args.count {
-        writeln!(out, "{}", report.counts.solutions)?;
-    } else {
-        match args.format {
-            Format::Json => writeln!(out, "{}", output::json::summary(number, &report))?,
-            Format::Text => {
-                if many {
-                    writeln!(out, "puzzle {number}")?;
-                }
-                writeln!(out, "{}", output::text::summary(&report))?;
+    match (args.format, args.count) {
+        // The summary holds the count, and says whether it is complete.
+        (Format::Json, _) => writeln!(out, "{}", output::json::summary(number, &report))?,
+        (Format::Text, true) => writeln!(out, "{}", report.counts.solutions)?,
+        (Format::Text, false) => {
+            if many {
+                writeln!(out, "puzzle {number}")?;
             }
+            writeln!(out, "{}", output::text::summary(&report))?;
         }
     }
     Ok(report)
@@ -344,6 +342,14 @@ fn load_puzzles(engine: &Engine, path: &Path, threads: usize) -> Result<Vec<Puzz
 }
 
 fn heuristics(args: &HeuristicsArgs) -> Result<u8, Failure> {
+    if args.markdown && matches!(args.format, Format::Json) {
+        Cli::command()
+            .error(
+                clap::error::ErrorKind::ArgumentConflict,
+                "--markdown is a text table; --format json gives one JSON object",
+            )
+            .exit();
+    }
     let grammar = load(&args.file)?;
     let engine = Engine::new(&grammar);
     let puzzles: Vec<Givens> = load_puzzles(&engine, &args.puzzles, 1)?
@@ -354,7 +360,20 @@ fn heuristics(args: &HeuristicsArgs) -> Result<u8, Failure> {
     let tallies = compare(&engine, &puzzles, &list)
         .map_err(|d| Failure::BadInput(grammar.source.render(&d)))?;
     let mut out = io::stdout().lock();
-    if let Some(why) = engine.focus_unsound() {
+    let fallback = engine.focus_unsound();
+    if let Format::Json = args.format {
+        let line = output::json::heuristics(
+            &args.file.display().to_string(),
+            &args.puzzles.display().to_string(),
+            puzzles.len(),
+            fallback.as_deref(),
+            &list,
+            &tallies,
+        );
+        writeln!(out, "{line}")?;
+        return Ok(0);
+    }
+    if let Some(why) = fallback {
         writeln!(
             out,
             "note: the colouring foci fall back to `--expand all`: {why}"
@@ -371,13 +390,17 @@ fn heuristics(args: &HeuristicsArgs) -> Result<u8, Failure> {
     Ok(0)
 }
 
-fn check(path: &Path) -> Result<u8, Failure> {
+fn check(path: &Path, format: Format) -> Result<u8, Failure> {
     let grammar = load(path)?;
     let engine = Engine::new(&grammar);
     if let Err(d) = engine.check_givens(None) {
         return Err(Failure::BadInput(grammar.source.render(&d)));
     }
-    check_summary::write(&mut io::stdout().lock(), &engine)?;
+    let mut out = io::stdout().lock();
+    match format {
+        Format::Text => check_summary::write(&mut out, &engine)?,
+        Format::Json => check_summary::write_json(&mut out, &engine)?,
+    }
     Ok(0)
 }
 

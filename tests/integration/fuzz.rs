@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use crate::support::{all_rule_files, data, fixture, root, Json, BIN};
+use crate::support::{all_rule_files, data, fixture, parse_json, root, Json, BIN};
 
 /// The per-run limits every solving case is given.
 const MAX_STATES: u64 = 2000;
@@ -637,14 +637,13 @@ fn judge(
     if options.windows(2).any(|w| w == ["--format", "json"]) && code != 1 {
         let out = String::from_utf8_lossy(stdout);
         for line in out.lines() {
-            let v = Json::parse(line).map_err(|e| format!("stdout is not JSON lines: {e}"))?;
+            let v = parse_json(line).map_err(|e| format!("stdout is not JSON lines: {e}"))?;
             if let Some(states) = v.get("states").and_then(Json::as_u64) {
                 if states > MAX_STATES {
                     return Err(format!("{states} states under --max-states {MAX_STATES}"));
                 }
             }
-            if let Some(Json::Num(secs)) = v.get("seconds") {
-                let secs: f64 = secs.parse().unwrap_or(0.0);
+            if let Some(secs) = v.get("seconds").and_then(Json::as_f64) {
                 if secs > TIMEOUT_SECS as f64 + DEADLINE_SLACK_SECS {
                     return Err(format!("ran {secs} s under --timeout {TIMEOUT_SECS}"));
                 }

@@ -13,6 +13,7 @@ mod encodings;
 mod engines;
 mod fuzz;
 mod heuristics;
+mod json;
 mod layout;
 mod limits;
 mod limits_check;
