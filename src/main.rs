@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use clap::{CommandFactory, Parser};
 
-use grafter::heuristics::{compare, seed_heuristics, table};
+use grafter::heuristics::{compare, seed_heuristics, table, table_json};
 use grafter::output;
 use grafter::{
     chunk_size, ordered_jobs, read_puzzles, run_batch, Config, Diagnostic, Engine, Event, Givens,
@@ -362,7 +362,7 @@ fn heuristics(args: &HeuristicsArgs) -> Result<u8, Failure> {
     let mut out = io::stdout().lock();
     let fallback = engine.focus_unsound();
     if let Format::Json = args.format {
-        let line = output::json::heuristics(
+        let line = table_json(
             &args.file.display().to_string(),
             &args.puzzles.display().to_string(),
             puzzles.len(),

@@ -1,10 +1,10 @@
 //! JSON lines, written with serde: one object a line, each with a `type` naming its shape
-//! (`solution`, `summary`, `heuristics`). The README's command-line section documents
-//! every field; the integration tests read them back field by field.
+//! (`solution` and `summary` here; `heuristics` beside its text table, `check` beside its
+//! text). The README's command-line section documents every field; the integration tests
+//! read them back field by field.
 
 use serde::Serialize;
 
-use crate::engine::heuristics::{Heuristic, Tally};
 use crate::explore::Report;
 use crate::grammar::Grammar;
 use crate::model::Graph;
@@ -54,46 +54,15 @@ struct Summary<'a> {
     seconds: f64,
 }
 
-/// The seeds' table over a puzzle file: one row per heuristic.
-#[derive(Serialize)]
-#[serde(tag = "type", rename = "heuristics")]
-struct Heuristics<'a> {
-    /// The rule file.
-    file: &'a str,
-    /// The puzzle file.
-    puzzles_file: &'a str,
-    /// Puzzles in it.
-    puzzles: usize,
-    /// Why the colouring foci run under `--expand all`, when they do.
-    fallback: Option<&'a str>,
-    rows: Vec<HeuristicRow<'a>>,
-}
-
-#[derive(Serialize)]
-struct HeuristicRow<'a> {
-    name: &'a str,
-    /// The seed documents it comes from.
-    seeds: &'a str,
-    /// The `grafter solve` flags that run it.
-    flags: String,
-    puzzles: usize,
-    solved: usize,
-    /// Final states that failed the independent check (a bug if ever non-zero).
-    rejected: usize,
-    percent: f64,
-    mean_seconds: f64,
-    attempts_per_puzzle: f64,
-}
-
 /// One JSON line of `value`. The types here hold strings, numbers, booleans, options and
 /// arrays only, which always serialise.
-fn line(value: &impl Serialize) -> String {
+pub(crate) fn line(value: &impl Serialize) -> String {
     serde_json::to_string(value).expect("grafter's JSON types always serialise")
 }
 
 /// A float of `digits` decimals at most, so a time reads `0.012346`, not
 /// `0.012345678901`.
-fn rounded(x: f64, digits: i32) -> f64 {
+pub(crate) fn rounded(x: f64, digits: i32) -> f64 {
     let scale = 10f64.powi(digits);
     (x * scale).round() / scale
 }
@@ -135,40 +104,6 @@ pub fn summary(puzzle: usize, report: &Report) -> String {
         engine: report.engine,
         fallback: report.fallback.as_deref(),
         seconds: rounded(report.elapsed.as_secs_f64(), 6),
-    })
-}
-
-/// The heuristics table as one object: `{"type":"heuristics","file":...,"rows":[...]}`.
-/// `fallback` says why the colouring foci run under `--expand all`, when they do.
-pub fn heuristics(
-    file: &str,
-    puzzles_file: &str,
-    puzzles: usize,
-    fallback: Option<&str>,
-    heuristics: &[Heuristic],
-    tallies: &[Tally],
-) -> String {
-    let rows = heuristics
-        .iter()
-        .zip(tallies)
-        .map(|(h, t)| HeuristicRow {
-            name: h.name,
-            seeds: h.seeds,
-            flags: h.flags(),
-            puzzles: t.puzzles,
-            solved: t.solved,
-            rejected: t.rejected,
-            percent: rounded(t.percent(), 3),
-            mean_seconds: rounded(t.mean_time().as_secs_f64(), 9),
-            attempts_per_puzzle: rounded(t.attempts as f64 / t.puzzles.max(1) as f64, 3),
-        })
-        .collect();
-    line(&Heuristics {
-        file,
-        puzzles_file,
-        puzzles,
-        fallback,
-        rows,
     })
 }
 
