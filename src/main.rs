@@ -6,12 +6,14 @@
 
 mod args;
 mod check_summary;
+mod live;
 mod signals;
 
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 use clap::{CommandFactory, Parser};
@@ -20,10 +22,11 @@ use grafter::heuristics::{compare, seed_heuristics, table, table_json};
 use grafter::output;
 use grafter::{
     chunk_size, ordered_jobs, read_puzzles, run_batch, Config, Diagnostic, Engine, Event, Givens,
-    Grammar, Puzzle, Source,
+    Grammar, Progress, Puzzle, Source,
 };
 
 use args::{Cli, Command, ExpandFormat, FocusArg, Format, HeuristicsArgs, SolveArgs, ValueArg};
+use live::Live;
 use signals::Interrupts;
 
 const BAD_INPUT: u8 = 1;
@@ -37,6 +40,9 @@ const FLUSH_EVERY: Duration = Duration::from_millis(100);
 const PIECE_BYTES: usize = 4 * 1024;
 
 const STOPPED: u8 = 3;
+
+/// What the runs of `grafter solve` publish for the live line.
+static PROGRESS: Progress = Progress::new();
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -129,7 +135,7 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
     let engine = Engine::new(&grammar);
     // Without handlers (an unusual system) a signal ends the run the default way.
     let interrupts = Interrupts::install().ok();
-    let config = args.config(interrupts.as_ref().map(|i| i.stop));
+    let mut config = args.config(interrupts.as_ref().map(|i| i.stop));
     let threads = args.threads();
     // Every puzzle is read and its givens checked before anything is solved, so bad
     // input stops the run before partial output.
@@ -145,6 +151,19 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
             .map(|p| (p.number, Some(p.givens)))
             .collect(),
     };
+    // The runs state their plan's fall-back before they explore, and publish their
+    // counts for the live line when it is drawn.
+    let live = Arc::new(Live::new(&PROGRESS, runs.len()));
+    let engine = engine.with_plan_listener({
+        let live = Arc::clone(&live);
+        move |plan| live.planned(plan)
+    });
+    let (stop_line, line_stops) = mpsc::channel::<()>();
+    let line = live.shown().then(|| {
+        config = config.with_progress(&PROGRESS);
+        let live = Arc::clone(&live);
+        std::thread::spawn(move || live.show_until(line_stops))
+    });
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let mut stopped = false;
@@ -173,14 +192,17 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
                 givens.as_ref(),
                 &mut pieces,
             )?;
+            if let Some(stop) = report.stop {
+                live.note(&format!("puzzle {number}: {stop}\n"));
+            }
             pieces.flush()?;
+            live.puzzle_done();
             Ok(report.stop.is_some())
         },
         |_, event: Event<Vec<u8>, Result<bool, Failure>>| {
             let written = match event {
-                Event::Item(text) => out
-                    .write_all(&text)
-                    .and_then(|()| out.flush())
+                Event::Item(text) => live
+                    .to_stdout(|| out.write_all(&text).and_then(|()| out.flush()))
                     .map_err(Failure::Io),
                 Event::Done(Ok(stop)) => {
                     stopped |= stop;
@@ -196,6 +218,11 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
                 .is_ok()
         },
     );
+    // The line is cleared before anything else is said.
+    drop(stop_line);
+    if let Some(line) = line {
+        let _ = line.join();
+    }
     if let Some(f) = failure {
         return Err(f);
     }
@@ -294,9 +321,6 @@ fn run_one(
         .map_err(|d| Failure::BadInput(grammar.source.render(&d)))?;
     if let Some(e) = io_error {
         return Err(Failure::Io(e));
-    }
-    if let Some(stop) = report.stop {
-        to_stderr(&format!("puzzle {number}: {stop}\n"));
     }
     match (args.format, args.count) {
         // The summary holds the count, and says whether it is complete.

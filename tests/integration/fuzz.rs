@@ -607,7 +607,7 @@ fn run_bounded(args: &[OsString], out: &Path, err: &Path) -> Result<i32, Duratio
 }
 
 /// Checks one run: an exit status of the contract, no panic, every stderr line a part of a
-/// `file:line:col: error:` diagnostic about one of `inputs` or a stop note, and in JSON
+/// `file:line:col: error:` diagnostic about one of `inputs` or a note, and in JSON
 /// output the limits held. `Ok(true)` when it took [`NO_POSITION`]'s allowance.
 fn judge(
     code: i32,
@@ -660,7 +660,8 @@ const NO_POSITION: &str = ": error: cannot read: stream did not contain valid UT
 
 /// Every line of stderr belongs to a diagnostic (`FILE:LINE:COL: error: ...`, the source
 /// line with a caret under it, `= note:` lines) about one of `inputs`, or is a stop note
-/// (`puzzle N: ...`). `Ok(true)` when a line was [`NO_POSITION`]'s message about one of
+/// (`puzzle N: ...`) or the note that focus falls back (`note: --expand focus falls back
+/// to all: ...`). `Ok(true)` when a line was [`NO_POSITION`]'s message about one of
 /// `not_utf8`.
 fn check_stderr(err: &str, inputs: &[&Path], not_utf8: &[&Path]) -> Result<bool, String> {
     let mut no_position = false;
@@ -674,6 +675,9 @@ fn check_stderr(err: &str, inputs: &[&Path], not_utf8: &[&Path]) -> Result<bool,
             .any(|p| line == format!("{}{NO_POSITION}", p.display()))
         {
             no_position = true;
+            continue;
+        }
+        if line.starts_with("note: --expand focus falls back to all: ") {
             continue;
         }
         if let Some(rest) = line.strip_prefix("puzzle ") {
@@ -864,7 +868,7 @@ fn the_fuzzer_is_deterministic_and_mutates() {
 #[test]
 fn the_stderr_check_accepts_diagnostics_and_rejects_other_text() {
     let f = Path::new("/tmp/x.graft");
-    let good = "/tmp/x.graft:2:6: error: unknown node type `Cel`\n  |\n2 | node Cel\n  |      ^^^\n  = note: a hint\npuzzle 1: stopped after 2000 states (--max-states)\n";
+    let good = "/tmp/x.graft:2:6: error: unknown node type `Cel`\n  |\n2 | node Cel\n  |      ^^^\n  = note: a hint\nnote: --expand focus falls back to all: on whole graphs: why\npuzzle 1: stopped after 2000 states (--max-states)\n";
     assert_eq!(check_stderr(good, &[f], &[]), Ok(false));
     let old = "/tmp/x.graft: error: cannot read: stream did not contain valid UTF-8\n";
     assert_eq!(check_stderr(old, &[f], &[f]), Ok(true));

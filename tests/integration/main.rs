@@ -17,6 +17,7 @@ mod json;
 mod layout;
 mod limits;
 mod limits_check;
+mod progress;
 mod random_variants;
 mod refusals;
 mod semantics;
