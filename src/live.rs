@@ -9,7 +9,8 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use indicatif::{HumanCount, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use console::Term;
+use indicatif::{HumanCount, ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike};
 
 use grafter::{Plan, Progress};
 
@@ -24,6 +25,11 @@ const RATE_WINDOW: Duration = Duration::from_secs(2);
 /// The spinner's frames, one a tick: it shows the line is live when the counts stand
 /// still (tabulating a large graph's applications, a slow state).
 const SPINNER: [char; 10] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+/// Columns the line leaves free at the right: a line that fills the last column leaves
+/// the cursor waiting to wrap, and the terminal's echo of Ctrl-C (`^C`) would then start
+/// a new line and strand the old one on the screen instead of being cleared with it.
+const MARGIN: u16 = 3;
 
 /// The live line of one `grafter solve` and the notes it states.
 pub struct Live {
@@ -51,7 +57,9 @@ impl Live {
             // The message fills the line and is cut at the terminal's width.
             let style = ProgressStyle::with_template("{wide_msg}")
                 .unwrap_or_else(|_| ProgressStyle::default_spinner());
-            ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()).with_style(style)
+            let stderr = Box::new(Narrowed(Term::stderr()));
+            let target = ProgressDrawTarget::term_like_with_hz(stderr, 20);
+            ProgressBar::with_draw_target(None, target).with_style(style)
         });
         Live {
             bar,
@@ -144,8 +152,8 @@ impl Live {
     }
 
     /// The line's text, what matters most first so that a narrow terminal cuts the
-    /// least: `0:05 · 12/95 puzzles · 1.85 M states · 934 k solutions · 2.40 M states/s ·
-    /// slot, expand focus` (79 columns without the puzzles).
+    /// least: `0:05 · 12/95 puzzles · 1.85 M states (2.40 M/s) · 934 k solutions · slot,
+    /// expand focus` (73 columns with the spinner, without the puzzles).
     fn line(&self, rate: f64, elapsed: Duration) -> String {
         let c = self.progress.counts();
         let mut parts = vec![clock(elapsed)];
@@ -156,13 +164,12 @@ impl Live {
                 HumanCount(self.puzzles as u64)
             ));
         }
-        parts.push(format!("{} states", si(c.states as f64)));
+        parts.push(format!("{} states ({}/s)", si(c.states as f64), si(rate)));
         parts.push(format!(
             "{} solution{}",
             si(c.solutions as f64),
             if c.solutions == 1 { "" } else { "s" }
         ));
-        parts.push(format!("{} states/s", si(rate)));
         if let Some(plan) = self.plan.get() {
             parts.push(plan.clone());
         }
@@ -198,6 +205,52 @@ fn clock(d: Duration) -> String {
         format!("{}:{:02}", s / 60, s % 60)
     } else {
         format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+    }
+}
+
+/// Stderr as the line's terminal, [`MARGIN`] columns narrower than it is.
+#[derive(Debug)]
+struct Narrowed(Term);
+
+impl TermLike for Narrowed {
+    fn width(&self) -> u16 {
+        self.0.size().1.saturating_sub(MARGIN).max(1)
+    }
+
+    fn height(&self) -> u16 {
+        self.0.size().0
+    }
+
+    fn move_cursor_up(&self, n: usize) -> io::Result<()> {
+        self.0.move_cursor_up(n)
+    }
+
+    fn move_cursor_down(&self, n: usize) -> io::Result<()> {
+        self.0.move_cursor_down(n)
+    }
+
+    fn move_cursor_right(&self, n: usize) -> io::Result<()> {
+        self.0.move_cursor_right(n)
+    }
+
+    fn move_cursor_left(&self, n: usize) -> io::Result<()> {
+        self.0.move_cursor_left(n)
+    }
+
+    fn write_line(&self, s: &str) -> io::Result<()> {
+        self.0.write_line(s)
+    }
+
+    fn write_str(&self, s: &str) -> io::Result<()> {
+        self.0.write_str(s)
+    }
+
+    fn clear_line(&self) -> io::Result<()> {
+        self.0.clear_line()
+    }
+
+    fn flush(&self) -> io::Result<()> {
+        self.0.flush()
     }
 }
 

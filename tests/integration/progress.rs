@@ -11,7 +11,7 @@ use crate::support::{fixture, grafter, rule, temp_path, BIN};
 const EMPTY_SIX: &str = "....................................\n";
 
 /// What the live line always holds while the slot engine runs: the rate and the plan.
-const LIVE: [&str; 2] = [" states/s", "slot, expand focus"];
+const LIVE: [&str; 2] = ["/s) · ", "slot, expand focus"];
 
 const FALLS_BACK: &str = "note: --expand focus falls back to all: ";
 
@@ -155,11 +155,11 @@ fn on_a_terminal_a_live_line_shows_the_counts_then_goes() {
         return;
     };
     assert_eq!(code, 3, "{shown:?}");
-    for part in LIVE.iter().chain(&[" states · ", " solutions · "]) {
+    for part in LIVE.iter().chain(&[" states (", " solutions · "]) {
         assert!(shown.contains(part), "no {part:?} in {shown:?}");
     }
-    // The states drawn (`1.08 M states`) never go down, and go up.
-    let drawn: Vec<&str> = shown.split(" states · ").collect();
+    // The states drawn (`1.08 M states (2.31 M/s)`) never go down, and go up.
+    let drawn: Vec<&str> = shown.split(" states (").collect();
     let states: Vec<f64> = drawn[..drawn.len() - 1]
         .iter()
         .map(|s| si_value(s.rsplit(" · ").next().unwrap_or(s)))
@@ -193,7 +193,7 @@ fn on_a_terminal_the_fall_back_comes_before_the_run() {
     };
     assert_eq!(code, 3, "{shown:?}");
     let note = shown.find(FALLS_BACK).expect("a fall-back note");
-    let line = shown.find(" states/s").expect("a live line");
+    let line = shown.find(" states (").expect("a live line");
     assert!(note < line, "{shown:?}");
     assert!(shown.contains("graph, expand all"), "{shown:?}");
 }
