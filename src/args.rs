@@ -58,6 +58,9 @@ pub enum Command {
         /// Treat warnings about the rule file as errors: exit with status 1 when there are any.
         #[arg(long)]
         deny_warnings: bool,
+        /// `text`: a line per fact; `json`: one JSON object (`"type":"check"`).
+        #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+        format: ReportFormat,
     },
     /// Run the seeds' greedy colouring heuristics and exact search on every puzzle of a
     /// file; print, per heuristic, the share of puzzles solved and the mean time per puzzle.
@@ -150,15 +153,17 @@ pub struct SolveArgs {
     /// input).
     #[arg(long)]
     pub puzzles: Option<PathBuf>,
-    /// Print only each puzzle's number of solutions, one line per puzzle.
+    /// Print only each puzzle's number of solutions, one line per puzzle (with `--format
+    /// json`: its summary object).
     #[arg(long)]
     pub count: bool,
     /// Treat warnings about the rule file as errors: exit with status 1 before solving
     /// when there are any.
     #[arg(long)]
     pub deny_warnings: bool,
-    /// `text`: grids and a summary; `json`: one JSON object per line; `svg`: one picture
-    /// of every solution's board (or graph), with each puzzle's summary below.
+    /// `text`: grids and a summary; `json`: one JSON object per line, each with a `type`
+    /// (`solution`, `summary`); `svg`: one picture of every solution's board (or graph),
+    /// with each puzzle's summary below.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// `linear` follows one path and never backtracks (the greedy heuristics).
@@ -242,6 +247,10 @@ pub struct HeuristicsArgs {
     /// Print the table as Markdown.
     #[arg(long)]
     pub markdown: bool,
+    /// `text`: an aligned table (Markdown with `--markdown`); `json`: one JSON object
+    /// (`"type":"heuristics"`) with a row per heuristic.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    pub format: ReportFormat,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -274,6 +283,13 @@ pub enum Format {
     Text,
     Json,
     Svg,
+}
+
+/// The output of `check` and `heuristics`: a text report or one JSON object.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum ReportFormat {
+    Text,
+    Json,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -342,6 +358,7 @@ impl SolveArgs {
             },
             interrupt,
             started: None,
+            progress: None,
         }
     }
 

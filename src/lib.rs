@@ -68,7 +68,7 @@ pub use engine::{Engine, Plan};
 pub use explore::memory::{default_max_memory, parse_size};
 pub use explore::{
     chunk_size, explore, ordered_jobs, resolve_threads, run_batch, Config, Counts, EngineChoice,
-    Event, Expand, Focus, Limits, Order, Policy, Report, Space, StopReason, ValueOrder,
+    Event, Expand, Focus, Limits, Order, Policy, Progress, Report, Space, StopReason, ValueOrder,
 };
 pub use grammar::{Givens, Grammar, Grid};
 pub use graph::GraphSpace;

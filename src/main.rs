@@ -7,24 +7,29 @@
 mod args;
 mod check_summary;
 mod draw;
+mod live;
 mod signals;
 
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 use clap::{CommandFactory, Parser};
 
-use grafter::heuristics::{compare, seed_heuristics, table};
+use grafter::heuristics::{compare, seed_heuristics, table, table_json};
 use grafter::output;
 use grafter::{
     chunk_size, ordered_jobs, read_puzzles, run_batch, Config, Diagnostic, Engine, Event, Givens,
-    Grammar, Puzzle, Source,
+    Grammar, Progress, Puzzle, Source,
 };
 
-use args::{Cli, Command, ExpandFormat, FocusArg, Format, HeuristicsArgs, SolveArgs, ValueArg};
+use args::{
+    Cli, Command, ExpandFormat, FocusArg, Format, HeuristicsArgs, ReportFormat, SolveArgs, ValueArg,
+};
+use live::Live;
 use signals::Interrupts;
 
 const BAD_INPUT: u8 = 1;
@@ -39,6 +44,9 @@ const PIECE_BYTES: usize = 4 * 1024;
 
 const STOPPED: u8 = 3;
 
+/// What the runs of `grafter solve` publish for the live line.
+static PROGRESS: Progress = Progress::new();
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -46,7 +54,8 @@ fn main() -> ExitCode {
         Command::Check {
             file,
             deny_warnings,
-        } => check(&file, deny_warnings),
+            format,
+        } => check(&file, deny_warnings, format),
         Command::Heuristics(args) => heuristics(&args),
         Command::Expand { file, format } => expand(&file, format),
         Command::Draw(args) => draw::draw(&args),
@@ -175,7 +184,7 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
     let engine = Engine::new(&grammar);
     // Without handlers (an unusual system) a signal ends the run the default way.
     let interrupts = Interrupts::install().ok();
-    let config = args.config(interrupts.as_ref().map(|i| i.stop));
+    let mut config = args.config(interrupts.as_ref().map(|i| i.stop));
     let threads = args.threads();
     // Every puzzle is read and its givens checked before anything is solved, so bad
     // input stops the run before partial output.
@@ -198,6 +207,19 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
         }
         return Ok(if stopped { STOPPED } else { 0 });
     }
+    // The runs state their plan's fall-back before they explore, and publish their
+    // counts for the live line when it is drawn.
+    let live = Arc::new(Live::new(&PROGRESS, runs.len()));
+    let engine = engine.with_plan_listener({
+        let live = Arc::clone(&live);
+        move |plan| live.planned(plan)
+    });
+    let (stop_line, line_stops) = mpsc::channel::<()>();
+    let line = live.shown().then(|| {
+        config = config.with_progress(&PROGRESS);
+        let live = Arc::clone(&live);
+        std::thread::spawn(move || live.show_until(line_stops))
+    });
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let mut stopped = false;
@@ -226,14 +248,17 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
                 givens.as_ref(),
                 &mut pieces,
             )?;
+            if let Some(stop) = report.stop {
+                live.note(&format!("puzzle {number}: {stop}\n"));
+            }
             pieces.flush()?;
+            live.puzzle_done();
             Ok(report.stop.is_some())
         },
         |_, event: Event<Vec<u8>, Result<bool, Failure>>| {
             let written = match event {
-                Event::Item(text) => out
-                    .write_all(&text)
-                    .and_then(|()| out.flush())
+                Event::Item(text) => live
+                    .to_stdout(|| out.write_all(&text).and_then(|()| out.flush()))
                     .map_err(Failure::Io),
                 Event::Done(Ok(stop)) => {
                     stopped |= stop;
@@ -249,6 +274,11 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
                 .is_ok()
         },
     );
+    // The line is cleared before anything else is said.
+    drop(stop_line);
+    if let Some(line) = line {
+        let _ = line.join();
+    }
     if let Some(f) = failure {
         return Err(f);
     }
@@ -348,20 +378,15 @@ fn run_one(
     if let Some(e) = io_error {
         return Err(Failure::Io(e));
     }
-    if let Some(stop) = report.stop {
-        to_stderr(&format!("puzzle {number}: {stop}\n"));
-    }
-    if args.count {
-        writeln!(out, "{}", report.counts.solutions)?;
-    } else {
-        match args.format {
-            Format::Json => writeln!(out, "{}", output::json::summary(number, &report))?,
-            Format::Text | Format::Svg => {
-                if many {
-                    writeln!(out, "puzzle {number}")?;
-                }
-                writeln!(out, "{}", output::text::summary(&report))?;
+    match (args.format, args.count) {
+        // The summary holds the count, and says whether it is complete.
+        (Format::Json, _) => writeln!(out, "{}", output::json::summary(number, &report))?,
+        (Format::Text | Format::Svg, true) => writeln!(out, "{}", report.counts.solutions)?,
+        (Format::Text | Format::Svg, false) => {
+            if many {
+                writeln!(out, "puzzle {number}")?;
             }
+            writeln!(out, "{}", output::text::summary(&report))?;
         }
     }
     Ok(report)
@@ -397,6 +422,14 @@ fn load_puzzles(engine: &Engine, path: &Path, threads: usize) -> Result<Vec<Puzz
 }
 
 fn heuristics(args: &HeuristicsArgs) -> Result<u8, Failure> {
+    if args.markdown && matches!(args.format, ReportFormat::Json) {
+        Cli::command()
+            .error(
+                clap::error::ErrorKind::ArgumentConflict,
+                "--markdown is a text table; --format json gives one JSON object",
+            )
+            .exit();
+    }
     let grammar = load(&args.file)?;
     let engine = Engine::new(&grammar);
     let puzzles: Vec<Givens> = load_puzzles(&engine, &args.puzzles, 1)?
@@ -407,7 +440,20 @@ fn heuristics(args: &HeuristicsArgs) -> Result<u8, Failure> {
     let tallies = compare(&engine, &puzzles, &list)
         .map_err(|d| Failure::BadInput(render(&grammar.source, &d)))?;
     let mut out = io::stdout().lock();
-    if let Some(why) = engine.focus_unsound() {
+    let fallback = engine.focus_unsound();
+    if let ReportFormat::Json = args.format {
+        let line = table_json(
+            &args.file.display().to_string(),
+            &args.puzzles.display().to_string(),
+            puzzles.len(),
+            fallback.as_deref(),
+            &list,
+            &tallies,
+        );
+        writeln!(out, "{line}")?;
+        return Ok(0);
+    }
+    if let Some(why) = fallback {
         writeln!(
             out,
             "note: the colouring foci fall back to `--expand all`: {why}"
@@ -424,14 +470,18 @@ fn heuristics(args: &HeuristicsArgs) -> Result<u8, Failure> {
     Ok(0)
 }
 
-fn check(path: &Path, deny_warnings: bool) -> Result<u8, Failure> {
+fn check(path: &Path, deny_warnings: bool, format: ReportFormat) -> Result<u8, Failure> {
     let grammar = load(path)?;
     warn(&grammar, deny_warnings)?;
     let engine = Engine::new(&grammar);
     if let Err(d) = engine.check_givens(None) {
         return Err(Failure::BadInput(render(&grammar.source, &d)));
     }
-    check_summary::write(&mut io::stdout().lock(), &engine)?;
+    let mut out = io::stdout().lock();
+    match format {
+        ReportFormat::Text => check_summary::write(&mut out, &engine)?,
+        ReportFormat::Json => check_summary::write_json(&mut out, &engine)?,
+    }
     Ok(0)
 }
 

@@ -7,6 +7,7 @@ use std::time::Instant;
 use super::config::Config;
 use super::frontier::Frontier;
 use super::halt::Halt;
+use super::progress::Meter;
 use super::report::{Counts, StopReason};
 use super::space::Space;
 use super::store::StateStore;
@@ -67,6 +68,8 @@ pub fn explore_budget<S: Space>(
     )
 }
 
+/// The walk, its counts published to `config.progress` when there is one: as it goes,
+/// then whole at its end, or taken back when it gives up (its states are explored again).
 fn walk<S: Space>(
     space: &S,
     config: &Config,
@@ -75,6 +78,38 @@ fn walk<S: Space>(
     cancel: Option<&AtomicBool>,
     budget: Option<u64>,
     on_solution: &mut dyn FnMut(&S::State),
+) -> Option<(Counts, Option<StopReason>)> {
+    let mut meter = config.progress.map(Meter::new);
+    let walked = walk_metered(
+        space,
+        config,
+        start,
+        started,
+        cancel,
+        budget,
+        on_solution,
+        &mut meter,
+    );
+    if let Some(mut meter) = meter {
+        match &walked {
+            Some((counts, _)) => meter.publish(counts),
+            None => meter.retract(),
+        }
+    }
+    walked
+}
+
+/// The loop itself, showing its counts to `meter` at each poll.
+#[allow(clippy::too_many_arguments)]
+fn walk_metered<S: Space>(
+    space: &S,
+    config: &Config,
+    start: S::State,
+    started: Instant,
+    cancel: Option<&AtomicBool>,
+    budget: Option<u64>,
+    on_solution: &mut dyn FnMut(&S::State),
+    meter: &mut Option<Meter<'_>>,
 ) -> Option<(Counts, Option<StopReason>)> {
     let limits = config.limits;
     let mut halt = Halt::new(limits, started, config.interrupt, cancel);
@@ -98,6 +133,9 @@ fn walk<S: Space>(
         }
         if let Some(stop) = halt.tick() {
             return Some((counts, Some(stop)));
+        }
+        if let Some(meter) = meter.as_mut() {
+            meter.observe(&halt, &counts);
         }
         if budget.is_some_and(|b| counts.states >= b) {
             return None;

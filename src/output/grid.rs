@@ -60,11 +60,34 @@ pub(crate) fn cell_values(grammar: &Grammar, grid: &Grid, graph: &Graph) -> Vec<
         .collect()
 }
 
-fn cell_text(grammar: &Grammar, v: Value) -> String {
+/// A cell's value name, `.` when it has none.
+fn cell_name(grammar: &Grammar, v: Value) -> &str {
     match v {
-        Value::Val(x) => grammar.domain.name(x).to_string(),
-        _ => ".".to_string(),
+        Value::Val(x) => grammar.domain.name(x),
+        _ => ".",
     }
+}
+
+fn cell_text(grammar: &Grammar, v: Value) -> String {
+    cell_name(grammar, v).to_string()
+}
+
+/// One row of [`grid_rows`]: `None` where the row has no cell.
+pub type Row<'g> = Vec<Option<&'g str>>;
+
+/// The grid row by row: each cell's value name, `.` when it is empty. A position
+/// without a cell is `None` (JSON's `null`); the grids the language makes today are
+/// rectangles of cells, so there is none yet.
+pub fn grid_rows<'g>(grammar: &'g Grammar, graph: &Graph) -> Option<Vec<Row<'g>>> {
+    let grid = grammar.grid.as_ref()?;
+    let values = cell_values(grammar, grid, graph);
+    let cols = (grid.cols as usize).max(1);
+    Some(
+        values
+            .chunks(cols)
+            .map(|row| row.iter().map(|&v| Some(cell_name(grammar, v))).collect())
+            .collect(),
+    )
 }
 
 /// Row-major cell values as one string: one character per cell when every value is one

@@ -12,8 +12,8 @@ use crate::grammar::Grammar;
 use crate::graph::graph_space::{GraphScratch, Step};
 use crate::graph::GraphSpace;
 use crate::model::Graph;
+use crate::output::dot::quote;
 use crate::output::grid::grid_line;
-use crate::output::json::quote;
 use crate::output::text::node_name;
 
 /// What a recorded state is.
