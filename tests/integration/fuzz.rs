@@ -712,7 +712,8 @@ fn check_stderr(err: &str, inputs: &[&Path], not_utf8: &[&Path]) -> Result<bool,
             let body = l.trim_start();
             if body.starts_with("--> ") {
                 pointer = true;
-            } else if l.contains(" | ") || l.trim_end().ends_with('|') {
+            } else if l.contains(" | ") || l.trim_end().ends_with('|') || body.trim_end() == "." {
+                // `.` stands in the gutter where lines between two labels are left out.
                 caret |= l.contains('^');
             } else if !(body.starts_with("= note: ") || body.starts_with("= help: ")) {
                 return Err(format!("diagnostic line outside the snippet: {l:?}"));
