@@ -1,6 +1,7 @@
 //! A checked rule file: types, value domain, start graph, rules and final condition.
 
 use crate::diag::{Source, Span};
+use crate::layer::Layer;
 use crate::model::{AttrId, Domain, Graph, NodeId, NodeTypeId, TypeSystem, Value};
 use crate::rule::{Condition, Rule};
 
@@ -69,10 +70,13 @@ pub struct Grammar {
     pub rules: Vec<Rule>,
     /// `final:`; absent means GROOVE's default: a state where no rule applies.
     pub final_cond: Option<Condition>,
+    /// The layers a puzzle line may carry, in declaration order (`layer NAME: ...`).
+    pub layers: Vec<Layer>,
 }
 
 impl Grammar {
     /// The start graph: the base graph with `givens` (or the file's `start` block) placed.
+    /// A puzzle with layers starts from [`Grammar::with_layers`]'s base graph instead.
     pub fn start_graph(&self, givens: Option<&Givens>) -> Graph {
         let mut graph = self.base.clone();
         let (Some(grid), Some(givens)) = (&self.grid, givens.or(self.start.as_ref())) else {

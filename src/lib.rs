@@ -49,6 +49,7 @@ mod engine;
 mod explore;
 mod grammar;
 mod graph;
+mod layer;
 mod matcher;
 mod model;
 pub mod output;
@@ -71,6 +72,7 @@ pub use explore::{
 };
 pub use grammar::{Givens, Grammar, Grid};
 pub use graph::GraphSpace;
+pub use layer::{Content, Layer, LayerKind, Layers};
 pub use model::Graph;
 pub use puzzle::{read_puzzles, Puzzle};
 

@@ -7,6 +7,7 @@ mod expr;
 mod graph;
 mod grid;
 mod groups;
+mod layers;
 mod pairs;
 mod rule;
 mod start;
@@ -23,6 +24,7 @@ pub use expand::print_expanded;
 
 use crate::diag::{Diagnostic, Diagnostics, Source, Span};
 use crate::grammar::{Givens, Grammar, Grid};
+use crate::layer::Layer;
 use crate::model::{Domain, Graph, NodeId, TypeSystem};
 use crate::rule::{Condition, Rule};
 use crate::syntax::{self, ast};
@@ -49,6 +51,7 @@ pub fn check(source: Source) -> Result<Grammar, Diagnostics> {
         start: cx.start,
         rules: cx.rules,
         final_cond: cx.final_cond,
+        layers: cx.layers,
         source,
     })
 }
@@ -74,6 +77,7 @@ pub(crate) struct Checker<'s> {
     start: Option<Givens>,
     rules: Vec<Rule>,
     final_cond: Option<Condition>,
+    layers: Vec<Layer>,
 }
 
 impl<'s> Checker<'s> {
@@ -93,6 +97,7 @@ impl<'s> Checker<'s> {
             start: None,
             rules: Vec::new(),
             final_cond: None,
+            layers: Vec::new(),
         }
     }
 
@@ -112,8 +117,8 @@ impl<'s> Checker<'s> {
 
     /// Items are lowered in dependency order, not file order: the values and types first,
     /// then the nodes (hand-written ones before generated ones, so a grid over named nodes
-    /// sees them), then edges (generated edges see every node), then the start block and
-    /// the rules.
+    /// sees them), then edges (generated edges see every node), then the layers (which
+    /// name generated nodes), then the start block and the rules.
     fn lower_file(&mut self, file: &ast::File) {
         let values: Vec<_> = file
             .items
@@ -162,6 +167,15 @@ impl<'s> Checker<'s> {
                 _ => {}
             }
         }
+        let layers: Vec<&ast::LayerDecl> = file
+            .items
+            .iter()
+            .filter_map(|i| match i {
+                ast::Item::Layer(d) => Some(d),
+                _ => None,
+            })
+            .collect();
+        self.lower_layers(&layers);
         let mut start_seen: Option<Span> = None;
         let mut final_seen: Option<Span> = None;
         for item in &file.items {

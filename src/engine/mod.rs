@@ -11,6 +11,7 @@ use std::time::Instant;
 use crate::analysis::{Monotone, Refusal};
 use crate::diag::Diagnostic;
 use crate::grammar::{Givens, Grammar};
+use crate::layer::Layers;
 use crate::model::Graph;
 use crate::slot::{SlotEngine, SlotModel};
 
@@ -41,6 +42,18 @@ impl<'g> Engine<'g> {
             Err(why) => Kind::Graph(why),
         };
         Engine { grammar, kind }
+    }
+
+    /// Runs `f` with the engine of a puzzle whose line carries `layers`: this engine when
+    /// they are empty, else one compiled for the grammar with the layers added — layers
+    /// change the start graph's structure, from which the slot engine compiles its tables,
+    /// so each such puzzle pays a copy of the grammar and a compilation.
+    pub fn with_layers<R>(&self, layers: &Layers, f: impl FnOnce(&Engine<'_>) -> R) -> R {
+        if layers.is_empty() {
+            return f(self);
+        }
+        let grammar = self.grammar.with_layers(layers);
+        f(&Engine::new(&grammar))
     }
 
     /// The grammar this engine runs.
