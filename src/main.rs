@@ -138,16 +138,17 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
     let threads = args.threads();
     // Every puzzle is read and its givens checked before anything is solved, so bad
     // input stops the run before partial output.
-    let runs: Vec<(usize, Option<Givens>, Layers)> = match &args.puzzles {
+    // A puzzle line's layers (`None`: the file's own puzzle, its start block and layers).
+    let runs: Vec<(usize, Option<Givens>, Option<Layers>)> = match &args.puzzles {
         None => {
             if let Err(d) = engine.check_givens(None) {
                 return Err(Failure::BadInput(grammar.source.render(&d)));
             }
-            vec![(1, None, Layers::default())]
+            vec![(1, None, None)]
         }
         Some(path) => load_puzzles(&engine, path, threads)?
             .into_iter()
-            .map(|p| (p.number, Some(p.givens), p.layers))
+            .map(|p| (p.number, Some(p.givens), Some(p.layers)))
             .collect(),
     };
     let stdout = io::stdout();
@@ -169,7 +170,7 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
                 text: Vec::new(),
                 emit,
             };
-            let report = engine.with_layers(layers, |engine| {
+            let mut run = |engine: &Engine| {
                 run_one(
                     engine,
                     args,
@@ -179,7 +180,11 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
                     givens.as_ref(),
                     &mut pieces,
                 )
-            })?;
+            };
+            let report = match layers {
+                None => run(&engine),
+                Some(layers) => engine.with_layers(layers, run),
+            }?;
             pieces.flush()?;
             Ok(report.stop.is_some())
         },
@@ -360,7 +365,7 @@ fn heuristics(args: &HeuristicsArgs) -> Result<u8, Failure> {
     let puzzles = load_puzzles(&engine, &args.puzzles, 1)?;
     if let Some(p) = puzzles.iter().find(|p| !p.layers.is_empty()) {
         return Err(Failure::BadInput(format!(
-            "{}:{}: error: puzzle {} carries layers, and `grafter heuristics` runs one compiled grammar over every puzzle: expected puzzles without layers (`grafter solve` reads layers)\n",
+            "{}:{}:1: error: puzzle {} carries layers, and `grafter heuristics` runs one compiled grammar over every puzzle: expected puzzles without layers (`grafter solve` reads layers)\n",
             args.puzzles.display(),
             p.line,
             p.number

@@ -4,9 +4,11 @@
 use std::collections::HashMap;
 
 use super::{list_or, Checker};
-use crate::diag::{Diagnostic, Span};
-use crate::layer::{Layer, LayerKind};
+use crate::diag::{Diagnostic, Diagnostics, Span};
+use crate::grammar::Grammar;
+use crate::layer::{Layer, LayerBase, LayerKind, Layers};
 use crate::model::{AttrId, AttrType, LabelId, NodeId, NodeTypeId};
+use crate::puzzle::sections::Reader;
 use crate::syntax::ast;
 
 impl Checker<'_> {
@@ -310,5 +312,105 @@ impl Checker<'_> {
                 None
             }
         }
+    }
+}
+
+/// Adds the layer content the file gives its own puzzle (`layer NAME: ... = { ... }`) to the
+/// base graph, read as a puzzle line's sections are, and keeps the base without it for
+/// puzzle lines.
+pub(super) fn add_own_content(grammar: Grammar, file: &ast::File) -> Result<Grammar, Diagnostics> {
+    let given: Vec<(&str, &ast::RawBlock)> = file
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            ast::Item::Layer(d) => Some((d.name.name.as_str(), d.content.as_ref()?)),
+            _ => None,
+        })
+        .collect();
+    if given.is_empty() {
+        return Ok(grammar);
+    }
+    let reader = Reader::new(&grammar);
+    let mut sections = vec![None; grammar.layers.len()];
+    let mut items = Vec::new();
+    for (name, raw) in given {
+        let Some(k) = grammar.layers.iter().position(|l| l.name == name) else {
+            continue;
+        };
+        let text = blank_comments(&raw.text);
+        match reader.section(&grammar.layers[k], &text, raw.span.start, raw.span) {
+            Ok(s) => sections[k] = Some(s),
+            Err(d) => items.push(d),
+        }
+    }
+    let layers = Layers {
+        sections: sections
+            .iter()
+            .map(|s| s.as_ref().map(|s| s.content.clone()))
+            .collect(),
+    };
+    if items.is_empty() {
+        items = reader.check_line(&layers, &sections);
+    }
+    if !items.is_empty() {
+        items.sort_by_key(|d| d.span.start);
+        return Err(Diagnostics {
+            source: grammar.source,
+            items,
+        });
+    }
+    let bare = LayerBase {
+        graph: grammar.base.clone(),
+        names: grammar.names.clone(),
+    };
+    let mut own = grammar.with_layers(&layers);
+    own.layer_base = Some(Box::new(bare));
+    Ok(own)
+}
+
+/// `text` with its comments (`// ...`, `/* ... */`) turned into blanks of the same length,
+/// so that offsets still point into the file.
+fn blank_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        let len = if rest.starts_with("//") {
+            rest.find('\n').unwrap_or(rest.len())
+        } else if rest.starts_with("/*") {
+            rest.find("*/").map_or(rest.len(), |e| e + 2)
+        } else {
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+            continue;
+        };
+        // Newlines stay, so that a comment ends a word as it ends a line.
+        out.extend(
+            rest[..len]
+                .bytes()
+                .map(|b| if b == b'\n' { '\n' } else { ' ' }),
+        );
+        rest = &rest[len..];
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::blank_comments;
+
+    #[test]
+    fn comments_become_blanks_of_the_same_length() {
+        let text = "AB // é x\nC/* y\n */D";
+        let out = blank_comments(text);
+        assert_eq!(out.len(), text.len());
+        assert_eq!(
+            out,
+            format!(
+                "AB {}\nC{}\n{}D",
+                " ".repeat(7),
+                " ".repeat(4),
+                " ".repeat(3)
+            )
+        );
     }
 }

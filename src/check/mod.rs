@@ -42,7 +42,7 @@ pub fn check(source: Source) -> Result<Grammar, Diagnostics> {
         items.sort_by_key(|d| d.span.start);
         return Err(Diagnostics { source, items });
     }
-    Ok(Grammar {
+    let grammar = Grammar {
         domain: cx.domain,
         types: cx.types,
         base: cx.graph,
@@ -52,8 +52,10 @@ pub fn check(source: Source) -> Result<Grammar, Diagnostics> {
         rules: cx.rules,
         final_cond: cx.final_cond,
         layers: cx.layers,
+        layer_base: None,
         source,
-    })
+    };
+    layers::add_own_content(grammar, &file)
 }
 
 /// The state of one check: what is built so far and every problem found.

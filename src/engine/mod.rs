@@ -45,11 +45,11 @@ impl<'g> Engine<'g> {
     }
 
     /// Runs `f` with the engine of a puzzle whose line carries `layers`: this engine when
-    /// they are empty, else one compiled for the grammar with the layers added — layers
+    /// they are empty and the file has no layer content of its own, else one compiled for the grammar with the layers added — layers
     /// change the start graph's structure, from which the slot engine compiles its tables,
     /// so each such puzzle pays a copy of the grammar and a compilation.
     pub fn with_layers<R>(&self, layers: &Layers, f: impl FnOnce(&Engine<'_>) -> R) -> R {
-        if layers.is_empty() {
+        if layers.is_empty() && self.grammar.layer_base.is_none() {
             return f(self);
         }
         let grammar = self.grammar.with_layers(layers);

@@ -2,17 +2,16 @@
 //! (regions, attributes, lines of cells), the content one line gives, and the start graph
 //! that content makes.
 //!
-//! A layer is declared once (`layer cages: regions of Cage`) and checked against the types
-//! then; a puzzle line's section `cages: AABB...` is read into [`Content`] and checked
-//! against the grid ([`read`]); [`Grammar::with_layers`](crate::grammar::Grammar) adds what
-//! the content makes to the base graph as plain nodes, edges and attribute values
+//! A layer is declared once (`layer cages: regions of Cage`, checked by `check`); a puzzle
+//! line's section `cages: AABB...` is read into [`Content`] and checked against the grid
+//! (`puzzle::sections`); [`Grammar::with_layers`](crate::grammar::Grammar::with_layers) adds
+//! what the content makes to the base graph as plain nodes, edges and attribute values
 //! ([`apply`]), so every engine and `grafter expand` see an ordinary start graph.
 
 pub mod apply;
-pub mod read;
 
 use crate::diag::Span;
-use crate::model::{AttrId, AttrType, LabelId, NodeId, NodeTypeId, Value};
+use crate::model::{AttrId, AttrType, Graph, LabelId, NodeId, NodeTypeId, Value};
 
 /// A checked `layer NAME: ...` declaration.
 #[derive(Clone, Debug)]
@@ -115,4 +114,15 @@ pub enum Content {
     Values(Vec<Option<Value>>),
     /// Each line's members, as indices into the grid's cells, in order.
     Lines(Vec<Vec<usize>>),
+}
+
+/// The base graph without the file's own layer content (`layer NAME: ... = { ... }`), from
+/// which every puzzle line's start graph is built: a line's layers replace the file's, as
+/// its givens replace the `start` block's.
+#[derive(Clone, Debug)]
+pub struct LayerBase {
+    /// The base graph before the file's layer content was added.
+    pub graph: Graph,
+    /// The name of each of its nodes.
+    pub names: Vec<String>,
 }

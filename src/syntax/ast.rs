@@ -265,6 +265,8 @@ pub struct EdgesDecl {
 pub struct LayerDecl {
     pub name: Ident,
     pub kind: LayerKind,
+    /// `= { tokens }`: the layer's content in the file's own puzzle.
+    pub content: Option<RawBlock>,
     pub span: Span,
 }
 

@@ -48,6 +48,7 @@ pub fn describe(rule: Rule) -> &'static str {
             "what the layer sets (`regions of Type`, `lines of Type`, an attribute, `rows.attr`)"
         }
         Rule::layer_next => "`next` and an edge label",
+        Rule::layer_content => "`=` and the layer's content in braces",
         Rule::rule_decl => "a rule",
         Rule::params => "parameters",
         Rule::param => "a parameter `name: type`",

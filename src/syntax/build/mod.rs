@@ -426,10 +426,12 @@ fn layer_decl(p: Pair<Rule>) -> LayerDecl {
         return LayerDecl {
             name,
             kind: LayerKind::Attr(attr),
+            content: None,
             span,
         };
     };
     let rule = k.as_rule();
+    let content = it.next().and_then(|c| kids(c).next()).map(raw_block);
     // The names in order (type or owner, then attribute), `via` and `next` apart.
     let mut names = Vec::new();
     let mut owner = None;
@@ -466,7 +468,12 @@ fn layer_decl(p: Pair<Rule>) -> LayerDecl {
         }
         _ => LayerKind::Attr(take()),
     };
-    LayerDecl { name, kind, span }
+    LayerDecl {
+        name,
+        kind,
+        content,
+        span,
+    }
 }
 
 fn raw_block(p: Pair<Rule>) -> RawBlock {

@@ -11,10 +11,14 @@
 //! (`..3. | cages: AABB.. | sums: 10 . . 7 ..`), each compact or separated; a comment then
 //! starts with `#`.
 
+pub(crate) mod sections;
+#[cfg(test)]
+mod tests;
+
 use crate::diag::{Diagnostic, Source, Span};
 use crate::grammar::{Givens, Grammar, Grid};
-use crate::layer::read::{words, Reader, Section};
 use crate::layer::Layers;
+use sections::{words, Reader, Section};
 
 /// One puzzle of a file: its number (1-based, counting puzzles, not lines), givens and
 /// layers.

@@ -1,12 +1,13 @@
-//! One puzzle line's layer sections read into [`Content`]: tokens counted, each token
-//! checked against its layer's type, and the sections of a line checked together (a region
-//! attribute needs a region, generated names must be new).
+//! A puzzle line's layer sections read into [`Content`]: tokens counted, each token checked
+//! against its layer's type, and the sections of a line checked together (a region
+//! attribute needs a region, generated names must be new). The file's own layer content
+//! (`layer NAME: ... = { ... }`) is read the same way.
 
 use std::collections::{HashMap, HashSet};
 
-use super::{Content, Layer, LayerKind, Layers};
 use crate::diag::{Diagnostic, Span};
 use crate::grammar::Grammar;
+use crate::layer::{Content, Layer, LayerKind, Layers};
 use crate::model::{AttrType, BaseType, Value};
 
 /// A section as read: its content and where each token stands (per cell, row or column; per
@@ -36,7 +37,12 @@ impl<'g> Reader<'g> {
             .flat_map(|g| g.cells.iter().enumerate())
             .filter_map(|(i, &c)| Some((name(c)?, i)))
             .collect();
-        let names = grammar.names.iter().map(String::as_str).collect();
+        // A line's layers replace the file's own: their nodes are not taken names.
+        let all = grammar
+            .layer_base
+            .as_ref()
+            .map_or(&grammar.names, |b| &b.names);
+        let names = all.iter().map(String::as_str).collect();
         Reader {
             grammar,
             cells,
@@ -351,9 +357,10 @@ fn tokens<'t>(
     Err(Diagnostic::error(
         span,
         format!(
-            "layer `{}` has {} words of {chars} characters, expected {needed} tokens ({})",
+            "layer `{}` has {} word{} of {chars} characters, expected {needed} tokens ({})",
             layer.name,
             words.len(),
+            if words.len() == 1 { "" } else { "s" },
             layer.kind.describe()
         ),
     )
