@@ -13,6 +13,7 @@ mod encodings;
 mod engines;
 mod fuzz;
 mod heuristics;
+mod layers;
 mod layout;
 mod limits;
 mod limits_check;
