@@ -48,6 +48,9 @@ pub fn write(out: &mut dyn Write, engine: &Engine) -> io::Result<()> {
             .map_or(0, |s| s.values.iter().filter(|v| v.is_some()).count());
         writeln!(out, "grid: {}x{} ({givens} givens)", grid.rows, grid.cols)?;
     }
+    for l in &grammar.layers {
+        writeln!(out, "layer {}: {} per puzzle line", l.name, l.kind.describe())?;
+    }
     for r in &grammar.rules {
         writeln!(
             out,
