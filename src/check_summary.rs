@@ -49,7 +49,12 @@ pub fn write(out: &mut dyn Write, engine: &Engine) -> io::Result<()> {
         writeln!(out, "grid: {}x{} ({givens} givens)", grid.rows, grid.cols)?;
     }
     for l in &grammar.layers {
-        writeln!(out, "layer {}: {} per puzzle line", l.name, l.kind.describe())?;
+        writeln!(
+            out,
+            "layer {}: {} per puzzle line",
+            l.name,
+            l.kind.describe()
+        )?;
     }
     for r in &grammar.rules {
         writeln!(

@@ -254,7 +254,8 @@ impl Checker<'_> {
     }
 
     /// The label from grid cells to nodes of `target`: `via`, or the only one declared.
-    fn cell_label(
+    /// Every generator of lines of cells finds its membership and `next` labels so.
+    pub(super) fn cell_label(
         &mut self,
         via: Option<&ast::Ident>,
         cell: NodeTypeId,
