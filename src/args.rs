@@ -72,6 +72,13 @@ pub enum Command {
         /// `graft`: the expanded graph as a rule file; `dot`: Graphviz DOT.
         #[arg(long, value_enum, default_value_t = ExpandFormat::Graft)]
         format: ExpandFormat,
+        /// Print the start graph of a puzzle of this file instead (`-`: standard input):
+        /// its layers added, its givens as the start block.
+        #[arg(long)]
+        puzzles: Option<PathBuf>,
+        /// Which puzzle of `--puzzles`, counting from 1 (default 1).
+        #[arg(long, requires = "puzzles", value_parser = clap::value_parser!(u64).range(1..))]
+        puzzle: Option<u64>,
     },
     /// Draw a rule file as SVG: its board (or its graph) at the start, after a puzzle's
     /// givens, or as a solution; or the state space of a small run, also as DOT or `.aut`.

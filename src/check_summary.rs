@@ -259,6 +259,14 @@ pub fn write(out: &mut dyn Write, engine: &Engine) -> io::Result<()> {
     if let Some(g) = &check.grid {
         writeln!(out, "grid: {}x{} ({} givens)", g.rows, g.cols, g.givens)?;
     }
+    for l in &grammar.layers {
+        writeln!(
+            out,
+            "layer {}: {} per puzzle line",
+            l.name,
+            l.kind.describe()
+        )?;
+    }
     for r in &check.rules {
         writeln!(
             out,

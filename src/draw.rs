@@ -4,7 +4,7 @@
 use std::io::{self, Write};
 
 use grafter::picture::{self, Lts, Panel};
-use grafter::{Config, Engine, Expand, Givens, Graph, Report};
+use grafter::{Config, Engine, Expand, Givens, Graph, Layers, Report};
 
 use crate::args::{DrawArgs, DrawFormat, ExpandArg, SolveArgs};
 use crate::{load, load_puzzles, to_stderr, Failure, STOPPED};
@@ -22,12 +22,12 @@ pub fn draw(args: &DrawArgs) -> Result<u8, Failure> {
     }
     let grammar = load(&args.file)?;
     let engine = Engine::new(&grammar);
-    let (givens, what) = match &args.puzzles {
+    let (givens, layers, what) = match &args.puzzles {
         None => {
             if let Err(d) = engine.check_givens(None) {
                 return Err(Failure::BadInput(grammar.source.render(&d)));
             }
-            (None, "start".to_string())
+            (None, Layers::default(), "start".to_string())
         }
         Some(path) => {
             let n = args.puzzle.unwrap_or(1);
@@ -40,15 +40,29 @@ pub fn draw(args: &DrawArgs) -> Result<u8, Failure> {
                     if count == 1 { "" } else { "s" }
                 )));
             };
-            (Some(p.givens), format!("puzzle {n}"))
+            (Some(p.givens), p.layers, format!("puzzle {n}"))
         }
     };
-    let start = engine.start_graph(givens.as_ref());
+    // A puzzle's layers give it a grammar, and an engine, of its own.
+    engine.with_layers(&layers, |engine| {
+        draw_one(args, engine, givens.as_ref(), &what)
+    })
+}
+
+/// Draws the board, graph or space of one start graph (`givens` placed) of `engine`.
+fn draw_one(
+    args: &DrawArgs,
+    engine: &Engine,
+    givens: Option<&Givens>,
+    what: &str,
+) -> Result<u8, Failure> {
+    let grammar = engine.grammar();
+    let start = engine.start_graph(givens);
     let name = args.file.display().to_string();
     if args.space {
         return draw_space(
             args,
-            &grammar,
+            grammar,
             start,
             &format!("{name}: {what}, state space"),
         );
@@ -62,15 +76,15 @@ pub fn draw(args: &DrawArgs) -> Result<u8, Failure> {
                 String::new()
             };
             (
-                nth_solution(&engine, givens.as_ref(), k, &what)?,
+                nth_solution(engine, givens, k, what)?,
                 format!("{name}: {of}solution {k}"),
             )
         }
     };
     let panel = if args.graph {
-        picture::graph(&grammar, &graph, &start, &title)
+        picture::graph(grammar, &graph, &start, &title)
     } else {
-        picture::state(&engine, &graph, &start, &title)
+        picture::state(engine, &graph, &start, &title)
     };
     io::stdout().lock().write_all(panel.to_svg().as_bytes())?;
     Ok(0)
@@ -160,7 +174,7 @@ pub fn solve_svg(
     engine: &Engine,
     args: &SolveArgs,
     config: &Config,
-    runs: &[(usize, Option<Givens>)],
+    runs: &[(usize, Option<Givens>, Option<Layers>)],
 ) -> Result<bool, Failure> {
     let grammar = engine.grammar();
     let config = Config {
@@ -173,25 +187,31 @@ pub fn solve_svg(
     let mut stopped = false;
     let mut left_out = 0u64;
     let name = args.file.display().to_string();
-    for (number, givens) in runs {
-        let start = engine.start_graph(givens.as_ref());
-        let mut found = 0u64;
-        let mut draw = |g: &Graph| {
-            found += 1;
-            if panels.len() < MAX_BOARDS {
-                let title = if many {
-                    format!("{name}: puzzle {number}, solution {found}")
+    for (number, givens, layers) in runs {
+        let mut run = |engine: &Engine| -> Result<Report, Failure> {
+            let start = engine.start_graph(givens.as_ref());
+            let mut found = 0u64;
+            let mut draw = |g: &Graph| {
+                found += 1;
+                if panels.len() < MAX_BOARDS {
+                    let title = if many {
+                        format!("{name}: puzzle {number}, solution {found}")
+                    } else {
+                        format!("{name}: solution {found}")
+                    };
+                    panels.push(picture::state(engine, g, &start, &title));
                 } else {
-                    format!("{name}: solution {found}")
-                };
-                panels.push(picture::state(engine, g, &start, &title));
-            } else {
-                left_out += 1;
-            }
+                    left_out += 1;
+                }
+            };
+            engine
+                .solve(givens.as_ref(), &config, Some(&mut draw))
+                .map_err(|d| Failure::BadInput(grammar.source.render(&d)))
         };
-        let report: Report = engine
-            .solve(givens.as_ref(), &config, Some(&mut draw))
-            .map_err(|d| Failure::BadInput(grammar.source.render(&d)))?;
+        let report = match layers {
+            None => run(engine),
+            Some(layers) => engine.with_layers(layers, run),
+        }?;
         if let Some(stop) = report.stop {
             to_stderr(&format!("puzzle {number}: {stop}\n"));
             stopped = true;

@@ -1,6 +1,8 @@
 //! A checked rule file: types, value domain, start graph, rules and final condition.
 
 use crate::diag::{Source, Span};
+use crate::layer::apply::{add_layers, Named};
+use crate::layer::{Layer, LayerBase, Layers};
 use crate::model::{AttrId, Domain, Graph, NodeId, NodeTypeId, TypeSystem, Value};
 use crate::rule::{Condition, Rule};
 
@@ -72,10 +74,38 @@ pub struct Grammar {
     /// What the file probably does not mean (an unused declaration, a rule that can never
     /// apply, one that grows forever); loading succeeds with them.
     pub warnings: Vec<crate::diag::Diagnostic>,
+    /// The layers a puzzle line may carry, in declaration order (`layer NAME: ...`).
+    pub layers: Vec<Layer>,
+    /// When the file gives its own puzzle layer content (`layer NAME: ... = { ... }`, added
+    /// to `base`), the base graph without it, from which puzzle lines start.
+    pub layer_base: Option<Box<LayerBase>>,
 }
 
 impl Grammar {
+    /// The grammar of one puzzle: this one with `layers` added to its base graph (read and
+    /// checked against this grammar, so every token fits), in place of the file's own layer
+    /// content if it has any. Costs a copy of the grammar; when `layers` is empty and the
+    /// file has no layer content, `self` is that grammar.
+    pub fn with_layers(&self, layers: &Layers) -> Grammar {
+        let mut g = self.clone();
+        // A puzzle's layers replace the file's own, as its givens replace `start`.
+        if let Some(bare) = &self.layer_base {
+            g.base = bare.graph.clone();
+            g.names = bare.names.clone();
+        }
+        if let Some(grid) = &self.grid {
+            let mut named = Named {
+                graph: &mut g.base,
+                names: &mut g.names,
+                types: &self.types,
+            };
+            add_layers(&self.layers, layers, &grid.cells, &mut named);
+        }
+        g
+    }
+
     /// The start graph: the base graph with `givens` (or the file's `start` block) placed.
+    /// A puzzle with layers starts from [`Grammar::with_layers`]'s base graph instead.
     pub fn start_graph(&self, givens: Option<&Givens>) -> Graph {
         let mut graph = self.base.clone();
         let (Some(grid), Some(givens)) = (&self.grid, givens.or(self.start.as_ref())) else {

@@ -35,7 +35,10 @@
 //! assert!(report.to_string().ends_with("complete: no, stopped after 5 solutions (--max-solutions)\n"));
 //! ```
 //!
-//! Many puzzles are scheduled over threads as the command line does with [`run_batch`].
+//! Many puzzles are scheduled over threads as the command line does with [`run_batch`]. A
+//! puzzle line may carry layers (its own regions, marks, cages, lines: [`read_puzzles`]),
+//! which give it a start graph of its own: [`Engine::with_layers`] runs it on an engine
+//! compiled for [`Grammar::with_layers`].
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -49,6 +52,7 @@ mod engine;
 mod explore;
 mod grammar;
 mod graph;
+mod layer;
 mod matcher;
 mod model;
 pub mod output;
@@ -72,6 +76,7 @@ pub use explore::{
 };
 pub use grammar::{Givens, Grammar, Grid};
 pub use graph::GraphSpace;
+pub use layer::{Content, Layer, LayerKind, Layers};
 pub use model::Graph;
 pub use puzzle::{read_puzzles, Puzzle};
 

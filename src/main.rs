@@ -23,7 +23,7 @@ use grafter::heuristics::{compare, seed_heuristics, table, table_json};
 use grafter::output;
 use grafter::{
     chunk_size, ordered_jobs, read_puzzles, run_batch, Config, Diagnostic, Engine, Event, Givens,
-    Grammar, Progress, Puzzle, Source,
+    Grammar, Layers, Progress, Puzzle, Source,
 };
 
 use args::{
@@ -57,7 +57,12 @@ fn main() -> ExitCode {
             format,
         } => check(&file, deny_warnings, format),
         Command::Heuristics(args) => heuristics(&args),
-        Command::Expand { file, format } => expand(&file, format),
+        Command::Expand {
+            file,
+            format,
+            puzzles,
+            puzzle,
+        } => expand(&file, format, puzzles.as_deref(), puzzle),
         Command::Draw(args) => draw::draw(&args),
         Command::Completions { shell } => completions(shell),
         Command::Man { subcommand } => man(subcommand.as_deref()),
@@ -188,16 +193,17 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
     let threads = args.threads();
     // Every puzzle is read and its givens checked before anything is solved, so bad
     // input stops the run before partial output.
-    let runs: Vec<(usize, Option<Givens>)> = match &args.puzzles {
+    // A puzzle line's layers (`None`: the file's own puzzle, its start block and layers).
+    let runs: Vec<(usize, Option<Givens>, Option<Layers>)> = match &args.puzzles {
         None => {
             if let Err(d) = engine.check_givens(None) {
                 return Err(Failure::BadInput(render(&grammar.source, &d)));
             }
-            vec![(1, None)]
+            vec![(1, None, None)]
         }
         Some(path) => load_puzzles(&engine, path, threads)?
             .into_iter()
-            .map(|p| (p.number, Some(p.givens)))
+            .map(|p| (p.number, Some(p.givens), Some(p.layers)))
             .collect(),
     };
     if let Format::Svg = args.format {
@@ -234,20 +240,26 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
             if runs_stopped(config) {
                 return Ok(true);
             }
-            let (number, givens) = &runs[i];
+            let (number, givens, layers) = &runs[i];
             let mut pieces = Pieces {
                 text: Vec::new(),
                 emit,
             };
-            let report = run_one(
-                &engine,
-                args,
-                config,
-                many,
-                *number,
-                givens.as_ref(),
-                &mut pieces,
-            )?;
+            let mut run = |engine: &Engine| {
+                run_one(
+                    engine,
+                    args,
+                    config,
+                    many,
+                    *number,
+                    givens.as_ref(),
+                    &mut pieces,
+                )
+            };
+            let report = match layers {
+                None => run(&engine),
+                Some(layers) => engine.with_layers(layers, run),
+            }?;
             if let Some(stop) = report.stop {
                 live.note(&format!("puzzle {number}: {stop}\n"));
             }
@@ -407,7 +419,11 @@ fn load_puzzles(engine: &Engine, path: &Path, threads: usize) -> Result<Vec<Puzz
         |j| {
             puzzles[j * chunk..((j + 1) * chunk).min(puzzles.len())]
                 .iter()
-                .filter_map(|p| engine.check_givens(Some(&p.givens)).err())
+                .filter_map(|p| {
+                    engine
+                        .with_layers(&p.layers, |e| e.check_givens(Some(&p.givens)))
+                        .err()
+                })
                 .collect::<Vec<_>>()
         },
         |_, found| {
@@ -432,10 +448,16 @@ fn heuristics(args: &HeuristicsArgs) -> Result<u8, Failure> {
     }
     let grammar = load(&args.file)?;
     let engine = Engine::new(&grammar);
-    let puzzles: Vec<Givens> = load_puzzles(&engine, &args.puzzles, 1)?
-        .into_iter()
-        .map(|p| p.givens)
-        .collect();
+    let puzzles = load_puzzles(&engine, &args.puzzles, 1)?;
+    if let Some(p) = puzzles.iter().find(|p| !p.layers.is_empty()) {
+        return Err(Failure::BadInput(format!(
+            "{}:{}:1: error: puzzle {} carries layers, and `grafter heuristics` runs one compiled grammar over every puzzle: expected puzzles without layers (`grafter solve` reads layers)\n",
+            args.puzzles.display(),
+            p.line,
+            p.number
+        )));
+    }
+    let puzzles: Vec<Givens> = puzzles.into_iter().map(|p| p.givens).collect();
     let list = seed_heuristics(args.restarts, args.seed);
     let tallies = compare(&engine, &puzzles, &list)
         .map_err(|d| Failure::BadInput(render(&grammar.source, &d)))?;
@@ -485,13 +507,47 @@ fn check(path: &Path, deny_warnings: bool, format: ReportFormat) -> Result<u8, F
     Ok(0)
 }
 
-fn expand(path: &Path, format: ExpandFormat) -> Result<u8, Failure> {
+/// `grafter expand`: the rule file's graph, or with `--puzzles` the start graph of one
+/// puzzle (its layers added, its givens as the start block).
+fn expand(
+    path: &Path,
+    format: ExpandFormat,
+    puzzles: Option<&Path>,
+    number: Option<u64>,
+) -> Result<u8, Failure> {
     let grammar = load(path)?;
+    let puzzle_grammar;
+    let grammar = match puzzles {
+        None => &grammar,
+        Some(file) => {
+            let source = read_source(file)?;
+            let list = read_puzzles(&grammar, &source)
+                .map_err(|ds| Failure::BadInput(render_all(&source, &ds)))?;
+            let number = number.unwrap_or(1);
+            let Some(p) = usize::try_from(number - 1).ok().and_then(|i| list.get(i)) else {
+                Cli::command()
+                    .error(
+                        clap::error::ErrorKind::ValueValidation,
+                        format!(
+                            "--puzzle {number}: {} has {} puzzles, expected a number from 1 to {}",
+                            source.name,
+                            list.len(),
+                            list.len()
+                        ),
+                    )
+                    .exit()
+            };
+            let mut g = grammar.with_layers(&p.layers);
+            g.start = Some(p.givens.clone());
+            puzzle_grammar = g;
+            &puzzle_grammar
+        }
+    };
     let text = match format {
-        ExpandFormat::Graft => grafter::print_expanded(&grammar),
+        ExpandFormat::Graft => grafter::print_expanded(grammar),
         ExpandFormat::Dot => {
-            let engine = Engine::new(&grammar);
-            output::to_dot(&grammar, &engine.start_graph(None))
+            let engine = Engine::new(grammar);
+            output::to_dot(grammar, &engine.start_graph(None))
         }
     };
     io::stdout().lock().write_all(text.as_bytes())?;

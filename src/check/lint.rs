@@ -3,6 +3,7 @@
 
 use crate::diag::Diagnostic;
 use crate::grammar::Grammar;
+use crate::layer::LayerKind;
 use crate::model::{LabelId, NodeTypeId};
 use crate::rule::{Condition, Effect, PathExpr, Pattern, Rule};
 
@@ -24,7 +25,7 @@ pub fn warnings(g: &Grammar) -> Vec<Diagnostic> {
 
 /// Which types and labels the start graph, the rules and the final condition name.
 struct Usage {
-    /// By type index: some node of the start graph has this type.
+    /// By type index: some node of the start graph (or one a layer adds) has this type.
     in_graph: Vec<bool>,
     /// By type index: some rule creates a node of this type.
     created: Vec<bool>,
@@ -54,6 +55,25 @@ impl Usage {
         }
         for (_, l, _) in g.base.find_edges() {
             u.edges_in_graph[l.index()] = true;
+        }
+        // A puzzle line's layers add nodes and edges to its start graph.
+        for layer in &g.layers {
+            match &layer.kind {
+                LayerKind::Regions { ty, label } => {
+                    u.in_graph[ty.index()] = true;
+                    u.edges_in_graph[label.index()] = true;
+                }
+                LayerKind::Lines { ty, label, next } => {
+                    u.in_graph[ty.index()] = true;
+                    u.edges_in_graph[label.index()] = true;
+                    if let Some(next) = next {
+                        u.edges_in_graph[next.index()] = true;
+                    }
+                }
+                LayerKind::RegionAttr { .. }
+                | LayerKind::CellAttr { .. }
+                | LayerKind::NodeAttr { .. } => {}
+            }
         }
         if let Some(grid) = &g.grid {
             u.types[grid.cell_type.index()] = true;

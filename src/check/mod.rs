@@ -7,6 +7,7 @@ mod expr;
 mod graph;
 mod grid;
 mod groups;
+mod layers;
 mod lint;
 mod pairs;
 mod rule;
@@ -24,6 +25,7 @@ pub use expand::print_expanded;
 
 use crate::diag::{Diagnostic, Diagnostics, Source, Span};
 use crate::grammar::{Givens, Grammar, Grid};
+use crate::layer::Layer;
 use crate::model::{Domain, Graph, NodeId, TypeSystem};
 use crate::rule::{Condition, Rule};
 use crate::syntax::{self, ast};
@@ -51,10 +53,12 @@ pub fn check(source: Source) -> Result<Grammar, Diagnostics> {
         rules: cx.rules,
         final_cond: cx.final_cond,
         warnings: Vec::new(),
+        layers: cx.layers,
+        layer_base: None,
         source,
     };
     grammar.warnings = lint::warnings(&grammar);
-    Ok(grammar)
+    layers::add_own_content(grammar, &file)
 }
 
 /// The state of one check: what is built so far and every problem found.
@@ -78,6 +82,7 @@ pub(crate) struct Checker<'s> {
     start: Option<Givens>,
     rules: Vec<Rule>,
     final_cond: Option<Condition>,
+    layers: Vec<Layer>,
 }
 
 impl<'s> Checker<'s> {
@@ -97,6 +102,7 @@ impl<'s> Checker<'s> {
             start: None,
             rules: Vec::new(),
             final_cond: None,
+            layers: Vec::new(),
         }
     }
 
@@ -125,8 +131,8 @@ impl<'s> Checker<'s> {
 
     /// Items are lowered in dependency order, not file order: the values and types first,
     /// then the nodes (hand-written ones before generated ones, so a grid over named nodes
-    /// sees them), then edges (generated edges see every node), then the start block and
-    /// the rules.
+    /// sees them), then edges (generated edges see every node), then the layers (which
+    /// name generated nodes), then the start block and the rules.
     fn lower_file(&mut self, file: &ast::File) {
         let values: Vec<_> = file
             .items
@@ -176,6 +182,15 @@ impl<'s> Checker<'s> {
                 _ => {}
             }
         }
+        let layers: Vec<&ast::LayerDecl> = file
+            .items
+            .iter()
+            .filter_map(|i| match i {
+                ast::Item::Layer(d) => Some(d),
+                _ => None,
+            })
+            .collect();
+        self.lower_layers(&layers);
         let mut start_seen: Option<Span> = None;
         let mut final_seen: Option<Span> = None;
         for item in &file.items {

@@ -11,6 +11,7 @@ use std::time::Instant;
 use crate::analysis::{Monotone, Refusal};
 use crate::diag::Diagnostic;
 use crate::grammar::{Givens, Grammar};
+use crate::layer::Layers;
 use crate::model::Graph;
 use crate::slot::{SlotEngine, SlotModel};
 
@@ -27,7 +28,8 @@ enum Kind<'g> {
 }
 
 /// Called with the plan of each run once it is settled, before the run explores.
-type PlanListener<'g> = Box<dyn Fn(&Plan) + Send + Sync + 'g>;
+/// Shared, so that the engine of a puzzle with layers tells the same listener.
+type PlanListener<'g> = std::sync::Arc<dyn Fn(&Plan) + Send + Sync + 'g>;
 
 /// A grammar compiled once, ready to explore any number of start graphs.
 pub struct Engine<'g> {
@@ -57,7 +59,7 @@ impl<'g> Engine<'g> {
     /// a batch, from the thread that runs it), so it should be cheap.
     pub fn with_plan_listener(self, listener: impl Fn(&Plan) + Send + Sync + 'g) -> Self {
         Engine {
-            listener: Some(Box::new(listener)),
+            listener: Some(std::sync::Arc::new(listener)),
             ..self
         }
     }
@@ -67,6 +69,22 @@ impl<'g> Engine<'g> {
         if let Some(listener) = &self.listener {
             listener(plan);
         }
+    }
+
+    /// Runs `f` with the engine of a puzzle whose line carries `layers`: this engine when
+    /// they are empty and the file has no layer content of its own, else one compiled for the grammar with the layers added — layers
+    /// change the start graph's structure, from which the slot engine compiles its tables,
+    /// so each such puzzle pays a copy of the grammar and a compilation.
+    pub fn with_layers<R>(&self, layers: &Layers, f: impl FnOnce(&Engine<'_>) -> R) -> R {
+        if layers.is_empty() && self.grammar.layer_base.is_none() {
+            return f(self);
+        }
+        let grammar = self.grammar.with_layers(layers);
+        let engine = Engine {
+            listener: self.listener.clone(),
+            ..Engine::new(&grammar)
+        };
+        f(&engine)
     }
 
     /// The grammar this engine runs.

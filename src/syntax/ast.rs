@@ -31,6 +31,7 @@ pub enum Item {
     Start(StartBlock),
     Rule(RuleDecl),
     Final(FinalDecl),
+    Layer(LayerDecl),
 }
 
 impl Item {
@@ -48,6 +49,7 @@ impl Item {
             Item::Start(d) => d.span,
             Item::Rule(d) => d.span,
             Item::Final(d) => d.span,
+            Item::Layer(d) => d.span,
         }
     }
 }
@@ -256,6 +258,44 @@ pub struct EdgesDecl {
     pub tgt: Ident,
     pub cond: Option<Expr>,
     pub span: Span,
+}
+
+/// `layer NAME: KIND`: what a puzzle line's section `NAME: ...` sets.
+#[derive(Clone, Debug)]
+pub struct LayerDecl {
+    pub name: Ident,
+    pub kind: LayerKind,
+    /// `= { tokens }`: the layer's content in the file's own puzzle.
+    pub content: Option<RawBlock>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum LayerKind {
+    /// `regions of T [via L]`.
+    Regions { ty: Ident, via: Option<Ident> },
+    /// `lines of T [via L] [next L]`.
+    Lines {
+        ty: Ident,
+        via: Option<Ident>,
+        next: Option<Ident>,
+    },
+    /// `rows.left`, `columns.top`, `cages.sum`: an attribute of the nodes of a generator or
+    /// of a regions layer.
+    Field { owner: LayerOwner, attr: Ident },
+    /// `parity`: an attribute of the grid's cells.
+    Attr(Ident),
+}
+
+/// Whose attribute a `Field` layer sets.
+#[derive(Clone, Debug)]
+pub enum LayerOwner {
+    /// The groups `groups rows` made.
+    Rows(Span),
+    /// The groups `groups columns` made.
+    Columns(Span),
+    /// The region nodes of the regions layer of this name.
+    Layer(Ident),
 }
 
 #[derive(Clone, Debug)]

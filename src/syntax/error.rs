@@ -43,6 +43,12 @@ pub fn describe(rule: Rule) -> &'static str {
         Rule::group_members => "member names",
         Rule::edges_decl => "an edges generator",
         Rule::start_block => "a start block",
+        Rule::layer_decl => "a layer",
+        Rule::layer_regions | Rule::layer_lines | Rule::layer_field | Rule::layer_attr => {
+            "what the layer sets (`regions of Type`, `lines of Type`, an attribute, `rows.attr`)"
+        }
+        Rule::layer_next => "`next` and an edge label",
+        Rule::layer_content => "`=` and the layer's content in braces",
         Rule::rule_decl => "a rule",
         Rule::params => "parameters",
         Rule::param => "a parameter `name: type`",
@@ -107,6 +113,9 @@ pub fn describe(rule: Rule) -> &'static str {
         Rule::w_boxes => "`boxes`",
         Rule::w_diagonals => "`diagonals`",
         Rule::w_regions => "`regions`",
+        Rule::w_layer => "`layer`",
+        Rule::w_lines => "`lines`",
+        Rule::w_next => "`next`",
         Rule::open_brace => "`{`",
         Rule::close_brace => "`}`",
         Rule::open_paren => "`(`",
@@ -206,6 +215,7 @@ const GROUPS: &[Group] = &[
             Rule::w_group,
             Rule::w_edges,
             Rule::w_start,
+            Rule::w_layer,
             Rule::ident,
         ],
         name: "a declaration",

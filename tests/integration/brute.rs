@@ -14,6 +14,15 @@ struct Plan {
     smaller: Vec<Vec<usize>>,
     /// Cells whose value must not be next to each cell's in the domain.
     apart: Vec<Vec<usize>>,
+    /// Each cell's required remainder modulo 2, if marked.
+    parity: Vec<Option<usize>>,
+    /// Per value index, its number modulo 2 (numeric domains with marks only).
+    remainder: Vec<usize>,
+    /// The cages with a total, and the ones each cell is in.
+    sums: Vec<(Vec<usize>, i64)>,
+    sums_of: Vec<Vec<usize>>,
+    /// Per value index, its number (numeric domains with sums only).
+    numbers: Vec<i64>,
 }
 
 impl Plan {
@@ -29,11 +38,38 @@ impl Plan {
             apart[a].push(b);
             apart[b].push(a);
         }
+        let mut parity = vec![None; v.cells()];
+        for &(a, r) in &v.parity {
+            parity[a] = Some(r);
+        }
+        let remainder = if v.parity.is_empty() {
+            Vec::new()
+        } else {
+            (0..v.values.len())
+                .map(|x| usize::from(!v.has_parity(x, 0)))
+                .collect()
+        };
+        let mut sums_of = vec![Vec::new(); v.cells()];
+        for (k, (cells, _)) in v.sums.iter().enumerate() {
+            for &a in cells {
+                sums_of[a].push(k);
+            }
+        }
+        let numbers = if v.sums.is_empty() {
+            Vec::new()
+        } else {
+            (0..v.values.len()).map(|x| v.number(x)).collect()
+        };
         Plan {
             differ: v.neighbours(),
             greater,
             smaller,
             apart,
+            parity,
+            remainder,
+            sums: v.sums.clone(),
+            sums_of,
+            numbers,
         }
     }
 
@@ -49,6 +85,30 @@ impl Plan {
             && self.apart[cell]
                 .iter()
                 .all(|&d| vals[d].is_none_or(|y| x.abs_diff(y) != 1))
+            && self.parity[cell].is_none_or(|r| self.remainder[x] == r)
+            && self.sums_of[cell]
+                .iter()
+                .all(|&k| self.sum_allows(vals, cell, x, k))
+    }
+
+    /// Whether `cell = x` keeps cage `k` able to reach its total: a full cage adds up to
+    /// it, and on positive numbers a partial one stays below it.
+    fn sum_allows(&self, vals: &[Option<usize>], cell: usize, x: usize, k: usize) -> bool {
+        let (cells, total) = &self.sums[k];
+        let mut sum = self.numbers[x];
+        let mut open = false;
+        for &d in cells.iter().filter(|&&d| d != cell) {
+            match vals[d] {
+                Some(y) => sum += self.numbers[y],
+                None => open = true,
+            }
+        }
+        let positive = self.numbers.iter().all(|&n| n > 0);
+        if open {
+            !positive || sum < *total
+        } else {
+            sum == *total
+        }
     }
 
     /// Whether the givens agree with each other.

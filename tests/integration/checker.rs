@@ -82,6 +82,26 @@ pub fn check_values(v: &Variant, givens: &[Option<usize>], vals: &[usize]) -> Re
             ));
         }
     }
+    for (cells, total) in &v.sums {
+        let sum: i64 = cells.iter().map(|&a| v.number(vals[a])).sum();
+        if sum != *total {
+            let names: Vec<String> = cells.iter().map(|&a| name(a)).collect();
+            return Err(format!(
+                "the cage {} adds up to {sum}, not {total}",
+                names.join(" ")
+            ));
+        }
+    }
+    for &(a, r) in &v.parity {
+        if !v.has_parity(vals[a], r) {
+            let kind = if r == 0 { "even" } else { "odd" };
+            return Err(format!(
+                "{} is marked {kind} but holds {}",
+                name(a),
+                v.values[vals[a]]
+            ));
+        }
+    }
     for &(a, b) in &v.less {
         if vals[a] >= vals[b] {
             return Err(format!(

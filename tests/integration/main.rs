@@ -15,6 +15,7 @@ mod engines;
 mod fuzz;
 mod heuristics;
 mod json;
+mod layers;
 mod layout;
 mod limits;
 mod limits_check;

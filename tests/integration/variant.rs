@@ -17,6 +17,10 @@ pub struct Variant {
     pub less: Vec<(usize, usize)>,
     /// Pairs of cells whose values must not be neighbours in the domain (non-consecutive).
     pub apart: Vec<(usize, usize)>,
+    /// Pairs (cell, r): the cell's value, as a number, is r modulo 2 (even/odd marks).
+    pub parity: Vec<(usize, usize)>,
+    /// Cages whose values, as numbers, add up to a total.
+    pub sums: Vec<(Vec<usize>, i64)>,
 }
 
 impl Variant {
@@ -36,6 +40,8 @@ impl Variant {
             differ: Vec::new(),
             less: Vec::new(),
             apart: Vec::new(),
+            parity: Vec::new(),
+            sums: Vec::new(),
         };
         v.add_rows_and_columns();
         v
@@ -171,6 +177,47 @@ impl Variant {
         self
     }
 
+    /// Even/odd marks written one character per cell, row-major, blanks ignored: `0` even,
+    /// `1` odd, `.` unmarked.
+    pub fn with_parity(mut self, marks: &str) -> Variant {
+        let marks: Vec<char> = marks.chars().filter(|c| !c.is_whitespace()).collect();
+        assert_eq!(marks.len(), self.cells(), "marks {marks:?}");
+        for (cell, m) in marks.into_iter().enumerate() {
+            match m {
+                '0' => self.parity.push((cell, 0)),
+                '1' => self.parity.push((cell, 1)),
+                '.' => {}
+                _ => panic!("mark {m:?}"),
+            }
+        }
+        self
+    }
+
+    /// Whether value index `x` (a number) has remainder `r` modulo 2.
+    pub fn has_parity(&self, x: usize, r: usize) -> bool {
+        self.number(x).rem_euclid(2) as usize == r
+    }
+
+    /// The number value index `x` is written as (numeric domains).
+    pub fn number(&self, x: usize) -> i64 {
+        self.values[x].parse().expect("a numeric domain")
+    }
+
+    /// The values of `cells` must add up to `total`.
+    pub fn with_sum(mut self, cells: Vec<usize>, total: i64) -> Variant {
+        self.sums.push((cells, total));
+        self
+    }
+
+    /// Lines of cells along which values rise (thermometers): each member less than the
+    /// next.
+    pub fn with_rising(mut self, line: &[usize]) -> Variant {
+        for pair in line.windows(2) {
+            self.less.push((pair[0], pair[1]));
+        }
+        self
+    }
+
     /// The index of a value written as one character, if it is one.
     pub fn value_of_char(&self, ch: char) -> Option<usize> {
         self.values
@@ -233,6 +280,15 @@ pub const JIGSAW: [&str; 9] = [
     "GGGHHHIII",
     "GGHHIIIII",
 ];
+
+/// The regions of `rules/jigsaw-4x4.graft`'s own puzzle (its `layer region ... = { }`).
+pub const JIGSAW_4X4: [&str; 4] = ["ABBB", "AAAB", "CDDD", "CCCD"];
+
+/// The regions of `rules/jigsaw-6x6.graft`'s own puzzle.
+pub const JIGSAW_6X6: [&str; 6] = ["AABBBB", "AAACBB", "ADDCCC", "DDDCCE", "FDFEEE", "FFFFEE"];
+
+/// The marks of `rules/even-odd-6x6.graft`'s own puzzle (0 even, 1 odd).
+pub const EVEN_ODD_6X6: &str = "1....1 .1.010 ...1.. .1..1. .....1 0.1.01";
 
 /// A rule file in `rules/`: its variant, its data file and its start block's solution count.
 pub struct RuleFile {
@@ -363,6 +419,24 @@ pub fn rule_files() -> Vec<RuleFile> {
             4,
         ),
         rf("futoshiki-5x5", futoshiki, &[], 3),
+        rf(
+            "jigsaw-4x4",
+            Variant::latin(4, Variant::digits(4)).with_regions(&JIGSAW_4X4),
+            &[],
+            3,
+        ),
+        rf(
+            "jigsaw-6x6",
+            Variant::latin(6, Variant::digits(6)).with_regions(&JIGSAW_6X6),
+            &[],
+            3,
+        ),
+        rf(
+            "even-odd-6x6",
+            Variant::sudoku(6, 2, 3, Variant::digits(6)).with_parity(EVEN_ODD_6X6),
+            &[],
+            12,
+        ),
         rf(
             "nonconsecutive-6x6",
             Variant::sudoku(6, 2, 3, Variant::digits(6)).with_nonconsecutive(),

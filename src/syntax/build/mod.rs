@@ -147,6 +147,7 @@ impl Builder {
                 Item::Start(StartBlock { body, span })
             }
             Rule::rule_decl => Item::Rule(self.rule_decl(p)),
+            Rule::layer_decl => Item::Layer(layer_decl(p)),
             Rule::final_decl => {
                 let span = span_of(&p);
                 let cond = self.cond(kids(p).next()?);
@@ -410,6 +411,68 @@ impl Builder {
             cond,
             span,
         }
+    }
+}
+
+fn layer_decl(p: Pair<Rule>) -> LayerDecl {
+    let span = span_of(&p);
+    let mut it = kids(p);
+    let name = next_ident(&mut it);
+    let Some(k) = it.next() else {
+        let attr = Ident {
+            name: String::new(),
+            span,
+        };
+        return LayerDecl {
+            name,
+            kind: LayerKind::Attr(attr),
+            content: None,
+            span,
+        };
+    };
+    let rule = k.as_rule();
+    let content = it.next().and_then(|c| kids(c).next()).map(raw_block);
+    // The names in order (type or owner, then attribute), `via` and `next` apart.
+    let mut names = Vec::new();
+    let mut owner = None;
+    let (mut via, mut next) = (None, None);
+    for c in kids(k) {
+        match c.as_rule() {
+            Rule::via => via = kids(c).next().map(ident),
+            Rule::layer_next => next = kids(c).next().map(ident),
+            Rule::shape_rows => owner = Some(LayerOwner::Rows(span_of(&c))),
+            Rule::shape_columns => owner = Some(LayerOwner::Columns(span_of(&c))),
+            _ => names.push(ident(c)),
+        }
+    }
+    let mut names = names.into_iter();
+    let mut take = || {
+        names.next().unwrap_or(Ident {
+            name: String::new(),
+            span,
+        })
+    };
+    let kind = match rule {
+        Rule::layer_regions => LayerKind::Regions { ty: take(), via },
+        Rule::layer_lines => LayerKind::Lines {
+            ty: take(),
+            via,
+            next,
+        },
+        Rule::layer_field => {
+            let owner = owner.unwrap_or_else(|| LayerOwner::Layer(take()));
+            LayerKind::Field {
+                owner,
+                attr: take(),
+            }
+        }
+        _ => LayerKind::Attr(take()),
+    };
+    LayerDecl {
+        name,
+        kind,
+        content,
+        span,
     }
 }
 
