@@ -27,7 +27,7 @@ pub fn draw(args: &DrawArgs) -> Result<u8, Failure> {
             if let Err(d) = engine.check_givens(None) {
                 return Err(Failure::BadInput(grammar.source.render(&d)));
             }
-            (None, Layers::default(), "start".to_string())
+            (None, None, "start".to_string())
         }
         Some(path) => {
             let n = args.puzzle.unwrap_or(1);
@@ -40,13 +40,17 @@ pub fn draw(args: &DrawArgs) -> Result<u8, Failure> {
                     if count == 1 { "" } else { "s" }
                 )));
             };
-            (Some(p.givens), p.layers, format!("puzzle {n}"))
+            (Some(p.givens), Some(p.layers), format!("puzzle {n}"))
         }
     };
-    // A puzzle's layers give it a grammar, and an engine, of its own.
-    engine.with_layers(&layers, |engine| {
-        draw_one(args, engine, givens.as_ref(), &what)
-    })
+    // A puzzle line's layers give it a grammar, and an engine, of its own; without a
+    // puzzle line the file's own puzzle is drawn, its own layer content included.
+    match layers {
+        None => draw_one(args, &engine, None, &what),
+        Some(layers) => engine.with_layers(&layers, |engine| {
+            draw_one(args, engine, givens.as_ref(), &what)
+        }),
+    }
 }
 
 /// Draws the board, graph or space of one start graph (`givens` placed) of `engine`.

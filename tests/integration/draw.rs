@@ -380,6 +380,43 @@ fn a_puzzle_of_a_file_is_drawn_with_its_own_givens() {
     assert_eq!(given, want);
 }
 
+/// A puzzle line's layers are drawn: each line's own jigsaw regions get their borders.
+#[test]
+fn a_puzzle_line_is_drawn_with_its_own_regions() {
+    let puzzles = crate::support::fixture("layers/jigsaw-4x4.txt");
+    let text = std::fs::read_to_string(&puzzles).unwrap();
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .take(3)
+        .collect();
+    for (i, line) in lines.iter().enumerate() {
+        let (_, regions) = line.split_once("region:").expect("a region section");
+        let letters: Vec<char> = regions.chars().filter(|c| !c.is_whitespace()).collect();
+        let n = (i + 1).to_string();
+        let run = grafter([
+            "draw".as_ref(),
+            rule("jigsaw-4x4").as_os_str(),
+            "--puzzles".as_ref(),
+            puzzles.as_os_str(),
+            "--puzzle".as_ref(),
+            n.as_ref(),
+        ]);
+        run.ok();
+        let doc = parse(&run);
+        let cells = cells(&doc, 4, 4, &format!("puzzle {n}"));
+        let sides = thick_sides(&doc, &cells);
+        let v = Variant::latin(4, Variant::digits(4));
+        for letter in ['A', 'B', 'C', 'D'] {
+            let group: Vec<usize> = (0..16).filter(|&c| letters[c] == letter).collect();
+            assert!(
+                bordered(&v, &group, &sides),
+                "puzzle {n}: region {letter} {group:?} is not bordered"
+            );
+        }
+    }
+}
+
 #[test]
 fn structures_written_by_hand_are_drawn_cages_lines_and_marks() {
     let run = grafter(["draw", "tests/fixtures/draw/structures-4x4.graft"]);
