@@ -141,13 +141,20 @@ pub fn draw_grid(grammar: &Grammar, graph: &Graph) -> Option<String> {
             let mut line = String::new();
             for c in 0..cols {
                 if c > 0 {
-                    let joint = near(c - 1) || near(c);
-                    line.push_str(match (c % box_cols == 0, joint) {
-                        (true, true) => "-+-",
-                        (true, false) => "   ",
-                        (false, true) => "-",
-                        (false, false) => " ",
-                    });
+                    let (left, right) = (near(c - 1), near(c));
+                    let dash = |near: bool| if near { '-' } else { ' ' };
+                    if c % box_cols == 0 {
+                        // A cross where rules meet, a dash where one ends at a hole.
+                        line.push(dash(left));
+                        line.push(if left && right {
+                            '+'
+                        } else {
+                            dash(left || right)
+                        });
+                        line.push(dash(right));
+                    } else {
+                        line.push(dash(left || right));
+                    }
                 }
                 let fill = if near(c) { '-' } else { ' ' };
                 line.extend(std::iter::repeat_n(fill, width));
