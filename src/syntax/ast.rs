@@ -27,6 +27,7 @@ pub enum Item {
     Grid(GridDecl),
     Groups(GroupsDecl),
     Group(GroupDecl),
+    Line(LineDecl),
     Edges(EdgesDecl),
     Start(StartBlock),
     Rule(RuleDecl),
@@ -45,6 +46,7 @@ impl Item {
             Item::Grid(d) => d.span,
             Item::Groups(d) => d.span,
             Item::Group(d) => d.span,
+            Item::Line(d) => d.span,
             Item::Edges(d) => d.span,
             Item::Start(d) => d.span,
             Item::Rule(d) => d.span,
@@ -184,11 +186,14 @@ pub struct Dims {
     pub span: Span,
 }
 
-/// `grid RxC of T [given U]` or `grid RxC = names...`.
+/// `grid RxC of T [given U]` or `grid RxC = names... [given U]`, either with
+/// `shape { mask }`.
 #[derive(Clone, Debug)]
 pub struct GridDecl {
     pub dims: Dims,
     pub kind: GridKind,
+    /// The layout mask: `#` a cell, `.` a hole, one character per position.
+    pub shape: Option<RawBlock>,
     pub span: Span,
 }
 
@@ -212,12 +217,32 @@ pub struct RawBlock {
     pub span: Span,
 }
 
-/// `groups rows, columns, boxes 2x2 via in`.
+/// `groups rows, columns, boxes 2x2 [in SUBGRID] [via in]`.
 #[derive(Clone, Debug)]
 pub struct GroupsDecl {
     pub shapes: Vec<GroupShape>,
+    /// The sub-grids the shapes are laid over; the whole grid when absent.
+    pub within: Option<SubGrid>,
     pub via: Option<Ident>,
     pub span: Span,
+}
+
+/// `in block RxC at CELL ...` or `in lattice RxC at CELL ... step S [blocks BxC]`: one
+/// sub-grid per anchor, its top-left position.
+#[derive(Clone, Debug)]
+pub struct SubGrid {
+    pub dims: Dims,
+    pub anchors: Vec<Ident>,
+    /// A lattice's spacing: `None` for a block.
+    pub lattice: Option<Lattice>,
+}
+
+/// A lattice takes runs of `blocks` adjacent rows (columns) whose first ones are `step`
+/// apart.
+#[derive(Clone, Copy, Debug)]
+pub struct Lattice {
+    pub step: Dims,
+    pub blocks: Option<Dims>,
 }
 
 #[derive(Clone, Debug)]
@@ -248,6 +273,17 @@ pub struct GroupDecl {
 pub enum GroupMembers {
     Block { dims: Dims, at: Ident },
     List(Vec<Ident>),
+}
+
+/// `line name: Type = cells [via label] [next label]`.
+#[derive(Clone, Debug)]
+pub struct LineDecl {
+    pub name: Ident,
+    pub ty: Ident,
+    pub members: Vec<Ident>,
+    pub via: Option<Ident>,
+    pub next: Option<Ident>,
+    pub span: Span,
 }
 
 /// `edges c -l-> d where cond`.
