@@ -47,6 +47,7 @@ impl Checker<'_> {
             nodes: lhs_nodes,
             this: None,
             params,
+            next: Some(lhs.var_end()),
         };
         let mut out: Vec<Effect> = Vec::new();
         let mut set_seen: Vec<(VarId, AttrId)> = Vec::new();
@@ -156,6 +157,7 @@ impl Checker<'_> {
                                     nodes: &visible,
                                     this: None,
                                     params,
+                                    next: None,
                                 },
                             );
                             self.error(n.span, msg);

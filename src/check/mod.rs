@@ -74,6 +74,8 @@ pub(crate) struct Checker<'s> {
     start: Option<Givens>,
     rules: Vec<Rule>,
     final_cond: Option<Condition>,
+    /// The id the next aggregate takes: unique in the grammar.
+    next_agg: u32,
 }
 
 impl<'s> Checker<'s> {
@@ -93,6 +95,7 @@ impl<'s> Checker<'s> {
             start: None,
             rules: Vec::new(),
             final_cond: None,
+            next_agg: 0,
         }
     }
 

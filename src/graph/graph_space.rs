@@ -255,14 +255,24 @@ impl<'g> GraphSpace<'g> {
             &app.binding,
         );
         self.canon.canonicalize(&mut graph);
-        let enabled = state
+        let mut enabled: Vec<u64> = state
             .enabled
             .iter()
             .zip(table.disables(a))
             .map(|(&e, &d)| e & !d)
             .collect();
-        let mut open = state.open.clone();
         let f = table.consumes[a] as usize;
+        // Filling `f` may have made an aggregate NAC of an application that reads it match;
+        // once it does it always will (condition 5 of the analysis).
+        for &t in &table.watch[f] {
+            let t = t as usize;
+            if enabled[t / 64] >> (t % 64) & 1 == 1
+                && table.blocked_by_aggregate(&self.grammar.types, &graph, t)
+            {
+                enabled[t / 64] &= !(1 << (t % 64));
+            }
+        }
+        let mut open = state.open.clone();
         open[f / 64] &= !(1 << (f % 64));
         GraphState {
             graph,
