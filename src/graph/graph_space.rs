@@ -445,6 +445,10 @@ mod tests {
             ("rules/sudoku-4x4.graft", 2000),
             ("rules/futoshiki-5x5.graft", 2000),
             ("rules/anti-knight-9x9.graft", 200),
+            // Aggregate NACs, checked anew as cells fill, and a static aggregate.
+            ("rules/killer-4x4.graft", 2000),
+            ("rules/killer-6x6.graft", 500),
+            ("rules/renban-6x6.graft", 500),
         ] {
             carried_sets_match(file, states);
         }

@@ -14,6 +14,14 @@ struct Plan {
     smaller: Vec<Vec<usize>>,
     /// Cells whose value must not be next to each cell's in the domain.
     apart: Vec<Vec<usize>>,
+    /// Per cell: the cages (sets of cells with a sum) it belongs to, as (cells, sum).
+    sums: Vec<Vec<(Vec<usize>, i64)>>,
+    /// Per cell: the runs it belongs to.
+    runs: Vec<Vec<Vec<usize>>>,
+    /// Per cell: the zones it belongs to, as (cells, odd numbers they hold).
+    odds: Vec<Vec<(Vec<usize>, usize)>>,
+    /// The number of each value.
+    numbers: Vec<i64>,
 }
 
 impl Plan {
@@ -29,12 +37,67 @@ impl Plan {
             apart[a].push(b);
             apart[b].push(a);
         }
+        let mut sums = vec![Vec::new(); v.cells()];
+        for (cells, sum) in &v.sums {
+            for &c in cells {
+                sums[c].push((cells.clone(), *sum));
+            }
+        }
+        let mut runs = vec![Vec::new(); v.cells()];
+        for cells in &v.runs {
+            for &c in cells {
+                runs[c].push(cells.clone());
+            }
+        }
+        let mut odds = vec![Vec::new(); v.cells()];
+        for (cells, n) in &v.odds {
+            for &c in cells {
+                odds[c].push((cells.clone(), *n));
+            }
+        }
+        let arithmetic = !(v.sums.is_empty() && v.runs.is_empty() && v.odds.is_empty());
+        let numbers = (0..v.values.len())
+            .map(|x| if arithmetic { v.number(x) } else { 0 })
+            .collect();
         Plan {
             differ: v.neighbours(),
             greater,
             smaller,
             apart,
+            sums,
+            runs,
+            odds,
+            numbers,
         }
+    }
+
+    /// Whether `cell = x` keeps every cage, run and zone of the cell completable: a cage's
+    /// numbers (all positive) stay within its sum and reach it once full, a run's numbers
+    /// (distinct) stay within a window of its size and an odd count within its count, and
+    /// both are exact once full.
+    fn sets_allow(&self, vals: &[Option<usize>], cell: usize, x: usize) -> bool {
+        let filled = |cells: &[usize]| {
+            let mut nums: Vec<i64> = cells
+                .iter()
+                .filter(|&&c| c != cell)
+                .filter_map(|&c| vals[c].map(|y| self.numbers[y]))
+                .collect();
+            nums.push(self.numbers[x]);
+            nums
+        };
+        self.sums[cell].iter().all(|(cells, sum)| {
+            let nums = filled(cells);
+            let total: i64 = nums.iter().sum();
+            total <= *sum && (nums.len() < cells.len() || total == *sum)
+        }) && self.runs[cell].iter().all(|cells| {
+            let nums = filled(cells);
+            let (lo, hi) = (nums.iter().min().unwrap(), nums.iter().max().unwrap());
+            hi - lo < cells.len() as i64
+        }) && self.odds[cell].iter().all(|(cells, n)| {
+            let nums = filled(cells);
+            let odd = nums.iter().filter(|&&y| y % 2 != 0).count();
+            odd <= *n && (nums.len() < cells.len() || odd == *n)
+        })
     }
 
     /// Whether `cell = x` agrees with every filled cell of `vals`.
@@ -49,6 +112,7 @@ impl Plan {
             && self.apart[cell]
                 .iter()
                 .all(|&d| vals[d].is_none_or(|y| x.abs_diff(y) != 1))
+            && self.sets_allow(vals, cell, x)
     }
 
     /// Whether the givens agree with each other.
