@@ -512,3 +512,19 @@ fn killer_9x9_runs_on_the_graph_engine_with_focus() {
     let v = crate::variant::rule_file("killer-9x9").variant;
     check_all(&v, &[None; 81], &p.grids).unwrap();
 }
+
+#[test]
+fn expanded_killer_files_check_and_solve_alike() {
+    // `grafter expand` prints the cages as plain nodes and edges and the rules as written.
+    for name in ["killer-4x4", "renban-6x6"] {
+        let run = grafter(["expand".as_ref(), rule(name).as_os_str()]);
+        run.ok();
+        let path = temp_path(name, "graft");
+        std::fs::write(&path, &run.stdout).unwrap();
+        let expanded = &solve_json(&path, None, &[])[0];
+        let original = &solve_json(&rule(name), None, &[])[0];
+        assert_eq!(expanded.sorted_grids(), original.sorted_grids(), "{name}");
+        assert_eq!(expand_of(expanded), "graph focus", "{name}");
+        let _ = std::fs::remove_file(path);
+    }
+}
