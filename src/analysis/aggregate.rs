@@ -27,9 +27,10 @@ fn related(types: &TypeSystem, a: NodeTypeId, b: NodeTypeId) -> bool {
     types.is_subtype(a, b) || types.is_subtype(b, a)
 }
 
-/// The largest domain integer the analysis takes: sums of them over any graph fit an i64,
-/// so a sum never overflows to none.
-const MAX_INT: i64 = 1 << 31;
+/// The largest domain integer the analysis takes, and the largest factor of an aggregate in
+/// a sum: products of the two summed over any graph fit an i64, so no sum overflows to none.
+const MAX_INT: i64 = 1 << 20;
+const MAX_FACTOR: u64 = 1 << 10;
 
 /// How a quantity moves as cells fill: not at all, only up (a condition: only from false
 /// to true), only down, or either way.
@@ -112,6 +113,10 @@ struct Fill {
     completion: Completion,
     /// `count` of, `any` over, or `all` failing at, exactly the empty cells of the group.
     empties: bool,
+    /// For `count` and `sum`: what one cell of the group adds while empty, and once filled
+    /// with each value of the domain. A sum of such aggregates over the group moves as the
+    /// same sum of one cell's shares does.
+    shares: Option<(i64, Vec<i64>)>,
 }
 
 /// Reads the cell attribute `(var, attr)` as `value`; nothing else is readable.
@@ -442,6 +447,13 @@ impl Cx<'_> {
                 ))
             }
             ExprKind::Binary(BinOp::Add | BinOp::Sub, ..) => self.additive(k, e),
+            ExprKind::Binary(BinOp::Mul, x, y)
+                if [x, y]
+                    .iter()
+                    .any(|z| matches!(z.kind, ExprKind::Const(Value::Int(_)))) =>
+            {
+                self.additive(k, e)
+            }
             ExprKind::Binary(BinOp::Mul | BinOp::Div | BinOp::Rem, x, y) => {
                 let (a, b) = (self.shape(k, x)?, self.shape(k, y)?);
                 let dir = if a.dir == Dir::Const && b.dir == Dir::Const {
@@ -585,18 +597,33 @@ impl Cx<'_> {
         Ok(Shape::new(dir, ordering && (a.maybe_none || b.maybe_none)))
     }
 
-    /// A chain of `+` and `-`: each changing sum paired with the term that completes it.
+    /// A chain of `+`, `-` and products with integer literals: each changing aggregate
+    /// paired with the term that completes it. The aggregates over the group that are sums
+    /// of one share per cell (`count`, `sum`) are taken together: the chain moves as the
+    /// same combination of one cell's shares does when it fills (`sum(...) + 9 * count(empty
+    /// cells)` only falls, as a cell's share goes from 9 to its value).
     fn additive(&self, k: &NacCx, e: &Expr) -> Result<Shape, Refusal> {
         let mut terms = Vec::new();
-        flatten(e, true, &mut terms);
+        flatten(e, 1, &mut terms);
+        if terms.iter().any(|t| t.0.unsigned_abs() > MAX_FACTOR) {
+            return not_monotone(
+                e.span,
+                format!("beside an aggregate over cells that rules fill, factors must lie within ±{MAX_FACTOR}, so that sums cannot overflow"),
+            );
+        }
         let mut used = vec![false; terms.len()];
         let mut total = Shape::new(Dir::Const, false);
-        let mut add = |s: Shape, positive: bool| {
-            total.dir = total.dir.join(if positive { s.dir } else { s.dir.flip() });
+        let mut add = |s: Shape, factor: i64| {
+            total.dir = total
+                .dir
+                .join(if factor > 0 { s.dir } else { s.dir.flip() });
             total.maybe_none |= s.maybe_none;
         };
+        let values = self.g.domain.len();
+        let mut cell: (i64, Vec<i64>) = (0, vec![0; values]);
+        let mut linear = false;
         for i in 0..terms.len() {
-            let (positive, t) = terms[i];
+            let (factor, t) = terms[i];
             let ExprKind::Aggregate(a) = &t.kind else {
                 continue;
             };
@@ -608,7 +635,7 @@ impl Cx<'_> {
                 let j = (0..terms.len()).find(|&j| {
                     !used[j]
                         && j != i
-                        && terms[j].0 == positive
+                        && terms[j].0 == factor
                         && is_share(terms[j].1, k.fill, shares)
                 });
                 match j {
@@ -617,11 +644,25 @@ impl Cx<'_> {
                 }
             }
             used[i] = true;
-            add(f.shape, positive);
+            match &f.shares {
+                Some((before, after)) => {
+                    linear = true;
+                    cell.0 += factor * before;
+                    for (sum, a) in cell.1.iter_mut().zip(after) {
+                        *sum += factor * a;
+                    }
+                }
+                None => add(f.shape, factor),
+            }
         }
-        for (i, &(positive, t)) in terms.iter().enumerate() {
+        if linear {
+            let rises = cell.1.iter().any(|&a| a > cell.0);
+            let falls = cell.1.iter().any(|&a| a < cell.0);
+            add(Shape::new(Dir::of(rises, falls), false), 1);
+        }
+        for (i, &(factor, t)) in terms.iter().enumerate() {
             if !used[i] {
-                add(self.shape(k, t)?, positive);
+                add(self.shape(k, t)?, factor);
             }
         }
         Ok(total)
@@ -733,6 +774,7 @@ impl Cx<'_> {
             ));
         }
         let mut empties = false;
+        let mut per_cell = None;
         let completion;
         match a.op {
             AggOp::Count | AggOp::Sum => {
@@ -743,11 +785,10 @@ impl Cx<'_> {
                     _ => 0,
                 };
                 let before = weight(m0, body(Value::None));
-                for &x in &values {
-                    let after = weight(member(x), body(x));
-                    risen |= after > before;
-                    fallen |= after < before;
-                }
+                let after: Vec<i64> = values.iter().map(|&x| weight(member(x), body(x))).collect();
+                risen = after.iter().any(|&a| a > before);
+                fallen = after.iter().any(|&a| a < before);
+                per_cell = Some((before, after));
                 let shares: Vec<(Value, i64)> = fills
                     .iter()
                     .map(|&x| (x, weight(member(x), body(x))))
@@ -811,6 +852,7 @@ impl Cx<'_> {
             ),
             completion,
             empties,
+            shares: per_cell,
         })
     }
 }
@@ -845,17 +887,29 @@ fn mirror(op: BinOp) -> BinOp {
 }
 
 /// The terms of a chain of `+` and `-`, each with its sign.
-fn flatten<'e>(e: &'e Expr, positive: bool, out: &mut Vec<(bool, &'e Expr)>) {
+fn flatten<'e>(e: &'e Expr, factor: i64, out: &mut Vec<(i64, &'e Expr)>) {
+    let literal = |x: &Expr| match x.kind {
+        ExprKind::Const(Value::Int(n)) if n != 0 => Some(n),
+        _ => None,
+    };
     match &e.kind {
         ExprKind::Binary(BinOp::Add, a, b) => {
-            flatten(a, positive, out);
-            flatten(b, positive, out);
+            flatten(a, factor, out);
+            flatten(b, factor, out);
         }
         ExprKind::Binary(BinOp::Sub, a, b) => {
-            flatten(a, positive, out);
-            flatten(b, !positive, out);
+            flatten(a, factor, out);
+            flatten(b, -factor, out);
         }
-        _ => out.push((positive, e)),
+        ExprKind::Unary(UnOp::Neg, a) => flatten(a, -factor, out),
+        ExprKind::Binary(BinOp::Mul, a, b) if literal(a).is_some() || literal(b).is_some() => {
+            let (n, x) = match literal(a) {
+                Some(n) => (n, b),
+                None => (literal(b).unwrap_or(1), a),
+            };
+            flatten(x, factor.saturating_mul(n), out)
+        }
+        _ => out.push((factor, e)),
     }
 }
 

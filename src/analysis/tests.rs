@@ -238,6 +238,10 @@ fn nacs_with_aggregates_are_accepted_where_blocking_only_grows() {
         format!("not {{ c -cage-> k: Cage where not any(d.val == none for k <-cage- d: Cell) and {SUM} + v != k.sum }}"),
         // The group's size is a constant; conditions on the cage node are too.
         format!("not {{ c -cage-> k: Cage {{ sum > 0 }} where {SUM} + v > k.sum + count(k <-cage- d: Cell) }}"),
+        // The cage cannot reach its sum: its filled cells, v and 4 (the largest value) for
+        // each other empty cell fall short. As a cell fills, its share goes from 4 to its
+        // value, so the left side only falls.
+        format!("not {{ c -cage-> k: Cage where {SUM} + v + 4 * count(k <-cage- d: Cell {{ val == none }}) < k.sum }}"),
         // An aggregate that reads no changing cell is no aggregate NAC at all.
         "not { c -in-> g: Group <-in- d: Cell { val == v } where count(e: Group) > 0 }".to_string(),
     ];
@@ -269,6 +273,11 @@ fn nacs_with_aggregates_are_refused_with_a_reason() {
         (
             format!("{EMPTY} not {{ c -cage-> k: Cage where {SUM} + v != k.sum }} set c.val = v"),
             "this condition can turn from true to false as cells fill (it moves either way), so filling a cell could enable a rule: a NAC with an aggregate must only grow (a sum of non-negative values exceeding a bound, a count of empty cells reaching 0 `and` a test of the full group)",
+        ),
+        (
+            // With 1 for each empty cell the left side rises as cells fill.
+            format!("{EMPTY} not {{ c -cage-> k: Cage where {SUM} + v + count(k <-cage- d: Cell {{ val == none }}) < k.sum }} set c.val = v"),
+            "this condition can turn from true to false as cells fill (it only shrinks), so filling a cell could enable a rule: a NAC with an aggregate must only grow (a sum of non-negative values exceeding a bound, a count of empty cells reaching 0 `and` a test of the full group)",
         ),
         (
             format!("{EMPTY} not {{ c -cage-> k: Cage where {SUM} + v > k.sum and v > 1 }} set c.val = v"),

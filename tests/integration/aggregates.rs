@@ -108,8 +108,10 @@ fn others(v: &Variant, s: &[Option<usize>], cells: &[usize], cell: usize) -> (Ve
 
 /// The killer rule of `rules/killer-*.graft`: `x` in `cell` unless a group or cage of
 /// `cell` holds it, or a cage's other filled numbers plus `x` exceed its sum, or miss it
-/// when the cage has no other empty cell.
-fn killer_allows(v: &Variant, s: &[Option<usize>], cell: usize, x: usize) -> bool {
+/// when the cage has no other empty cell; with `lower`, also unless they fall short of it
+/// with the largest value in each other empty cell.
+fn killer_allows(v: &Variant, s: &[Option<usize>], cell: usize, x: usize, lower: bool) -> bool {
+    let most = v.number(v.values.len() - 1);
     groups_allow(v, s, cell, x)
         && v.sums
             .iter()
@@ -117,12 +119,15 @@ fn killer_allows(v: &Variant, s: &[Option<usize>], cell: usize, x: usize) -> boo
             .all(|(cells, sum)| {
                 let (nums, empty) = others(v, s, cells, cell);
                 let total = nums.iter().sum::<i64>() + v.number(x);
-                total <= *sum && (empty > 0 || total == *sum)
+                total <= *sum
+                    && (empty > 0 || total == *sum)
+                    && (!lower || total + most * empty as i64 >= *sum)
             })
 }
 
-/// A 4x4 rule file: a Sudoku with the cages of `layout` (`.` is a cell in no cage).
-fn killer_text(layout: &[&str], sums: &[(char, i64)]) -> String {
+/// A 4x4 rule file: a Sudoku with the cages of `layout` (`.` is a cell in no cage); with
+/// `lower`, a second NAC blocks values that leave a cage short of its sum.
+fn killer_text(layout: &[&str], sums: &[(char, i64)], lower: bool) -> String {
     let mut nodes = String::new();
     for &(letter, sum) in sums {
         nodes += &format!("k{letter}: Cage {{ sum = {sum} }}\n");
@@ -152,9 +157,17 @@ fn killer_text(layout: &[&str], sums: &[(char, i64)]) -> String {
                  where sum(d.val for k <-cage- d: Cell) + v > k.sum
                     or count(k <-cage- d: Cell {{ val == none }}) == 0
                        and sum(d.val for k <-cage- d: Cell) + v != k.sum }}
+           {}
            set c.val = v
          }}
-         final: not {{ c: Cell {{ val == none }} }}"
+         final: not {{ c: Cell {{ val == none }} }}",
+        if lower {
+            "not { c -cage-> k: Cage
+                   where sum(d.val for k <-cage- d: Cell) + v
+                         + 4 * count(k <-cage- d: Cell { val == none }) < k.sum }"
+        } else {
+            ""
+        }
     )
 }
 
@@ -227,7 +240,7 @@ fn assert_focus_all_brute(
 fn killer_4x4_focus_and_all_agree_with_brute_force() {
     let v = Variant::sudoku(4, 2, 2, Variant::digits(4)).with_cages(&KILLER_4X4, &KILLER_4X4_SUMS);
     let text = std::fs::read_to_string(rule("killer-4x4")).unwrap();
-    let allows = |s: &[Option<usize>], c: usize, x: usize| killer_allows(&v, s, c, x);
+    let allows = |s: &[Option<usize>], c: usize, x: usize| killer_allows(&v, s, c, x, false);
     // The published solution, and half of it given in three ways; the whole space of the
     // empty grid (11 million states) is for the focus only.
     let solution = [1, 2, 3, 0, 3, 0, 2, 1, 2, 1, 0, 3, 0, 3, 1, 2];
@@ -246,7 +259,7 @@ fn random_killer_cages_agree_with_brute_force() {
     let grids = brute::solutions(&sudoku, &[None; 16]);
     let mut rng = Rng::new(0x63616765);
     let mut counts = Vec::new();
-    let mut compared = 0;
+    let (mut compared, mut compared_lower) = (0, 0);
     for case in 0..12 {
         let solution = &grids[rng.below(grids.len())];
         // Cages of up to three cells holding distinct values of the solution, some cells
@@ -282,15 +295,23 @@ fn random_killer_cages_agree_with_brute_force() {
         let given = if case % 2 == 0 { 1 } else { 3 };
         let keep: Vec<bool> = (0..16).map(|_| rng.chance(given, 6)).collect();
         let line = givens_line(&v, solution, &keep);
-        let allows = |s: &[Option<usize>], c: usize, x: usize| killer_allows(&v, s, c, x);
-        let text = killer_text(&rows, &sums);
+        // Every third case also blocks cages that can no longer reach their sum.
+        let lower = case % 3 == 2;
+        let allows = |s: &[Option<usize>], c: usize, x: usize| killer_allows(&v, s, c, x, lower);
+        let text = killer_text(&rows, &sums, lower);
         let tag = format!("killer-random-{case}");
-        compared += assert_focus_all_brute(&tag, &text, &v, &line, &allows, &full) as usize;
+        let was = assert_focus_all_brute(&tag, &text, &v, &line, &allows, &full);
+        compared += was as usize;
+        compared_lower += (was && lower) as usize;
         counts.push(brute::count(&v, &v.parse_givens(&line)));
     }
     // The cases are not all alike: some have several solutions, some small spaces.
     assert!(counts.iter().any(|&n| n > 1), "{counts:?}");
     assert!(compared >= 3, "{compared} spaces compared under all");
+    assert!(
+        compared_lower >= 1,
+        "a space with the lower bound compared under all"
+    );
 }
 
 /// A 4x4 Latin square whose regions of `layout` are runs: they differ (a NAC) and,
