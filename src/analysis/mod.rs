@@ -59,10 +59,12 @@
 //!      cells never change): each aggregate's direction follows from its conditions and
 //!      expression evaluated on an empty cell and on a cell holding each value (a sum of
 //!      values that are all ≥ 0 only grows, a count of empty cells only shrinks, a `max`
-//!      only grows), comparisons and `and`/`or` combine directions, and `F and R`, where `F`
-//!      says the group is full (`count(... { val == none }) == 0`), only grows whatever `R`
-//!      is, since once `F` holds nothing `R` reads changes again. Values lie within ±2^31,
-//!      so sums cannot overflow to none.
+//!      only grows), counts and sums over the group added with integer factors move as
+//!      the same combination of one cell's shares does (`sum(...) + v + 9 * count(empty
+//!      cells)` only falls), comparisons and `and`/`or` combine directions, and `F and R`,
+//!      where `F` says the group is full (`count(... { val == none }) == 0`), only grows
+//!      whatever `R` is, since once `F` holds nothing `R` reads changes again. Values lie
+//!      within ±2^20 and factors within ±2^10, so sums cannot overflow to none.
 //!
 //! Then an application `a` (filling `c` in state `S`) is blocked by the NAC exactly when
 //! `Φ_k` holds on the content of group `k` in `S` plus `a`, for some `k` of `c`. Hence:
