@@ -8,7 +8,7 @@ use super::pairs::{find_pairs, TooMany, MAX_CANDIDATES, MAX_EDGES};
 use super::Checker;
 use crate::diag::{Diagnostic, Span};
 use crate::model::{AttrId, Graph, LabelId, NodeId, NodeTypeId, Value, VarId};
-use crate::rule::Env;
+use crate::rule::{Aggregate, Env};
 use crate::syntax::ast;
 
 /// Constant expressions (attribute values of hand-written nodes) read nothing.
@@ -20,6 +20,11 @@ impl Env for NoEnv {
     }
 
     fn attr(&self, _: VarId, _: AttrId) -> Value {
+        Value::None
+    }
+
+    /// The checker refuses aggregates outside rules and `final:`.
+    fn aggregate(&self, _: &Aggregate) -> Value {
         Value::None
     }
 }
@@ -254,6 +259,7 @@ impl Checker<'_> {
             nodes: &nodes,
             this: None,
             params: &[],
+            next: None,
         };
         let cond = match &d.cond {
             Some(c) => match self.lower_cond(c, scope) {

@@ -92,6 +92,8 @@ pub(crate) struct Checker<'s> {
     rules: Vec<Rule>,
     final_cond: Option<Condition>,
     layers: Vec<Layer>,
+    /// The id the next aggregate takes: unique in the grammar.
+    next_agg: u32,
 }
 
 impl<'s> Checker<'s> {
@@ -114,6 +116,7 @@ impl<'s> Checker<'s> {
             rules: Vec::new(),
             final_cond: None,
             layers: Vec::new(),
+            next_agg: 0,
         }
     }
 

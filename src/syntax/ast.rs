@@ -1,7 +1,7 @@
 //! The spanned syntax tree of a rule file: what was written, before any name is resolved.
 
 use crate::diag::Span;
-use crate::rule::{BinOp, UnOp};
+use crate::rule::{AggOp, BinOp, UnOp};
 
 /// A name as written, with where it stands.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -144,14 +144,14 @@ pub enum Dir {
     In,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EdgeStep {
     pub dir: Dir,
     pub path: Path,
     pub span: Span,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PathKind {
     Label(Ident),
     Inverse(Box<Path>),
@@ -162,7 +162,7 @@ pub enum PathKind {
     Opt(Box<Path>),
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Path {
     pub kind: PathKind,
     pub span: Span,
@@ -358,13 +358,13 @@ pub struct Param {
 }
 
 /// The elements of a pattern: a rule body's, a NAC's or a `final` pattern's.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PatternBlock {
     pub elems: Vec<PatternElem>,
     pub span: Span,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PatternElem {
     Chain(Chain),
     Where(Expr),
@@ -372,16 +372,15 @@ pub enum PatternElem {
 }
 
 /// `a: T { cond } -l-> b <-m- c`: a single node is a chain without steps.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Chain {
     pub first: NodeRef,
     pub steps: Vec<(EdgeStep, NodeRef)>,
-    #[allow(dead_code)] // every node keeps its span for diagnostics; this one has no reader yet
     pub span: Span,
 }
 
 /// `name`, `name: Type` or either with `{ conditions }`.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NodeRef {
     pub name: Ident,
     pub ty: Option<Ident>,
@@ -456,6 +455,8 @@ pub enum ExprKind {
     Attr(Ident, Ident),
     Unary(UnOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `count(PATTERN)` (no expression) or `sum(EXPR for PATTERN)` and the like.
+    Aggregate(AggOp, Option<Box<Expr>>, Box<PatternBlock>),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

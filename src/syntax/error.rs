@@ -86,6 +86,8 @@ pub fn describe(rule: Rule) -> &'static str {
         | Rule::unary
         | Rule::minus
         | Rule::abs_call
+        | Rule::count_call
+        | Rule::fold_call
         | Rule::none
         | Rule::true_lit
         | Rule::false_lit
@@ -113,6 +115,9 @@ pub fn describe(rule: Rule) -> &'static str {
         Rule::w_true => "`true`",
         Rule::w_false => "`false`",
         Rule::w_abs => "`abs`",
+        Rule::fold_op => "an aggregate (`sum`, `min`, `max`, `all` or `any`)",
+        Rule::w_count => "`count`",
+        Rule::w_for => "`for`",
         Rule::w_and => "`and`",
         Rule::w_or => "`or`",
         Rule::w_via => "`via`",

@@ -21,7 +21,8 @@ struct Plan {
     /// The cages with a total, and the ones each cell is in.
     sums: Vec<(Vec<usize>, i64)>,
     sums_of: Vec<Vec<usize>>,
-    /// Per value index, its number (numeric domains with sums only).
+    /// Per value index, its number (numeric domains with sums, arrows, runs or odd counts
+    /// only).
     numbers: Vec<i64>,
     /// (other cell, k): values at least k apart.
     distant: Vec<Vec<(usize, usize)>>,
@@ -31,6 +32,10 @@ struct Plan {
     arrows: Vec<Vec<(usize, Vec<usize>)>>,
     /// Positions without a cell, skipped.
     holes: Vec<bool>,
+    /// Per cell: the runs it belongs to.
+    runs: Vec<Vec<Vec<usize>>>,
+    /// Per cell: the zones it belongs to, as (cells, odd numbers they hold).
+    odds: Vec<Vec<(Vec<usize>, usize)>>,
 }
 
 impl Plan {
@@ -63,7 +68,9 @@ impl Plan {
                 sums_of[a].push(k);
             }
         }
-        let numbers = if v.sums.is_empty() && v.arrows.is_empty() {
+        let arithmetic =
+            !(v.sums.is_empty() && v.arrows.is_empty() && v.runs.is_empty() && v.odds.is_empty());
+        let numbers = if !arithmetic {
             Vec::new()
         } else {
             (0..v.values.len()).map(|x| v.number(x)).collect()
@@ -84,6 +91,18 @@ impl Plan {
                 arrows[c].push((*circle, cells.clone()));
             }
         }
+        let mut runs = vec![Vec::new(); v.cells()];
+        for cells in &v.runs {
+            for &c in cells {
+                runs[c].push(cells.clone());
+            }
+        }
+        let mut odds = vec![Vec::new(); v.cells()];
+        for (cells, n) in &v.odds {
+            for &c in cells {
+                odds[c].push((cells.clone(), *n));
+            }
+        }
         Plan {
             differ: v.neighbours(),
             greater,
@@ -98,7 +117,33 @@ impl Plan {
             equal,
             arrows,
             holes: v.holes.clone(),
+            runs,
+            odds,
         }
+    }
+
+    /// Whether `cell = x` keeps every run and zone of the cell completable: a run's numbers
+    /// (distinct) stay within a window of its size and an odd count within its count, and
+    /// both are exact once full.
+    fn sets_allow(&self, vals: &[Option<usize>], cell: usize, x: usize) -> bool {
+        let filled = |cells: &[usize]| {
+            let mut nums: Vec<i64> = cells
+                .iter()
+                .filter(|&&c| c != cell)
+                .filter_map(|&c| vals[c].map(|y| self.numbers[y]))
+                .collect();
+            nums.push(self.numbers[x]);
+            nums
+        };
+        self.runs[cell].iter().all(|cells| {
+            let nums = filled(cells);
+            let (lo, hi) = (nums.iter().min().unwrap(), nums.iter().max().unwrap());
+            hi - lo < cells.len() as i64
+        }) && self.odds[cell].iter().all(|(cells, n)| {
+            let nums = filled(cells);
+            let odd = nums.iter().filter(|&&y| y % 2 != 0).count();
+            odd <= *n && (nums.len() < cells.len() || odd == *n)
+        })
     }
 
     /// Whether `cell = x` agrees with every filled cell of `vals`.
@@ -134,6 +179,7 @@ impl Plan {
                     _ => true,
                 }
             })
+            && self.sets_allow(vals, cell, x)
     }
 
     /// Whether `cell = x` keeps cage `k` able to reach its total: a full cage adds up to

@@ -145,6 +145,30 @@ pub fn check_values(v: &Variant, givens: &[Option<usize>], vals: &[usize]) -> Re
             ));
         }
     }
+    let numbers =
+        |cells: &[usize]| -> Vec<i64> { cells.iter().map(|&c| v.number(vals[c])).collect() };
+    let cells_named = |cells: &[usize]| -> String {
+        cells.iter().map(|&c| name(c)).collect::<Vec<_>>().join(" ")
+    };
+    for cells in &v.runs {
+        let nums = numbers(cells);
+        let (lo, hi) = (nums.iter().min().unwrap(), nums.iter().max().unwrap());
+        if hi - lo + 1 != cells.len() as i64 {
+            return Err(format!(
+                "run {} holds {nums:?}, not consecutive numbers",
+                cells_named(cells)
+            ));
+        }
+    }
+    for (cells, n) in &v.odds {
+        let odd = numbers(cells).iter().filter(|&&y| y % 2 != 0).count();
+        if odd != *n {
+            return Err(format!(
+                "zone {} holds {odd} odd numbers, not {n}",
+                cells_named(cells)
+            ));
+        }
+    }
     for &(a, b) in &v.less {
         if vals[a] >= vals[b] {
             return Err(format!(

@@ -1,6 +1,7 @@
 //! The integration test binary: runs `grafter` on the rule files, data and fixtures, and
 //! compares with an independent checker and brute-force enumerator.
 
+mod aggregates;
 mod analysis;
 mod bad_input;
 mod brute;

@@ -29,6 +29,11 @@ pub struct Variant {
     pub arrows: Vec<(usize, Vec<usize>)>,
     /// Positions without a cell (the holes of a shaped grid): in no constraint, never filled.
     pub holes: Vec<bool>,
+    /// Sets of cells whose numbers form a run of consecutive numbers (renban; that they
+    /// differ is a group of `groups`).
+    pub runs: Vec<Vec<usize>>,
+    /// Sets of cells of which exactly this many hold an odd number.
+    pub odds: Vec<(Vec<usize>, usize)>,
 }
 
 impl Variant {
@@ -54,6 +59,8 @@ impl Variant {
             equal: Vec::new(),
             arrows: Vec::new(),
             holes: vec![false; n * n],
+            runs: Vec::new(),
+            odds: Vec::new(),
         };
         v.add_rows_and_columns();
         v
@@ -81,6 +88,8 @@ impl Variant {
             equal: Vec::new(),
             arrows: Vec::new(),
             holes,
+            runs: Vec::new(),
+            odds: Vec::new(),
         }
     }
 
@@ -358,6 +367,52 @@ impl Variant {
         self
     }
 
+    /// The cells of each letter of a layout (one string per row; `.` is no cell).
+    fn letters(&self, layout: &[&str]) -> std::collections::BTreeMap<char, Vec<usize>> {
+        assert_eq!(layout.len(), self.rows);
+        let mut by_letter: std::collections::BTreeMap<char, Vec<usize>> = Default::default();
+        for (r, line) in layout.iter().enumerate() {
+            assert_eq!(line.chars().count(), self.cols);
+            for (c, ch) in line.chars().enumerate() {
+                if ch != '.' {
+                    by_letter.entry(ch).or_default().push(self.at(r + 1, c + 1));
+                }
+            }
+        }
+        by_letter
+    }
+
+    /// Killer cages, one per letter of a layout, with their sums: distinct values adding up
+    /// to the sum.
+    pub fn with_cages(mut self, layout: &[&str], sums: &[(char, i64)]) -> Variant {
+        let cages = self.letters(layout);
+        assert_eq!(cages.len(), sums.len(), "one sum per cage");
+        for (letter, cells) in cages {
+            let sum = sums.iter().find(|s| s.0 == letter).expect("a sum").1;
+            self.groups.push(cells.clone());
+            self.sums.push((cells, sum));
+        }
+        self
+    }
+
+    /// Renban regions, one per letter of a layout: distinct values forming a run.
+    pub fn with_runs(mut self, layout: &[&str]) -> Variant {
+        for cells in self.letters(layout).into_values() {
+            self.groups.push(cells.clone());
+            self.runs.push(cells);
+        }
+        self
+    }
+
+    /// Zones, one per letter of a layout, holding exactly as many odd numbers as given.
+    pub fn with_odds(mut self, layout: &[&str], odds: &[(char, usize)]) -> Variant {
+        for (letter, cells) in self.letters(layout) {
+            let n = odds.iter().find(|s| s.0 == letter).expect("a count").1;
+            self.odds.push((cells, n));
+        }
+        self
+    }
+
     /// The index of a value written as one character, if it is one.
     pub fn value_of_char(&self, ch: char) -> Option<usize> {
         self.values
@@ -432,6 +487,88 @@ pub const JIGSAW_6X6: [&str; 6] = ["AABBBB", "AAACBB", "ADDCCC", "DDDCCE", "FDFE
 
 /// The marks of `rules/even-odd-6x6.graft`'s own puzzle (0 even, 1 odd).
 pub const EVEN_ODD_6X6: &str = "1....1 .1.010 ...1.. .1..1. .....1 0.1.01";
+
+/// The cages of `rules/killer-4x4.graft`'s own puzzle (its `layer cages ... = { }` and
+/// `layer sums ... = { }`), one letter per cage.
+pub const KILLER_4X4: [&str; 4] = ["AABB", "AACB", "DCCE", "DDFE"];
+pub const KILLER_4X4_SUMS: [(char, i64); 6] =
+    [('A', 10), ('B', 8), ('C', 9), ('D', 7), ('E', 5), ('F', 1)];
+
+/// The cages of `rules/killer-6x6.graft` (janko.at Killer Sudoku 17).
+pub const KILLER_6X6: [&str; 6] = ["AABBCD", "AEFFCD", "GEHHCI", "GJKKLI", "MJNNLO", "MMPPLO"];
+pub const KILLER_6X6_SUMS: [(char, i64); 16] = [
+    ('A', 8),
+    ('B', 7),
+    ('C', 13),
+    ('D', 3),
+    ('E', 7),
+    ('F', 8),
+    ('G', 9),
+    ('H', 6),
+    ('I', 11),
+    ('J', 9),
+    ('K', 6),
+    ('L', 8),
+    ('M', 9),
+    ('N', 8),
+    ('O', 7),
+    ('P', 7),
+];
+
+/// The cages of `rules/killer-9x9.graft` (janko.at Killer Sudoku 25).
+pub const KILLER_9X9: [&str; 9] = [
+    "AABBCDEEF",
+    "GGHICDEJF",
+    "KKHICLLJF",
+    "MNNOOPPQQ",
+    "MRRSSSTTU",
+    "VVWWXXYYU",
+    "Zabbcdeff",
+    "Zaghcdeii",
+    "Zgghcjjkk",
+];
+pub const KILLER_9X9_SUMS: [(char, i64); 37] = [
+    ('A', 8),
+    ('B', 9),
+    ('C', 16),
+    ('D', 8),
+    ('E', 16),
+    ('F', 18),
+    ('G', 9),
+    ('H', 6),
+    ('I', 16),
+    ('J', 7),
+    ('K', 17),
+    ('L', 5),
+    ('M', 9),
+    ('N', 15),
+    ('O', 9),
+    ('P', 7),
+    ('Q', 13),
+    ('R', 12),
+    ('S', 13),
+    ('T', 6),
+    ('U', 7),
+    ('V', 6),
+    ('W', 11),
+    ('X', 11),
+    ('Y', 16),
+    ('Z', 15),
+    ('a', 9),
+    ('b', 15),
+    ('c', 7),
+    ('d', 15),
+    ('e', 7),
+    ('f', 5),
+    ('g', 12),
+    ('h', 8),
+    ('i', 14),
+    ('j', 17),
+    ('k', 11),
+];
+
+/// The runs of `rules/renban-6x6.graft` (janko.at Renban 1), one letter per run.
+pub const RENBAN_6X6: [&str; 6] = ["ABCCDE", "AAACCE", "FGAHII", "FFJJJJ", "KKLMNN", "OKMMNP"];
 
 /// A rule file in `rules/`: its variant, its data file and its start block's solution count.
 pub struct RuleFile {
@@ -670,6 +807,30 @@ pub fn rule_files() -> Vec<RuleFile> {
         rf(
             "clueless-2-27x27",
             Variant::sudokus(27, 27, &nine).with_lattice_sudoku(4, 4, 9, 3),
+            &[],
+            1,
+        ),
+        rf(
+            "killer-4x4",
+            Variant::sudoku(4, 2, 2, Variant::digits(4)).with_cages(&KILLER_4X4, &KILLER_4X4_SUMS),
+            &[],
+            3,
+        ),
+        rf(
+            "killer-6x6",
+            Variant::sudoku(6, 2, 3, Variant::digits(6)).with_cages(&KILLER_6X6, &KILLER_6X6_SUMS),
+            &[],
+            1,
+        ),
+        rf(
+            "killer-9x9",
+            Variant::sudoku(9, 3, 3, d9()).with_cages(&KILLER_9X9, &KILLER_9X9_SUMS),
+            &[],
+            1,
+        ),
+        rf(
+            "renban-6x6",
+            Variant::latin(6, Variant::digits(6)).with_runs(&RENBAN_6X6),
             &[],
             1,
         ),
