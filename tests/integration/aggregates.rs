@@ -241,13 +241,15 @@ fn killer_4x4_focus_and_all_agree_with_brute_force() {
     let v = Variant::sudoku(4, 2, 2, Variant::digits(4)).with_cages(&KILLER_4X4, &KILLER_4X4_SUMS);
     let text = std::fs::read_to_string(rule("killer-4x4")).unwrap();
     let allows = |s: &[Option<usize>], c: usize, x: usize| killer_allows(&v, s, c, x, false);
-    // The published solution, and half of it given in three ways; the whole space of the
-    // empty grid (11 million states) is for the focus only.
-    let solution = [1, 2, 3, 0, 3, 0, 2, 1, 2, 1, 0, 3, 0, 3, 1, 2];
+    // A solution of the file's own puzzle, and half of it given in three ways, with the
+    // puzzle's cages and sums as the line's layers; the whole space of the empty grid is
+    // for the focus only.
+    let solution = brute::solutions(&v, &[None; 16]).swap_remove(0);
+    let layers = " | cages: aabb aacb dcce ddfe | sums: 10 . 8 . . . 9 . 7 . . 5 . . 1 .";
     let mut rng = Rng::new(0x6b696c6c);
     for _ in 0..3 {
         let keep: Vec<bool> = (0..16).map(|_| rng.chance(1, 2)).collect();
-        let line = givens_line(&v, &solution, &keep);
+        let line = givens_line(&v, &solution, &keep) + layers;
         let small = assert_focus_all_brute("killer-4x4", &text, &v, &line, &allows, &full);
         assert!(small, "{line}: a space small enough to compare under all");
     }

@@ -424,7 +424,9 @@ impl Variant {
     /// value, for an empty cell; anything at a hole). Panics on anything else: the test
     /// data are fixed.
     pub fn parse_givens(&self, text: &str) -> Vec<Option<usize>> {
-        let cells: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
+        // A puzzle line's layer sections follow its givens after `|`.
+        let givens = text.split('|').next().unwrap_or_default();
+        let cells: Vec<char> = givens.chars().filter(|c| !c.is_whitespace()).collect();
         assert_eq!(
             cells.len(),
             self.cells(),
