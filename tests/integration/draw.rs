@@ -318,14 +318,18 @@ fn every_rule_files_board_draws_its_cells_givens_and_groups() {
             .collect();
         let centre = |i: usize| (cells[i].0 + cells[i].2 / 2.0, cells[i].1 + cells[i].3 / 2.0);
         let at = |p: (f64, f64), q: (f64, f64)| (p.0 - q.0).hypot(p.1 - q.1) < 1e-3;
-        let (_along, apart): (Vec<(usize, usize)>, Vec<(usize, usize)>) =
-            v.less.iter().partition(|&&(a, b)| {
-                lines.iter().any(|l| {
+        let apart: Vec<(usize, usize)> = v
+            .less
+            .iter()
+            .copied()
+            .filter(|&(a, b)| {
+                !lines.iter().any(|l| {
                     let i = l.iter().position(|&p| at(p, centre(a)));
                     let j = l.iter().position(|&p| at(p, centre(b)));
                     matches!((i, j), (Some(i), Some(j)) if i < j)
                 })
-            });
+            })
+            .collect();
         let signs = by_class(&doc, "ineq");
         assert_eq!(signs.len(), apart.len(), "{}: inequality signs", rf.name);
         for &(a, b) in &apart {
