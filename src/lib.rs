@@ -45,6 +45,8 @@
 mod analysis;
 mod check;
 mod diag;
+#[cfg(feature = "distributed")]
+pub mod distributed;
 mod engine;
 mod explore;
 mod grammar;
