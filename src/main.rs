@@ -6,6 +6,8 @@
 
 mod args;
 mod check_summary;
+#[cfg(feature = "distributed")]
+mod cluster_cli;
 mod signals;
 
 use std::io::{self, BufWriter, Write};
@@ -48,20 +50,30 @@ fn main() -> ExitCode {
         Command::Completions { shell } => completions(shell),
         Command::Man { subcommand } => man(subcommand.as_deref()),
     };
+    ExitCode::from(exit_code(result))
+}
+
+/// The exit status of a command's result, its failure told on stderr.
+fn exit_code(result: Result<u8, Failure>) -> u8 {
     match result {
-        Ok(code) => ExitCode::from(code),
+        Ok(code) => code,
         Err(Failure::BadInput(text)) => {
             to_stderr(&text);
-            ExitCode::from(BAD_INPUT)
+            BAD_INPUT
         }
         Err(Failure::Io(e)) => {
             // A closed pipe (e.g. `| head`) is not an error worth a message.
             if e.kind() == io::ErrorKind::BrokenPipe {
-                ExitCode::from(CLOSED_PIPE)
+                CLOSED_PIPE
             } else {
                 to_stderr(&format!("error: cannot write output: {e}\n"));
-                ExitCode::from(BAD_INPUT)
+                BAD_INPUT
             }
+        }
+        #[cfg(feature = "distributed")]
+        Err(Failure::Lost(text)) => {
+            to_stderr(&text);
+            grafter::distributed::LOST
         }
     }
 }
@@ -76,6 +88,9 @@ enum Failure {
     /// Rendered diagnostics.
     BadInput(String),
     Io(io::Error),
+    /// A distributed run could not start or lost a process: the message.
+    #[cfg(feature = "distributed")]
+    Lost(String),
 }
 
 impl From<io::Error> for Failure {
@@ -145,6 +160,11 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
             .map(|p| (p.number, Some(p.givens)))
             .collect(),
     };
+    #[cfg(feature = "distributed")]
+    if args.processes.is_some() {
+        let interrupts = interrupts.as_ref();
+        return cluster_cli::solve(&engine, args, &config, threads, &runs, interrupts);
+    }
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let mut stopped = false;
