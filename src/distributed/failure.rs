@@ -5,13 +5,22 @@
 //! their own connections to it break, and end the same way.
 
 use std::panic::PanicHookInfo;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
+use std::time::Duration;
 
 /// The exit status of a process whose run lost another process (or never got them all).
 pub const LOST: u8 = 4;
 
 /// The addresses of the run's processes, for the message.
 static ADDRESSES: OnceLock<Vec<String>> = OnceLock::new();
+
+/// Set by the first lost connection: the one that is told.
+static TOLD: AtomicBool = AtomicBool::new(false);
+
+/// How long this process keeps its own connections open after telling: the others then
+/// see the process that was lost first, rather than this one going.
+const LINGER: Duration = Duration::from_millis(300);
 
 /// Installs the hook for a run over `addresses`. Panics anywhere else go to the hook
 /// installed before (a bug keeps its trace).
@@ -22,7 +31,14 @@ pub fn watch(addresses: Vec<String>) {
     let earlier = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| match lost_process(info) {
         Some(message) => {
+            if TOLD.swap(true, Ordering::SeqCst) {
+                // Another connection's loss is being told; the process ends there.
+                loop {
+                    std::thread::park();
+                }
+            }
             let _ = std::io::Write::write_all(&mut std::io::stderr(), message.as_bytes());
+            std::thread::sleep(LINGER);
             std::process::exit(i32::from(LOST));
         }
         None => earlier(info),

@@ -24,6 +24,8 @@ mod hash;
 mod hostfile;
 mod levels;
 mod split;
+#[cfg(test)]
+mod tests;
 mod timely_exchange;
 mod wire;
 

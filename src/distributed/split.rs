@@ -24,8 +24,13 @@ use super::context::Node;
 use super::wire::{Reader, Writer};
 use super::StateSink;
 
-/// The first round's length: a tree this quick is explored by worker 0 alone.
-const FIRST_SLICE: Duration = Duration::from_millis(2);
+/// The first round's length: a tree this quick is explored by worker 0 alone. (Unit
+/// tests cut their small trees sooner, so that they are spread.)
+const FIRST_SLICE: Duration = if cfg!(test) {
+    Duration::from_micros(20)
+} else {
+    Duration::from_millis(2)
+};
 
 /// The longest round: a worker whose subtrees end early waits at most this long for the
 /// others, and a stop (timeout, interrupt) reaches every worker within it.

@@ -9,6 +9,8 @@ mod checker;
 mod cli;
 mod counts;
 mod diagnostics;
+#[cfg(feature = "distributed")]
+mod distributed;
 mod encodings;
 mod engines;
 mod fuzz;
