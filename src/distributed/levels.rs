@@ -8,8 +8,10 @@
 //! successor has arrived: a round of the exchange ends only then.
 //!
 //! A space that is a tree (each state made once, as orderly generation makes them) needs
-//! no visited set; its states are spread by the hash of their encoding. Memory per
-//! worker is its share of two levels (and, where states repeat, of the visited set).
+//! no visited set; its states are spread by the hash of their encoding. A level is kept
+//! as its states' encodings end to end, as they arrive (a packed 4x4 state: 21 bytes),
+//! so memory per worker is its share of two levels, and, where states repeat, of the
+//! visited set.
 //! Limits are checked by every worker as it goes (time, interrupts, memory) and at each
 //! level's end on the totals (states, solutions).
 //!
@@ -30,7 +32,7 @@ use crate::explore::successors::Successors;
 
 use super::context::Node;
 use super::hash::{owner, stable_hash};
-use super::wire::{Reader, Writer};
+use super::wire::{put_bytes, Reader, Writer};
 use super::StateSink;
 
 /// Bytes of successors a worker sends in one round at most (per round, not per
@@ -43,9 +45,37 @@ const STATUS: u64 = 1;
 const SOLUTIONS: u64 = 2;
 const SIZE: u64 = 3;
 
-/// A state waiting at its owner, with the path the level order first reached it by
-/// (empty unless solutions are printed).
-type Entry<S> = (S, Vec<u32>);
+/// The states of one level at their owner, end to end, as they travel: each its
+/// encoding's length (LEB128) and encoding, then, when solutions are printed, its path of
+/// `depth` child numbers as big-endian `u32`s (so that comparing bytes compares paths).
+#[derive(Default)]
+struct Level {
+    bytes: Vec<u8>,
+    len: usize,
+}
+
+/// One state of a level: its encoding and path bytes.
+struct Record<'a> {
+    code: &'a [u8],
+    path: &'a [u8],
+}
+
+/// Reads the records of `bytes`, whose paths are `path_bytes` long.
+fn records(bytes: &[u8], path_bytes: usize) -> impl Iterator<Item = (usize, Record<'_>)> + '_ {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        if at >= bytes.len() {
+            return None;
+        }
+        let start = at;
+        let mut r = Reader::new(&bytes[at..], 0);
+        let code = r.bytes();
+        at = bytes.len() - r.rest();
+        let path = &bytes[at..at + path_bytes];
+        at += path_bytes;
+        Some((start, Record { code, path }))
+    })
+}
 
 /// Explores the whole space of `space` level by level over every worker of `node`'s run;
 /// worker 0 calls `sink` with each solution in the order of `config.order` (depth-first
@@ -81,28 +111,30 @@ pub fn explore_levels<S: Space>(
         owner(h, workers)
     };
     let mut visited = StateStore::new();
-    let mut level: Vec<Entry<S::State>> = Vec::new();
+    let mut level = Level::default();
     if owner_of(&start, &mut key, &mut code) == me {
         if repeats {
             visited.insert(&key);
         }
-        level.push((start, Vec::new()));
+        put_bytes(&mut level.bytes, &code);
+        level.len = 1;
     }
+    let mut depth = 0usize;
     let mut halt = Halt::new(config.limits, started, config.interrupt, None);
     let mut scratch = S::Scratch::default();
     let mut pool: Frontier<S::State> = Frontier::new(Order::Bfs);
-    // This worker's counts so far; the run's, as of the last level's end.
+    // This worker's counts so far; the run's, as of the last round.
     let mut mine = Counts::default();
     let mut total = Counts::default();
     let mut stop: Option<StopReason> = None;
-    // Worker 0: every solution's path and encoding.
-    let mut solutions: Vec<(Vec<u32>, Vec<u8>)> = Vec::new();
+    // Worker 0: every solution's path bytes and encoding.
+    let mut solutions: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
     loop {
         // Each level opens with a round that sums the workers' shares of it: the run
         // ends at an empty level, and its limits on the totals are checked here, where
         // every worker knows the same totals and whether states are left.
         let mut size = Writer::new();
-        size.u64(SIZE).u64(level.len() as u64);
+        size.u64(SIZE).u64(level.len as u64);
         ex.broadcast(&size.bytes);
         let mut left = 0u64;
         for m in ex.end_round() {
@@ -122,32 +154,38 @@ pub fn explore_levels<S: Space>(
             stop = Some(StopReason::MaxSolutions(total.solutions));
             break;
         }
-        let mut next: Vec<Entry<S::State>> = Vec::new();
-        // Where each state new at this level sits in `next`, to keep its least path.
+        let path_bytes = if want { 4 * depth } else { 0 };
+        let mut next = Level::default();
+        // Where the path of each state new at this level sits in `next`, to keep its
+        // least path (only when solutions are printed and states repeat).
         let mut placed: HashMap<Box<[u8]>, usize> = HashMap::new();
-        let mut at = 0;
+        let mut todo = records(&level.bytes, path_bytes);
+        let mut done = false;
         loop {
             let mut out: Vec<Writer> = (0..workers).map(|_| Writer::new()).collect();
             let mut found = Writer::new();
             let mut sent = 0;
             let mut my_stop = None;
-            while at < level.len() && sent < ROUND_BYTES && my_stop.is_none() {
-                let (state, path) = &level[at];
-                at += 1;
+            while sent < ROUND_BYTES && my_stop.is_none() {
+                let Some((_, record)) = todo.next() else {
+                    done = true;
+                    break;
+                };
+                let state = space
+                    .decode(record.code)
+                    .expect("a state this run encoded decodes");
                 mine.states += 1;
                 let mut succ = Successors::collect(&mut pool);
-                let exp = space.expand(state, &mut scratch, &mut succ);
+                let exp = space.expand(&state, &mut scratch, &mut succ);
                 let dead = succ.dead;
                 let children = succ.into_items();
                 mine.transitions += exp.transitions;
                 mine.states += dead;
                 mine.dead_ends += dead;
-                if space.is_final(state, &exp) {
+                if space.is_final(&state, &exp) {
                     mine.solutions += 1;
                     if want {
-                        code.clear();
-                        space.encode(state, &mut code);
-                        found.path(path).bytes(&code);
+                        found.bytes(record.path).bytes(record.code);
                     }
                 } else if exp.transitions == 0 {
                     mine.dead_ends += 1;
@@ -158,14 +196,16 @@ pub fn explore_levels<S: Space>(
                     let len = w.bytes.len();
                     w.bytes(&code);
                     if want {
-                        w.path(path).u64(i as u64);
+                        w.bytes.extend_from_slice(record.path);
+                        w.bytes.extend_from_slice(&(i as u32).to_be_bytes());
                     }
                     sent += w.bytes.len() - len;
                     pool.recycle(child);
                 }
+                pool.recycle(state);
                 my_stop = halt.tick();
             }
-            let done = at == level.len() || my_stop.is_some();
+            done |= my_stop.is_some();
             for (to, w) in out.into_iter().enumerate() {
                 if !w.bytes.is_empty() {
                     let mut m = Writer::new();
@@ -193,29 +233,33 @@ pub fn explore_levels<S: Space>(
                 let mut r = Reader::new(&m.bytes, m.from);
                 match r.u64() {
                     STATES => {
-                        while !r.is_empty() {
-                            let bytes = r.bytes();
-                            let path = if want {
-                                let mut p = r.path();
-                                p.push(r.u64() as u32);
-                                p
-                            } else {
-                                Vec::new()
-                            };
+                        let payload = &m.bytes[m.bytes.len() - r.rest()..];
+                        let child_path = if want { 4 * (depth + 1) } else { 0 };
+                        if !repeats {
+                            // Each state arrives once: the records join the level as sent.
+                            next.len += records(payload, child_path).count();
+                            next.bytes.extend_from_slice(payload);
+                            continue;
+                        }
+                        for (_, record) in records(payload, child_path) {
                             let state = space
-                                .decode(bytes)
+                                .decode(record.code)
                                 .expect("a state another worker encoded decodes");
-                            take(
-                                space,
-                                state,
-                                path,
-                                repeats,
-                                want,
-                                &mut visited,
-                                &mut placed,
-                                &mut next,
-                                &mut key,
-                            );
+                            space.key(&state, &mut key);
+                            pool.recycle(state);
+                            if visited.insert(&key) {
+                                put_bytes(&mut next.bytes, record.code);
+                                if want {
+                                    placed.insert(key.as_slice().into(), next.bytes.len());
+                                }
+                                next.bytes.extend_from_slice(record.path);
+                                next.len += 1;
+                            } else if let Some(&at) = placed.get(key.as_slice()) {
+                                let kept = &mut next.bytes[at..at + child_path];
+                                if record.path < &*kept {
+                                    kept.copy_from_slice(record.path);
+                                }
+                            }
                         }
                     }
                     STATUS => {
@@ -225,7 +269,7 @@ pub fn explore_levels<S: Space>(
                     }
                     _ => {
                         while !r.is_empty() {
-                            let path = r.path();
+                            let path = r.bytes().to_vec();
                             solutions.push((path, r.bytes().to_vec()));
                         }
                     }
@@ -236,7 +280,9 @@ pub fn explore_levels<S: Space>(
                 break;
             }
         }
+        drop(todo);
         level = next;
+        depth += 1;
         if stop.is_some() {
             break;
         }
@@ -253,35 +299,4 @@ pub fn explore_levels<S: Space>(
         }
     }
     (total, stop)
-}
-
-/// Keeps `state`, which arrived at its owner by `path`, for the next level unless it was
-/// seen: at an earlier level (dropped), or at this one (its least path kept).
-#[allow(clippy::too_many_arguments)]
-fn take<S: Space>(
-    space: &S,
-    state: S::State,
-    path: Vec<u32>,
-    repeats: bool,
-    want: bool,
-    visited: &mut StateStore,
-    placed: &mut HashMap<Box<[u8]>, usize>,
-    next: &mut Vec<Entry<S::State>>,
-    key: &mut Vec<u8>,
-) {
-    if !repeats {
-        next.push((state, path));
-        return;
-    }
-    space.key(&state, key);
-    if visited.insert(key) {
-        if want {
-            placed.insert(key.as_slice().into(), next.len());
-        }
-        next.push((state, path));
-    } else if let Some(&i) = placed.get(key.as_slice()) {
-        if path < next[i].1 {
-            next[i].1 = path;
-        }
-    }
 }

@@ -5,6 +5,17 @@
 use crate::explore::report::{Counts, StopReason};
 use std::time::Duration;
 
+/// Appends `b` to `out` as [`Writer::bytes`] writes it: its length, then itself.
+pub fn put_bytes(out: &mut Vec<u8>, b: &[u8]) {
+    let mut v = b.len() as u64;
+    while v >= 0x80 {
+        out.push(v as u8 | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+    out.extend_from_slice(b);
+}
+
 /// A message being written.
 #[derive(Default)]
 pub struct Writer {
@@ -26,8 +37,7 @@ impl Writer {
     }
 
     pub fn bytes(&mut self, b: &[u8]) -> &mut Self {
-        self.u64(b.len() as u64);
-        self.bytes.extend_from_slice(b);
+        put_bytes(&mut self.bytes, b);
         self
     }
 
@@ -73,6 +83,11 @@ impl<'a> Reader<'a> {
 
     pub fn is_empty(&self) -> bool {
         self.bytes.is_empty()
+    }
+
+    /// Bytes not read yet.
+    pub fn rest(&self) -> usize {
+        self.bytes.len()
     }
 
     fn corrupt(&self) -> ! {
