@@ -22,6 +22,8 @@ Examples:
   cat puzzles.txt | grafter solve rules/sudoku-9x9.graft --puzzles - --format json
   grafter solve rules/sudoku-4x4.graft --expand all    GROOVE's full state space
   grafter check rules/futoshiki-5x5.graft              check a file, summarise the grammar
+  grafter draw rules/futoshiki-5x5.graft --solution 1 > s1.svg
+                                                       a picture of a solution's board
   grafter completions bash > ~/.local/share/bash-completion/completions/grafter
 
 Exit status:
@@ -53,6 +55,12 @@ pub enum Command {
     Check {
         /// The rule file (`.graft`).
         file: PathBuf,
+        /// Treat warnings about the rule file as errors: exit with status 1 when there are any.
+        #[arg(long)]
+        deny_warnings: bool,
+        /// `text`: a line per fact; `json`: one JSON object (`"type":"check"`).
+        #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+        format: ReportFormat,
     },
     /// Run the seeds' greedy colouring heuristics and exact search on every puzzle of a
     /// file; print, per heuristic, the share of puzzles solved and the mean time per puzzle.
@@ -64,7 +72,18 @@ pub enum Command {
         /// `graft`: the expanded graph as a rule file; `dot`: Graphviz DOT.
         #[arg(long, value_enum, default_value_t = ExpandFormat::Graft)]
         format: ExpandFormat,
+        /// Print the start graph of a puzzle of this file instead (`-`: standard input):
+        /// its layers added, its givens as the start block.
+        #[arg(long)]
+        puzzles: Option<PathBuf>,
+        /// Which puzzle of `--puzzles`, counting from 1 (default 1).
+        #[arg(long, requires = "puzzles", value_parser = clap::value_parser!(u64).range(1..))]
+        puzzle: Option<u64>,
     },
+    /// Draw a rule file as SVG: its board (or its graph) at the start, after a puzzle's
+    /// givens, or as a solution; or the state space of a small run, also as DOT or `.aut`.
+    #[command(after_help = DRAW_HELP)]
+    Draw(DrawArgs),
     /// Print a completion script for a shell (bash, zsh, fish, elvish, powershell).
     Completions {
         /// The shell to complete for.
@@ -77,6 +96,62 @@ pub enum Command {
     },
 }
 
+/// Shown after `grafter draw --help`.
+const DRAW_HELP: &str = "\
+Examples:
+  grafter draw rules/sudoku-4x4-centre.graft > board.svg        the board with its givens
+  grafter draw rules/sudoku-4x4-centre.graft --solution 2 > s2.svg
+  grafter draw rules/sudoku-9x9.graft --puzzles top95.txt --puzzle 3 > p3.svg
+  grafter draw rules/futoshiki-5x5.graft --graph > graph.svg    nodes and edges
+  grafter draw rules/latin-4x4.graft --space --max-states 100 > space.svg
+  grafter draw rules/sudoku-4x4-centre.graft --space --format aut > space.aut
+
+A state space larger than --max-states is cut there: the picture (or file) holds the first
+states found breadth-first, a note on stderr says so, and the exit status is 3.";
+
+#[derive(clap::Args)]
+pub struct DrawArgs {
+    /// The rule file (`.graft`).
+    pub file: PathBuf,
+    /// Draw a puzzle of this file (`-`: standard input) instead of the rule file's `start`.
+    #[arg(long)]
+    pub puzzles: Option<PathBuf>,
+    /// Which puzzle of `--puzzles`, counting from 1.
+    #[arg(long, requires = "puzzles", value_parser = clap::value_parser!(u64).range(1..))]
+    pub puzzle: Option<u64>,
+    /// Draw the K-th solution, in the order `grafter solve` prints them, instead of the
+    /// start.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    pub solution: Option<u64>,
+    /// Draw the graph, nodes and edges, instead of the board (files without a grid always
+    /// draw the graph).
+    #[arg(long, conflicts_with = "space")]
+    pub graph: bool,
+    /// Draw the state space from the start (or the puzzle): states, transitions, the start,
+    /// final states and dead ends, on whole graphs as GROOVE explores them.
+    #[arg(long, conflicts_with = "solution")]
+    pub space: bool,
+    /// `svg`: a picture; `dot` (Graphviz) and `aut` (Aldebaran, for CADP and mCRL2): the
+    /// state space as text, with `--space`.
+    #[arg(long, value_enum, default_value_t = DrawFormat::Svg)]
+    pub format: DrawFormat,
+    /// With `--space`: `all` (default) is every match of every rule, GROOVE's space;
+    /// `focus` branches on one cell at a time where that is sound.
+    #[arg(long, value_enum, default_value_t = ExpandArg::All)]
+    pub expand: ExpandArg,
+    /// With `--space`: the most states recorded (default 200 for a picture, 100000 for
+    /// dot and aut).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_states: Option<u64>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DrawFormat {
+    Svg,
+    Dot,
+    Aut,
+}
+
 #[derive(clap::Args)]
 pub struct SolveArgs {
     /// The rule file (`.graft`).
@@ -85,10 +160,17 @@ pub struct SolveArgs {
     /// input).
     #[arg(long)]
     pub puzzles: Option<PathBuf>,
-    /// Print only each puzzle's number of solutions, one line per puzzle.
+    /// Print only each puzzle's number of solutions, one line per puzzle (with `--format
+    /// json`: its summary object).
     #[arg(long)]
     pub count: bool,
-    /// `text`: grids and a summary; `json`: one JSON object per line.
+    /// Treat warnings about the rule file as errors: exit with status 1 before solving
+    /// when there are any.
+    #[arg(long)]
+    pub deny_warnings: bool,
+    /// `text`: grids and a summary; `json`: one JSON object per line, each with a `type`
+    /// (`solution`, `summary`); `svg`: one picture of every solution's board (or graph),
+    /// with each puzzle's summary below.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// `linear` follows one path and never backtracks (the greedy heuristics).
@@ -189,6 +271,10 @@ pub struct HeuristicsArgs {
     /// Print the table as Markdown.
     #[arg(long)]
     pub markdown: bool,
+    /// `text`: an aligned table (Markdown with `--markdown`); `json`: one JSON object
+    /// (`"type":"heuristics"`) with a row per heuristic.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    pub format: ReportFormat,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -218,6 +304,14 @@ pub enum EngineArg {
 
 #[derive(Clone, Copy, ValueEnum)]
 pub enum Format {
+    Text,
+    Json,
+    Svg,
+}
+
+/// The output of `check` and `heuristics`: a text report or one JSON object.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum ReportFormat {
     Text,
     Json,
 }
@@ -288,6 +382,7 @@ impl SolveArgs {
             },
             interrupt,
             started: None,
+            progress: None,
         }
     }
 

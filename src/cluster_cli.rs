@@ -8,11 +8,23 @@ use std::io::{self, BufWriter, Write};
 use clap::CommandFactory;
 
 use grafter::distributed::{read_hosts, stable_hash, Cluster, ClusterSpec, Worker};
-use grafter::{Config, Engine, Event, Givens};
+use grafter::{Config, Engine, Event, Givens, Layers};
 
 use super::args::{Cli, SolveArgs};
 use super::signals::Interrupts;
 use super::{exit_code, read_source, run_one, Failure, Pieces, STOPPED};
+
+/// One puzzle to run: its number, its givens and its layers (`None`: the file's own).
+type Run = (usize, Option<Givens>, Option<Layers>);
+
+/// Calls `f` with the engine for a puzzle's layers: the file's own, or one compiled for
+/// the puzzle line's.
+fn on_engine<R>(engine: &Engine, layers: Option<&Layers>, f: impl FnOnce(&Engine<'_>) -> R) -> R {
+    match layers {
+        None => f(engine),
+        Some(layers) => engine.with_layers(layers, f),
+    }
+}
 
 /// How long a process waits for the others by default.
 const JOIN_TIMEOUT_SECS: u64 = 60;
@@ -23,7 +35,7 @@ pub fn solve(
     args: &SolveArgs,
     config: &Config,
     threads: usize,
-    runs: &[(usize, Option<Givens>)],
+    runs: &[Run],
     interrupts: Option<&Interrupts>,
 ) -> Result<u8, Failure> {
     let (Some(processes), Some(process), Some(hostfile)) =
@@ -78,15 +90,13 @@ pub fn solve(
 
 /// What every process must agree on: the rule file, the puzzles, and every option that
 /// changes what the run does or prints.
-fn fingerprint(
-    engine: &Engine,
-    args: &SolveArgs,
-    config: &Config,
-    runs: &[(usize, Option<Givens>)],
-) -> u64 {
+fn fingerprint(engine: &Engine, args: &SolveArgs, config: &Config, runs: &[Run]) -> u64 {
     let mut text = engine.grammar().source.text.clone();
-    for (number, givens) in runs {
-        text += &format!("\n{number}:{:?}", givens.as_ref().map(|g| &g.values));
+    for (number, givens, layers) in runs {
+        text += &format!(
+            "\n{number}:{:?}:{layers:?}",
+            givens.as_ref().map(|g| &g.values)
+        );
     }
     let limits = config.limits;
     text += &format!(
@@ -111,7 +121,7 @@ fn one_by_one(
     engine: &Engine,
     args: &SolveArgs,
     config: &Config,
-    runs: &[(usize, Option<Givens>)],
+    runs: &[Run],
 ) -> Result<bool, Failure> {
     let many = args.puzzles.is_some();
     let stdout = io::stdout();
@@ -121,19 +131,21 @@ fn one_by_one(
         .then(|| BufWriter::new(stdout.lock()));
     let mut stopped = false;
     let mut failure = None;
-    for (number, givens) in runs {
-        let report = if let Some(out) = out.as_mut().filter(|_| failure.is_none()) {
-            match run_one(engine, args, config, many, *number, givens.as_ref(), out) {
-                Ok(report) => Some(report),
-                Err(f) => {
-                    super::stop_runs(config);
-                    failure = Some(f);
-                    None
+    for (number, givens, layers) in runs {
+        let report = on_engine(engine, layers.as_ref(), |engine| {
+            if let Some(out) = out.as_mut().filter(|_| failure.is_none()) {
+                match run_one(engine, args, config, many, *number, givens.as_ref(), out) {
+                    Ok(report) => Some(report),
+                    Err(f) => {
+                        super::stop_runs(config);
+                        failure = Some(f);
+                        None
+                    }
                 }
+            } else {
+                engine.solve(givens.as_ref(), config, None).ok()
             }
-        } else {
-            engine.solve(givens.as_ref(), config, None).ok()
-        };
+        });
         let interrupted = report
             .as_ref()
             .is_some_and(|r| r.stop == Some(grafter::StopReason::Interrupted));
@@ -160,7 +172,7 @@ fn side_by_side(
     engine: &Engine,
     args: &SolveArgs,
     config: &Config,
-    runs: &[(usize, Option<Givens>)],
+    runs: &[Run],
 ) -> Result<bool, Failure> {
     let many = args.puzzles.is_some();
     let stdout = io::stdout();
@@ -176,20 +188,22 @@ fn side_by_side(
             if super::runs_stopped(config) {
                 return encode(&Ok(true));
             }
-            let (number, givens) = &runs[i];
+            let (number, givens, layers) = &runs[i];
             let mut pieces = Pieces {
                 text: Vec::new(),
                 emit,
             };
-            let result = run_one(
-                engine,
-                args,
-                config,
-                many,
-                *number,
-                givens.as_ref(),
-                &mut pieces,
-            )
+            let result = on_engine(engine, layers.as_ref(), |engine| {
+                run_one(
+                    engine,
+                    args,
+                    config,
+                    many,
+                    *number,
+                    givens.as_ref(),
+                    &mut pieces,
+                )
+            })
             .and_then(|report| {
                 pieces.flush()?;
                 Ok(report.stop.is_some())

@@ -24,32 +24,117 @@ impl Span {
     }
 }
 
+/// How serious a diagnostic is. Errors stop a file from loading; warnings never do (the
+/// command line turns them into errors only when asked, `--deny-warnings`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Severity {
+    /// The file cannot be used as written.
+    #[default]
+    Error,
+    /// The file works, but probably not as meant.
+    Warning,
+}
+
+impl Severity {
+    /// `error` or `warning`, as the first line of a rendered diagnostic says.
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
 /// One problem in a user's file, located by a span.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
+    /// An error or a warning.
+    pub severity: Severity,
     /// Where the problem is; empty (0..0) when it has no place in the text.
     pub span: Span,
     /// What is wrong, in one line: what was expected and what was found.
     pub message: String,
-    /// Extra lines printed after the caret line, each as `note: ...`.
+    /// Other places that explain it (the first of two declarations, the brace a block
+    /// opened with), each with a short message shown beside it.
+    pub labels: Vec<(Span, String)>,
+    /// Extra lines printed after the snippet, each as `= note: ...`.
     pub notes: Vec<String>,
+    /// What to do about it, each printed as `= help: ...` ("did you mean `Cell`?").
+    pub help: Vec<String>,
 }
 
 impl Diagnostic {
-    /// An error at `span` with no notes.
+    /// An error at `span`.
     pub fn error(span: Span, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
+            severity: Severity::Error,
             span,
             message: message.into(),
+            labels: Vec::new(),
             notes: Vec::new(),
+            help: Vec::new(),
         }
     }
 
-    /// Adds a `note:` line (a hint, or where the other half of a clash is).
+    /// A warning at `span`.
+    pub fn warning(span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(span, message)
+        }
+    }
+
+    /// Adds a `note:` line: a fact that explains the problem.
     pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
         self.notes.push(note.into());
         self
     }
+
+    /// Adds a `help:` line: what to do about it.
+    pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
+        self.help.push(help.into());
+        self
+    }
+
+    /// Adds a second place, shown with `message` beside it.
+    pub fn with_label(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
+        self.labels.push((span, message.into()));
+        self
+    }
+
+    /// Adds "did you mean `x`?" when one of `candidates` is close to `name`.
+    pub fn with_suggestion<'a>(
+        self,
+        name: &str,
+        candidates: impl IntoIterator<Item = &'a str>,
+    ) -> Diagnostic {
+        match suggest(name, candidates) {
+            Some(best) => self.with_help(format!("did you mean `{best}`?")),
+            None => self,
+        }
+    }
+}
+
+/// The candidate closest to `name`, when it is close enough to be what was meant: an edit
+/// distance (transpositions counted once) of at most a third of the longer word, and at
+/// least one letter in common. Ties go to the first candidate.
+pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let mut best: Option<(usize, &str)> = None;
+    for c in candidates {
+        if c == name || c.is_empty() {
+            continue;
+        }
+        let d = if c.eq_ignore_ascii_case(name) {
+            0
+        } else {
+            strsim::damerau_levenshtein(name, c)
+        };
+        let longer = name.chars().count().max(c.chars().count());
+        if d < longer && d * 3 <= longer.max(3) && best.is_none_or(|(b, _)| d < b) {
+            best = Some((d, c));
+        }
+    }
+    best.map(|(_, c)| c)
 }
 
 /// A named text: a rule file or a puzzle file. Diagnostics are rendered against it.
@@ -128,68 +213,155 @@ impl Source {
         (line, col)
     }
 
-    /// The text of the line holding `offset`, without its newline.
-    fn line_text(&self, offset: usize) -> &str {
-        let mut offset = offset.min(self.text.len());
-        while !self.text.is_char_boundary(offset) {
-            offset -= 1;
-        }
-        let start = self.text[..offset].rfind('\n').map_or(0, |i| i + 1);
-        let end = self.text[offset..]
-            .find('\n')
-            .map_or(self.text.len(), |i| offset + i);
-        self.text[start..end].trim_end_matches('\r')
+    /// `file:line:col: error: message`, then the offending line with a caret under the
+    /// span, the other labelled places, and the notes and help. Plain text, no colour.
+    pub fn render(&self, d: &Diagnostic) -> String {
+        self.render_styled(d, false)
     }
 
-    /// `file:line:col: error: message`, then the offending line and a caret under the span.
-    /// Control and invisible characters are shown escaped (`\u{1}`), in the message as in
-    /// the line, so that a message never carries raw terminal codes or hides what it
-    /// points at.
-    pub fn render(&self, d: &Diagnostic) -> String {
+    /// As [`Source::render`], with colour (ANSI escapes) when `colour` is set: for a
+    /// terminal. Control and invisible characters are shown escaped (`\u{1}`), in the
+    /// message as in the line, so that a message never carries raw terminal codes or hides
+    /// what it points at.
+    pub fn render_styled(&self, d: &Diagnostic, colour: bool) -> String {
         let (line, col) = self.line_col(d.span.start);
-        let text = self.line_text(d.span.start);
-        let end_chars = {
-            let end = d.span.end.max(d.span.start + 1);
-            let (end_line, end_col) = self.line_col(end);
-            if end_line == line && end_col > col {
-                end_col - col
-            } else {
-                1
-            }
-        };
-        let gutter = line.to_string().len();
-        let pad: String = text
-            .chars()
-            .take(col - 1)
-            .map(|c| match c {
-                '\t' => "\t".to_string(),
-                c => " ".repeat(shown_width(c)),
-            })
-            .collect();
-        let width: usize = text
-            .chars()
-            .skip(col - 1)
-            .take(end_chars)
-            .map(shown_width)
-            .sum::<usize>()
-            .max(1);
         let mut out = format!(
-            "{}:{}:{}: error: {}\n{:gutter$} |\n{} | {}\n{:gutter$} | {}{}\n",
+            "{}:{}:{}: {}: {}\n",
             escape(&self.name),
             line,
             col,
-            escape(&d.message),
-            "",
-            line,
-            escape(text),
-            "",
-            pad,
-            "^".repeat(width),
+            d.severity.name(),
+            escape(&d.message)
         );
-        for note in &d.notes {
-            out.push_str(&format!("{:gutter$} = note: {}\n", "", escape(note)));
+        if colour {
+            out = paint(&out, d.severity);
         }
+        // The snippet is codespan's rich form without its first line, which says less
+        // than ours: the `file:line:col:` form is what editors and scripts read.
+        let snippet = self.snippet(d, colour);
+        out.push_str(snippet.split_once('\n').map_or("", |(_, rest)| rest));
         out
+    }
+
+    /// codespan-reporting's rendering of `d`, over the text with invisible characters
+    /// escaped (spans moved to match).
+    fn snippet(&self, d: &Diagnostic, colour: bool) -> String {
+        use codespan_reporting::diagnostic::{Diagnostic as Report, Label, Severity as Level};
+        use codespan_reporting::files::SimpleFile;
+        use codespan_reporting::term::{self, termcolor, Chars, Config, Styles, StylesWriter};
+
+        let shown = Shown::new(&self.text);
+        let file = SimpleFile::new(escape(&self.name).into_owned(), shown.text.as_ref());
+        let mut labels = vec![Label::primary((), shown.range(d.span))];
+        labels.extend(d.labels.iter().map(|(span, message)| {
+            Label::secondary((), shown.range(*span)).with_message(escape(message))
+        }));
+        let notes = d
+            .notes
+            .iter()
+            .map(|n| format!("note: {}", escape(n)))
+            .chain(d.help.iter().map(|h| format!("help: {}", escape(h))))
+            .collect();
+        let report = match d.severity {
+            Severity::Error => Report::new(Level::Error),
+            Severity::Warning => Report::new(Level::Warning),
+        }
+        .with_message(escape(&d.message))
+        .with_labels(labels)
+        .with_notes(notes);
+        let config = Config {
+            chars: Chars::ascii(),
+            ..Config::default()
+        };
+        let rendered = if colour {
+            let styles = Styles::default();
+            let mut buffer = termcolor::Buffer::ansi();
+            term::emit_to_write_style(
+                &mut StylesWriter::new(&mut buffer, &styles),
+                &config,
+                &file,
+                &report,
+            )
+            .ok()
+            .map(|()| String::from_utf8_lossy(buffer.as_slice()).into_owned())
+        } else {
+            term::emit_into_string(&config, &file, &report).ok()
+        };
+        // Rendering fails only on spans outside the text, which `Shown::range` rules out.
+        rendered.unwrap_or_default()
+    }
+}
+
+/// `line` (one line with its newline) in the colour of its severity, as codespan paints
+/// its own headers.
+fn paint(line: &str, severity: Severity) -> String {
+    let code = match severity {
+        Severity::Error => "\x1b[1;31m",
+        Severity::Warning => "\x1b[1;33m",
+    };
+    format!("{code}{}\x1b[0m\n", line.trim_end_matches('\n'))
+}
+
+/// A text as diagnostics show it: invisible characters escaped, and a map from the
+/// original's byte offsets to the shown text's.
+struct Shown<'t> {
+    text: Cow<'t, str>,
+    /// For each escaped character: its original offset and how many bytes it grew by.
+    grown: Vec<(usize, usize)>,
+}
+
+impl<'t> Shown<'t> {
+    fn new(text: &'t str) -> Shown<'t> {
+        if !text.chars().any(|c| is_invisible(c) || c == '\r') {
+            return Shown {
+                text: Cow::Borrowed(text),
+                grown: Vec::new(),
+            };
+        }
+        let mut shown = String::with_capacity(text.len() + 8);
+        let mut grown = Vec::new();
+        let mut chars = text.char_indices().peekable();
+        while let Some((i, c)) = chars.next() {
+            if c == '\r' && chars.peek().is_some_and(|&(_, n)| n == '\n') {
+                // A line ending's carriage return is shown as nothing a terminal acts on.
+                shown.push(' ');
+            } else if is_invisible(c) {
+                shown.extend(c.escape_unicode());
+                grown.push((i, c.escape_unicode().count() - c.len_utf8()));
+            } else {
+                shown.push(c);
+            }
+        }
+        Shown {
+            text: Cow::Owned(shown),
+            grown,
+        }
+    }
+
+    /// Where original byte `offset` stands in the shown text.
+    fn offset(&self, offset: usize) -> usize {
+        offset
+            + self
+                .grown
+                .iter()
+                .take_while(|&&(at, _)| at < offset)
+                .map(|&(_, by)| by)
+                .sum::<usize>()
+    }
+
+    /// A span as a range of the shown text, clamped to it and to character boundaries.
+    fn range(&self, span: Span) -> std::ops::Range<usize> {
+        let text = self.text.as_ref();
+        let clamp = |o: usize| {
+            let mut o = o.min(text.len());
+            while !text.is_char_boundary(o) {
+                o -= 1;
+            }
+            o
+        };
+        let start = clamp(self.offset(span.start));
+        let end = clamp(self.offset(span.end.max(span.start))).max(start);
+        start..end
     }
 }
 
@@ -198,15 +370,6 @@ impl Source {
 fn is_invisible(c: char) -> bool {
     (c.is_control() && c != '\t' && c != '\n')
         || matches!(c, '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
-}
-
-/// How many columns `c` takes in a rendered message.
-fn shown_width(c: char) -> usize {
-    if is_invisible(c) {
-        c.escape_unicode().count()
-    } else {
-        1
-    }
 }
 
 /// `text` with every invisible character written as its escape (`\u{1}`).

@@ -1,18 +1,27 @@
 //! A checked rule file: types, value domain, start graph, rules and final condition.
 
 use crate::diag::{Source, Span};
+use crate::layer::apply::{add_layers, Named};
+use crate::layer::{Layer, LayerBase, Layers};
 use crate::model::{AttrId, Domain, Graph, NodeId, NodeTypeId, TypeSystem, Value};
 use crate::rule::{Condition, Rule};
 
 /// The cells made by `grid RxC of T`: the order puzzles and `start` blocks fill them in.
+///
+/// A grid has rows x columns *positions*; with `shape { ... }` some of them are holes,
+/// which have no node. Puzzle lines and `start` blocks give a token per position (a hole's
+/// is ignored); [`Givens`] and `cells` hold the cells only.
 #[derive(Clone, Debug)]
 pub struct Grid {
     /// Rows, counted from 1 in names (`r1c1`).
     pub rows: u32,
     /// Columns.
     pub cols: u32,
-    /// Row-major: cell (r, c), 1-based, is `cells[(r - 1) * cols + (c - 1)]`.
+    /// The cells, row-major, holes skipped. Without holes, cell (r, c), 1-based, is
+    /// `cells[(r - 1) * cols + (c - 1)]`.
     pub cells: Vec<NodeId>,
+    /// One entry per position, row-major: the cell there, `None` at a hole.
+    pub layout: Vec<Option<NodeId>>,
     /// The type of an empty cell.
     pub cell_type: NodeTypeId,
     /// `grid ... given T`: a given cell becomes a node of type `T` (attributes of the same
@@ -28,9 +37,42 @@ pub struct Grid {
 }
 
 impl Grid {
-    /// The number of cells (rows times columns).
+    /// The number of cells (rows times columns, less the holes).
     pub fn len(&self) -> usize {
         self.cells.len()
+    }
+
+    /// The number of positions: rows times columns, holes included.
+    pub fn area(&self) -> usize {
+        self.layout.len()
+    }
+
+    /// True when `shape { ... }` left some position without a cell.
+    pub fn has_holes(&self) -> bool {
+        self.cells.len() != self.layout.len()
+    }
+
+    /// True when the position at row-major index `pos` is a hole.
+    pub fn is_hole(&self, pos: usize) -> bool {
+        matches!(self.layout.get(pos), Some(None))
+    }
+
+    /// The 0-based row and column of `cell`; `None` when it is not a grid cell.
+    pub fn position_of(&self, cell: NodeId) -> Option<(usize, usize)> {
+        let cols = (self.cols as usize).max(1);
+        let pos = self.layout.iter().position(|&c| c == Some(cell))?;
+        Some((pos / cols, pos % cols))
+    }
+
+    /// The cell at 0-based row `r` and column `c`; `None` at a hole or outside the grid.
+    pub fn cell_at(&self, r: usize, c: usize) -> Option<NodeId> {
+        if r >= self.rows as usize || c >= self.cols as usize {
+            return None;
+        }
+        self.layout
+            .get(r * self.cols as usize + c)
+            .copied()
+            .flatten()
     }
 
     /// True for a grid without cells.
@@ -69,10 +111,41 @@ pub struct Grammar {
     pub rules: Vec<Rule>,
     /// `final:`; absent means GROOVE's default: a state where no rule applies.
     pub final_cond: Option<Condition>,
+    /// What the file probably does not mean (an unused declaration, a rule that can never
+    /// apply, one that grows forever); loading succeeds with them.
+    pub warnings: Vec<crate::diag::Diagnostic>,
+    /// The layers a puzzle line may carry, in declaration order (`layer NAME: ...`).
+    pub layers: Vec<Layer>,
+    /// When the file gives its own puzzle layer content (`layer NAME: ... = { ... }`, added
+    /// to `base`), the base graph without it, from which puzzle lines start.
+    pub layer_base: Option<Box<LayerBase>>,
 }
 
 impl Grammar {
+    /// The grammar of one puzzle: this one with `layers` added to its base graph (read and
+    /// checked against this grammar, so every token fits), in place of the file's own layer
+    /// content if it has any. Costs a copy of the grammar; when `layers` is empty and the
+    /// file has no layer content, `self` is that grammar.
+    pub fn with_layers(&self, layers: &Layers) -> Grammar {
+        let mut g = self.clone();
+        // A puzzle's layers replace the file's own, as its givens replace `start`.
+        if let Some(bare) = &self.layer_base {
+            g.base = bare.graph.clone();
+            g.names = bare.names.clone();
+        }
+        if let Some(grid) = &self.grid {
+            let mut named = Named {
+                graph: &mut g.base,
+                names: &mut g.names,
+                types: &self.types,
+            };
+            add_layers(&self.layers, layers, &grid.cells, &mut named);
+        }
+        g
+    }
+
     /// The start graph: the base graph with `givens` (or the file's `start` block) placed.
+    /// A puzzle with layers starts from [`Grammar::with_layers`]'s base graph instead.
     pub fn start_graph(&self, givens: Option<&Givens>) -> Graph {
         let mut graph = self.base.clone();
         let (Some(grid), Some(givens)) = (&self.grid, givens.or(self.start.as_ref())) else {

@@ -35,7 +35,10 @@
 //! assert!(report.to_string().ends_with("complete: no, stopped after 5 solutions (--max-solutions)\n"));
 //! ```
 //!
-//! Many puzzles are scheduled over threads as the command line does with [`run_batch`].
+//! Many puzzles are scheduled over threads as the command line does with [`run_batch`]. A
+//! puzzle line may carry layers (its own regions, marks, cages, lines: [`read_puzzles`]),
+//! which give it a start graph of its own: [`Engine::with_layers`] runs it on an engine
+//! compiled for [`Grammar::with_layers`].
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -51,9 +54,11 @@ mod engine;
 mod explore;
 mod grammar;
 mod graph;
+mod layer;
 mod matcher;
 mod model;
 pub mod output;
+pub mod picture;
 mod puzzle;
 mod rule;
 mod slot;
@@ -69,10 +74,11 @@ pub use engine::{Engine, Plan};
 pub use explore::memory::{default_max_memory, parse_size};
 pub use explore::{
     chunk_size, explore, ordered_jobs, resolve_threads, run_batch, Config, Counts, EngineChoice,
-    Event, Expand, Focus, Limits, Order, Policy, Report, Space, StopReason, ValueOrder,
+    Event, Expand, Focus, Limits, Order, Policy, Progress, Report, Space, StopReason, ValueOrder,
 };
 pub use grammar::{Givens, Grammar, Grid};
 pub use graph::GraphSpace;
+pub use layer::{Content, Layer, LayerKind, Layers};
 pub use model::Graph;
 pub use puzzle::{read_puzzles, Puzzle};
 

@@ -8,24 +8,30 @@ mod args;
 mod check_summary;
 #[cfg(feature = "distributed")]
 mod cluster_cli;
+mod draw;
+mod live;
 mod signals;
 
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 use clap::{CommandFactory, Parser};
 
-use grafter::heuristics::{compare, seed_heuristics, table};
+use grafter::heuristics::{compare, seed_heuristics, table, table_json};
 use grafter::output;
 use grafter::{
     chunk_size, ordered_jobs, read_puzzles, run_batch, Config, Diagnostic, Engine, Event, Givens,
-    Grammar, Puzzle, Source,
+    Grammar, Layers, Progress, Puzzle, Source,
 };
 
-use args::{Cli, Command, ExpandFormat, FocusArg, Format, HeuristicsArgs, SolveArgs, ValueArg};
+use args::{
+    Cli, Command, ExpandFormat, FocusArg, Format, HeuristicsArgs, ReportFormat, SolveArgs, ValueArg,
+};
+use live::Live;
 use signals::Interrupts;
 
 const BAD_INPUT: u8 = 1;
@@ -40,13 +46,26 @@ const PIECE_BYTES: usize = 4 * 1024;
 
 const STOPPED: u8 = 3;
 
+/// What the runs of `grafter solve` publish for the live line.
+static PROGRESS: Progress = Progress::new();
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Solve(args) => solve(&args),
-        Command::Check { file } => check(&file),
+        Command::Check {
+            file,
+            deny_warnings,
+            format,
+        } => check(&file, deny_warnings, format),
         Command::Heuristics(args) => heuristics(&args),
-        Command::Expand { file, format } => expand(&file, format),
+        Command::Expand {
+            file,
+            format,
+            puzzles,
+            puzzle,
+        } => expand(&file, format, puzzles.as_deref(), puzzle),
+        Command::Draw(args) => draw::draw(&args),
         Command::Completions { shell } => completions(shell),
         Command::Man { subcommand } => man(subcommand.as_deref()),
     };
@@ -113,9 +132,8 @@ fn read_source(path: &Path) -> Result<Source, Failure> {
         path.display().to_string()
     };
     match read {
-        Ok(bytes) => {
-            Source::from_bytes(name.clone(), bytes).map_err(|d| Failure::BadInput(d.to_string()))
-        }
+        Ok(bytes) => Source::from_bytes(name.clone(), bytes)
+            .map_err(|d| Failure::BadInput(render_all(&d.source, &d.items))),
         Err(e) => Err(Failure::BadInput(format!(
             "{name}: error: cannot read: {e}\n"
         ))),
@@ -124,11 +142,44 @@ fn read_source(path: &Path) -> Result<Source, Failure> {
 
 fn load(path: &Path) -> Result<Grammar, Failure> {
     let source = read_source(path)?;
-    grafter::load(source).map_err(|d| Failure::BadInput(d.to_string()))
+    grafter::load(source).map_err(|d| Failure::BadInput(render_all(&d.source, &d.items)))
+}
+
+/// True when diagnostics may be coloured: stderr is a terminal and `NO_COLOR` is unset
+/// (no-color.org).
+fn colour() -> bool {
+    use std::io::IsTerminal;
+    static COLOUR: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *COLOUR.get_or_init(|| {
+        io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+    })
+}
+
+/// One diagnostic as stderr shows it.
+fn render(source: &Source, d: &Diagnostic) -> String {
+    source.render_styled(d, colour())
+}
+
+/// Prints the rule file's warnings on stderr; with `deny`, any warning is bad input.
+fn warn(grammar: &Grammar, deny: bool) -> Result<(), Failure> {
+    let warnings = &grammar.warnings;
+    if warnings.is_empty() {
+        return Ok(());
+    }
+    to_stderr(&render_all(&grammar.source, warnings));
+    if deny {
+        let n = warnings.len();
+        let s = if n == 1 { "" } else { "s" };
+        return Err(Failure::BadInput(format!(
+            "error: {n} warning{s} about {}, and --deny-warnings makes them errors\n",
+            grammar.source.name
+        )));
+    }
+    Ok(())
 }
 
 fn render_all(source: &Source, items: &[Diagnostic]) -> String {
-    items.iter().map(|d| source.render(d)).collect()
+    items.iter().map(|d| render(source, d)).collect()
 }
 
 fn solve(args: &SolveArgs) -> Result<u8, Failure> {
@@ -140,24 +191,34 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
             )
             .exit();
     }
+    if args.count && matches!(args.format, Format::Svg) {
+        Cli::command()
+            .error(
+                clap::error::ErrorKind::ArgumentConflict,
+                "--count prints numbers and --format svg draws solutions: choose one",
+            )
+            .exit();
+    }
     let grammar = load(&args.file)?;
+    warn(&grammar, args.deny_warnings)?;
     let engine = Engine::new(&grammar);
     // Without handlers (an unusual system) a signal ends the run the default way.
     let interrupts = Interrupts::install().ok();
-    let config = args.config(interrupts.as_ref().map(|i| i.stop));
+    let mut config = args.config(interrupts.as_ref().map(|i| i.stop));
     let threads = args.threads();
     // Every puzzle is read and its givens checked before anything is solved, so bad
     // input stops the run before partial output.
-    let runs: Vec<(usize, Option<Givens>)> = match &args.puzzles {
+    // A puzzle line's layers (`None`: the file's own puzzle, its start block and layers).
+    let runs: Vec<(usize, Option<Givens>, Option<Layers>)> = match &args.puzzles {
         None => {
             if let Err(d) = engine.check_givens(None) {
-                return Err(Failure::BadInput(grammar.source.render(&d)));
+                return Err(Failure::BadInput(render(&grammar.source, &d)));
             }
-            vec![(1, None)]
+            vec![(1, None, None)]
         }
         Some(path) => load_puzzles(&engine, path, threads)?
             .into_iter()
-            .map(|p| (p.number, Some(p.givens)))
+            .map(|p| (p.number, Some(p.givens), Some(p.layers)))
             .collect(),
     };
     #[cfg(feature = "distributed")]
@@ -165,6 +226,26 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
         let interrupts = interrupts.as_ref();
         return cluster_cli::solve(&engine, args, &config, threads, &runs, interrupts);
     }
+    if let Format::Svg = args.format {
+        let stopped = draw::solve_svg(&engine, args, &config, &runs)?;
+        if let Some(status) = interrupts.as_ref().and_then(Interrupts::status) {
+            return Ok(status);
+        }
+        return Ok(if stopped { STOPPED } else { 0 });
+    }
+    // The runs state their plan's fall-back before they explore, and publish their
+    // counts for the live line when it is drawn.
+    let live = Arc::new(Live::new(&PROGRESS, runs.len()));
+    let engine = engine.with_plan_listener({
+        let live = Arc::clone(&live);
+        move |plan| live.planned(plan)
+    });
+    let (stop_line, line_stops) = mpsc::channel::<()>();
+    let line = live.shown().then(|| {
+        config = config.with_progress(&PROGRESS);
+        let live = Arc::clone(&live);
+        std::thread::spawn(move || live.show_until(line_stops))
+    });
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let mut stopped = false;
@@ -179,28 +260,37 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
             if runs_stopped(config) {
                 return Ok(true);
             }
-            let (number, givens) = &runs[i];
+            let (number, givens, layers) = &runs[i];
             let mut pieces = Pieces {
                 text: Vec::new(),
                 emit,
             };
-            let report = run_one(
-                &engine,
-                args,
-                config,
-                many,
-                *number,
-                givens.as_ref(),
-                &mut pieces,
-            )?;
+            let mut run = |engine: &Engine| {
+                run_one(
+                    engine,
+                    args,
+                    config,
+                    many,
+                    *number,
+                    givens.as_ref(),
+                    &mut pieces,
+                )
+            };
+            let report = match layers {
+                None => run(&engine),
+                Some(layers) => engine.with_layers(layers, run),
+            }?;
+            if let Some(stop) = report.stop {
+                live.note(&format!("puzzle {number}: {stop}\n"));
+            }
             pieces.flush()?;
+            live.puzzle_done();
             Ok(report.stop.is_some())
         },
         |_, event: Event<Vec<u8>, Result<bool, Failure>>| {
             let written = match event {
-                Event::Item(text) => out
-                    .write_all(&text)
-                    .and_then(|()| out.flush())
+                Event::Item(text) => live
+                    .to_stdout(|| out.write_all(&text).and_then(|()| out.flush()))
                     .map_err(Failure::Io),
                 Event::Done(Ok(stop)) => {
                     stopped |= stop;
@@ -216,6 +306,11 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
                 .is_ok()
         },
     );
+    // The line is cleared before anything else is said.
+    drop(stop_line);
+    if let Some(line) = line {
+        let _ = line.join();
+    }
     if let Some(f) = failure {
         return Err(f);
     }
@@ -282,7 +377,7 @@ fn run_one(
         found += 1;
         let text = match args.format {
             Format::Json => output::json::solution(grammar, number, found, graph) + "\n",
-            Format::Text => {
+            Format::Text | Format::Svg => {
                 let body = output::draw_grid(grammar, graph)
                     .unwrap_or_else(|| output::text::list_nodes(grammar, graph));
                 if many {
@@ -311,24 +406,19 @@ fn run_one(
         if args.count { None } else { Some(&mut print) };
     let report = engine
         .solve(givens, config, sink)
-        .map_err(|d| Failure::BadInput(grammar.source.render(&d)))?;
+        .map_err(|d| Failure::BadInput(render(&grammar.source, &d)))?;
     if let Some(e) = io_error {
         return Err(Failure::Io(e));
     }
-    if let Some(stop) = report.stop {
-        to_stderr(&format!("puzzle {number}: {stop}\n"));
-    }
-    if args.count {
-        writeln!(out, "{}", report.counts.solutions)?;
-    } else {
-        match args.format {
-            Format::Json => writeln!(out, "{}", output::json::summary(number, &report))?,
-            Format::Text => {
-                if many {
-                    writeln!(out, "puzzle {number}")?;
-                }
-                writeln!(out, "{}", output::text::summary(&report))?;
+    match (args.format, args.count) {
+        // The summary holds the count, and says whether it is complete.
+        (Format::Json, _) => writeln!(out, "{}", output::json::summary(number, &report))?,
+        (Format::Text | Format::Svg, true) => writeln!(out, "{}", report.counts.solutions)?,
+        (Format::Text | Format::Svg, false) => {
+            if many {
+                writeln!(out, "puzzle {number}")?;
             }
+            writeln!(out, "{}", output::text::summary(&report))?;
         }
     }
     Ok(report)
@@ -349,7 +439,11 @@ fn load_puzzles(engine: &Engine, path: &Path, threads: usize) -> Result<Vec<Puzz
         |j| {
             puzzles[j * chunk..((j + 1) * chunk).min(puzzles.len())]
                 .iter()
-                .filter_map(|p| engine.check_givens(Some(&p.givens)).err())
+                .filter_map(|p| {
+                    engine
+                        .with_layers(&p.layers, |e| e.check_givens(Some(&p.givens)))
+                        .err()
+                })
                 .collect::<Vec<_>>()
         },
         |_, found| {
@@ -364,17 +458,44 @@ fn load_puzzles(engine: &Engine, path: &Path, threads: usize) -> Result<Vec<Puzz
 }
 
 fn heuristics(args: &HeuristicsArgs) -> Result<u8, Failure> {
+    if args.markdown && matches!(args.format, ReportFormat::Json) {
+        Cli::command()
+            .error(
+                clap::error::ErrorKind::ArgumentConflict,
+                "--markdown is a text table; --format json gives one JSON object",
+            )
+            .exit();
+    }
     let grammar = load(&args.file)?;
     let engine = Engine::new(&grammar);
-    let puzzles: Vec<Givens> = load_puzzles(&engine, &args.puzzles, 1)?
-        .into_iter()
-        .map(|p| p.givens)
-        .collect();
+    let puzzles = load_puzzles(&engine, &args.puzzles, 1)?;
+    if let Some(p) = puzzles.iter().find(|p| !p.layers.is_empty()) {
+        return Err(Failure::BadInput(format!(
+            "{}:{}:1: error: puzzle {} carries layers, and `grafter heuristics` runs one compiled grammar over every puzzle: expected puzzles without layers (`grafter solve` reads layers)\n",
+            args.puzzles.display(),
+            p.line,
+            p.number
+        )));
+    }
+    let puzzles: Vec<Givens> = puzzles.into_iter().map(|p| p.givens).collect();
     let list = seed_heuristics(args.restarts, args.seed);
     let tallies = compare(&engine, &puzzles, &list)
-        .map_err(|d| Failure::BadInput(grammar.source.render(&d)))?;
+        .map_err(|d| Failure::BadInput(render(&grammar.source, &d)))?;
     let mut out = io::stdout().lock();
-    if let Some(why) = engine.focus_unsound() {
+    let fallback = engine.focus_unsound();
+    if let ReportFormat::Json = args.format {
+        let line = table_json(
+            &args.file.display().to_string(),
+            &args.puzzles.display().to_string(),
+            puzzles.len(),
+            fallback.as_deref(),
+            &list,
+            &tallies,
+        );
+        writeln!(out, "{line}")?;
+        return Ok(0);
+    }
+    if let Some(why) = fallback {
         writeln!(
             out,
             "note: the colouring foci fall back to `--expand all`: {why}"
@@ -391,23 +512,62 @@ fn heuristics(args: &HeuristicsArgs) -> Result<u8, Failure> {
     Ok(0)
 }
 
-fn check(path: &Path) -> Result<u8, Failure> {
+fn check(path: &Path, deny_warnings: bool, format: ReportFormat) -> Result<u8, Failure> {
     let grammar = load(path)?;
+    warn(&grammar, deny_warnings)?;
     let engine = Engine::new(&grammar);
     if let Err(d) = engine.check_givens(None) {
-        return Err(Failure::BadInput(grammar.source.render(&d)));
+        return Err(Failure::BadInput(render(&grammar.source, &d)));
     }
-    check_summary::write(&mut io::stdout().lock(), &engine)?;
+    let mut out = io::stdout().lock();
+    match format {
+        ReportFormat::Text => check_summary::write(&mut out, &engine)?,
+        ReportFormat::Json => check_summary::write_json(&mut out, &engine)?,
+    }
     Ok(0)
 }
 
-fn expand(path: &Path, format: ExpandFormat) -> Result<u8, Failure> {
+/// `grafter expand`: the rule file's graph, or with `--puzzles` the start graph of one
+/// puzzle (its layers added, its givens as the start block).
+fn expand(
+    path: &Path,
+    format: ExpandFormat,
+    puzzles: Option<&Path>,
+    number: Option<u64>,
+) -> Result<u8, Failure> {
     let grammar = load(path)?;
+    let puzzle_grammar;
+    let grammar = match puzzles {
+        None => &grammar,
+        Some(file) => {
+            let source = read_source(file)?;
+            let list = read_puzzles(&grammar, &source)
+                .map_err(|ds| Failure::BadInput(render_all(&source, &ds)))?;
+            let number = number.unwrap_or(1);
+            let Some(p) = usize::try_from(number - 1).ok().and_then(|i| list.get(i)) else {
+                Cli::command()
+                    .error(
+                        clap::error::ErrorKind::ValueValidation,
+                        format!(
+                            "--puzzle {number}: {} has {} puzzles, expected a number from 1 to {}",
+                            source.name,
+                            list.len(),
+                            list.len()
+                        ),
+                    )
+                    .exit()
+            };
+            let mut g = grammar.with_layers(&p.layers);
+            g.start = Some(p.givens.clone());
+            puzzle_grammar = g;
+            &puzzle_grammar
+        }
+    };
     let text = match format {
-        ExpandFormat::Graft => grafter::print_expanded(&grammar),
+        ExpandFormat::Graft => grafter::print_expanded(grammar),
         ExpandFormat::Dot => {
-            let engine = Engine::new(&grammar);
-            output::to_dot(&grammar, &engine.start_graph(None))
+            let engine = Engine::new(grammar);
+            output::to_dot(grammar, &engine.start_graph(None))
         }
     };
     io::stdout().lock().write_all(text.as_bytes())?;

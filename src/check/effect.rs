@@ -30,7 +30,8 @@ impl Checker<'_> {
                 let line = self.line_of(first.span);
                 self.diags.push(
                     Diagnostic::error(name.span, format!("duplicate node `{}`", name.name))
-                        .with_note(format!("the first is at line {line}")),
+                        .with_note(format!("the first is at line {line}"))
+                        .with_label(first.span, "the first is here"),
                 );
                 continue;
             }
@@ -47,6 +48,7 @@ impl Checker<'_> {
             nodes: lhs_nodes,
             this: None,
             params,
+            next: Some(lhs.var_end()),
         };
         let mut out: Vec<Effect> = Vec::new();
         let mut set_seen: Vec<(VarId, AttrId)> = Vec::new();
@@ -67,6 +69,7 @@ impl Checker<'_> {
                             self.unknown_node(&node.name, scope)
                         };
                         self.error(node.span, msg);
+                        self.suggest_last(&node.name, &scope.node_names());
                         continue;
                     };
                     let Some(a) = self.types.node(n.ty).attr(&attr.name) else {
@@ -77,6 +80,7 @@ impl Checker<'_> {
                             self.type_name(n.ty)
                         );
                         self.error(attr.span, msg);
+                        self.suggest_last(&attr.name, &self.attr_names(n.ty));
                         continue;
                     };
                     if set_seen.contains(&(n.var, a)) {
@@ -126,6 +130,7 @@ impl Checker<'_> {
                         None => {
                             let msg = self.unknown_node(&name.name, scope);
                             self.error(name.span, msg);
+                            self.suggest_last(&name.name, &scope.node_names());
                         }
                     }
                 }
@@ -156,9 +161,13 @@ impl Checker<'_> {
                                     nodes: &visible,
                                     this: None,
                                     params,
+                                    next: None,
                                 },
                             );
                             self.error(n.span, msg);
+                            let names: Vec<&str> =
+                                visible.iter().map(|s| s.name.as_str()).collect();
+                            self.suggest_last(&n.name, &names);
                         }
                         found
                     });
@@ -231,6 +240,7 @@ impl Checker<'_> {
                     self.type_name(ty)
                 );
                 self.error(init.name.span, msg);
+                self.suggest_last(&init.name.name, &self.attr_names(ty));
                 ok = false;
                 continue;
             };

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use super::{list_or, Checker};
 use crate::diag::Span;
 use crate::model::{AttrType, BaseType, NodeTypeId, Value, VarId};
-use crate::rule::{BinOp, Expr, ExprKind, Param, UnOp};
+use crate::rule::{AggId, AggOp, Aggregate, BinOp, Expr, ExprKind, Param, UnOp};
 use crate::syntax::ast;
 
 /// A pattern node visible to an expression.
@@ -25,6 +25,9 @@ pub(super) struct Scope<'a> {
     /// The node whose braces the expression stands in: its attributes are bare names.
     pub this: Option<&'a ScopeNode>,
     pub params: &'a [Param],
+    /// The variable an aggregate's first own node takes (one past the enclosing pattern's
+    /// own); `None` where aggregates cannot stand (generators, start-graph values).
+    pub next: Option<u32>,
 }
 
 impl Scope<'_> {
@@ -32,11 +35,17 @@ impl Scope<'_> {
         nodes: &[],
         this: None,
         params: &[],
+        next: None,
     };
 
     pub fn node(&self, name: &str) -> Option<&ScopeNode> {
         // Later declarations shadow nothing (names are unique), so any match is the one.
         self.nodes.iter().find(|n| n.name == name)
+    }
+
+    /// The names of the nodes in scope, for "did you mean".
+    pub fn node_names(&self) -> Vec<&str> {
+        self.nodes.iter().map(|n| n.name.as_str()).collect()
     }
 }
 
@@ -107,6 +116,10 @@ impl Checker<'_> {
                         span,
                         format!("unknown value `'{name}'`: expected one of {d}"),
                     );
+                    let values: Vec<String> = (0..self.domain.len())
+                        .map(|i| self.domain.name(i as u16).to_string())
+                        .collect();
+                    self.suggest_last(name, &values);
                     return None;
                 }
             },
@@ -115,6 +128,7 @@ impl Checker<'_> {
                 let Some(n) = scope.node(&node.name) else {
                     if !self.broken_vars.contains(&node.name) {
                         self.error(node.span, self.unknown_node(&node.name, scope));
+                        self.suggest_last(&node.name, &scope.node_names());
                     }
                     return None;
                 };
@@ -131,6 +145,7 @@ impl Checker<'_> {
                         attr.span,
                         format!("unknown attribute `{}` of `{tn}`: {expected}", attr.name),
                     );
+                    self.suggest_last(&attr.name, &self.attr_names(ty));
                     return None;
                 };
                 let at = self.types.nodes[ty.index()].attrs[a.index()].ty;
@@ -188,6 +203,106 @@ impl Checker<'_> {
                 let b = self.lower_expr(b, scope);
                 return self.lower_binary(*op, a?, b?, span);
             }
+            ast::ExprKind::Aggregate(op, body, block) => {
+                return self.lower_aggregate(*op, body.as_deref(), block, scope, span)
+            }
+        })
+    }
+
+    /// `count(PATTERN)`, `sum(EXPR for PATTERN)`, ...: the pattern is lowered as a NAC is
+    /// (it sees the enclosing nodes, its own come after them), EXPR sees both. `count` and
+    /// `sum` are ints, `min` and `max` keep EXPR's type and may be none, `all` and `any` are
+    /// bool.
+    fn lower_aggregate(
+        &mut self,
+        op: AggOp,
+        body: Option<&ast::Expr>,
+        block: &ast::PatternBlock,
+        scope: Scope,
+        span: Span,
+    ) -> Option<Typed> {
+        let name = op.name();
+        let Some(bound) = scope.next else {
+            self.error(
+                span,
+                format!("`{name}(...)` cannot stand here: aggregates belong in rules (patterns, NACs, effects) and `final:`, expected an expression without one"),
+            );
+            return None;
+        };
+        let errors = self.diags.len();
+        let (pattern, own) = self.lower_pattern(block, bound, scope.nodes, scope.params);
+        let visible: Vec<ScopeNode> = scope.nodes.iter().chain(&own).cloned().collect();
+        let inner = Scope {
+            nodes: &visible,
+            this: scope.this,
+            params: scope.params,
+            next: Some(pattern.var_end()),
+        };
+        let body = match body {
+            Some(b) => Some(self.lower_expr(b, inner)?),
+            None => None,
+        };
+        if self.diags.len() > errors {
+            return None;
+        }
+        let (body, ty, optional) = match (op, body) {
+            (AggOp::Count, _) => (None, Ty::Int, false),
+            (AggOp::Sum, Some(b)) => {
+                let b = self.numeric(b);
+                if b.ty != Ty::Int {
+                    let hint = self.int_hint(b.ty);
+                    self.error(
+                        b.expr.span,
+                        format!(
+                            "`sum` adds ints: expected an int expression, found {}{hint}",
+                            b.ty.name()
+                        ),
+                    );
+                    return None;
+                }
+                (Some(b.expr), Ty::Int, false)
+            }
+            (AggOp::Min | AggOp::Max, Some(b)) => {
+                if !matches!(b.ty, Ty::Int | Ty::Value) {
+                    self.error(
+                        b.expr.span,
+                        format!(
+                            "`{name}` orders ints or values: expected an int or a value expression, found {}",
+                            b.ty.name()
+                        ),
+                    );
+                    return None;
+                }
+                (Some(b.expr), b.ty, true)
+            }
+            (AggOp::All | AggOp::Any, Some(b)) => {
+                if b.ty != Ty::Bool {
+                    self.error(
+                        b.expr.span,
+                        format!(
+                            "`{name}` tests a condition at each match: expected a comparison, found {}",
+                            b.ty.name()
+                        ),
+                    );
+                    return None;
+                }
+                (Some(b.expr), Ty::Bool, false)
+            }
+            // The grammar gives every form but `count` an expression.
+            (_, None) => return None,
+        };
+        let id = AggId(self.next_agg);
+        self.next_agg += 1;
+        let agg = Aggregate {
+            id,
+            op,
+            body,
+            pattern,
+        };
+        Some(Typed {
+            expr: Expr::new(ExprKind::Aggregate(Box::new(agg)), span),
+            ty,
+            optional,
         })
     }
 
@@ -244,6 +359,11 @@ impl Checker<'_> {
             format!("unknown name `{name}`: expected {}", list_or(&kinds))
         };
         self.error(span, message);
+        let mut names: Vec<String> = scope.this.map_or(Vec::new(), |t| self.attr_names(t.ty));
+        names.extend(scope.params.iter().map(|p| p.name.clone()));
+        names.extend((0..self.domain.len()).map(|i| self.domain.name(i as u16).to_string()));
+        names.extend(["none", "true", "false"].map(String::from));
+        self.suggest_last(name, &names);
         None
     }
 

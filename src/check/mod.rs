@@ -7,6 +7,9 @@ mod expr;
 mod graph;
 mod grid;
 mod groups;
+mod layers;
+mod lines;
+mod lint;
 mod pairs;
 mod rule;
 mod start;
@@ -16,6 +19,8 @@ mod types;
 mod tests;
 #[cfg(test)]
 mod tests_errors;
+#[cfg(test)]
+mod tests_shapes;
 
 use std::collections::{HashMap, HashSet};
 
@@ -23,7 +28,8 @@ pub use expand::print_expanded;
 
 use crate::diag::{Diagnostic, Diagnostics, Source, Span};
 use crate::grammar::{Givens, Grammar, Grid};
-use crate::model::{Domain, Graph, NodeId, TypeSystem};
+use crate::layer::Layer;
+use crate::model::{Domain, Graph, LabelId, NodeId, TypeSystem};
 use crate::rule::{Condition, Rule};
 use crate::syntax::{self, ast};
 
@@ -40,7 +46,7 @@ pub fn check(source: Source) -> Result<Grammar, Diagnostics> {
         items.sort_by_key(|d| d.span.start);
         return Err(Diagnostics { source, items });
     }
-    Ok(Grammar {
+    let mut grammar = Grammar {
         domain: cx.domain,
         types: cx.types,
         base: cx.graph,
@@ -49,8 +55,13 @@ pub fn check(source: Source) -> Result<Grammar, Diagnostics> {
         start: cx.start,
         rules: cx.rules,
         final_cond: cx.final_cond,
+        warnings: Vec::new(),
+        layers: cx.layers,
+        layer_base: None,
         source,
-    })
+    };
+    grammar.warnings = lint::warnings(&grammar);
+    layers::add_own_content(grammar, &file)
 }
 
 /// The state of one check: what is built so far and every problem found.
@@ -70,10 +81,19 @@ pub(crate) struct Checker<'s> {
     /// Pattern nodes of the rule or condition being lowered whose type was unknown: the
     /// error is reported once, where the type is named, not again at every use.
     broken_vars: HashSet<String>,
+    /// The names cells would have at the holes of a shaped grid (`r1c10`), so that a use
+    /// of one is told it is a hole rather than unknown.
+    hole_names: HashSet<String>,
+    /// The groups generators made, by label and sorted members: a group made twice (the
+    /// box two overlapping sub-grids share) is kept once.
+    made_groups: HashMap<(LabelId, Vec<NodeId>), NodeId>,
     grid: Option<Grid>,
     start: Option<Givens>,
     rules: Vec<Rule>,
     final_cond: Option<Condition>,
+    layers: Vec<Layer>,
+    /// The id the next aggregate takes: unique in the grammar.
+    next_agg: u32,
 }
 
 impl<'s> Checker<'s> {
@@ -89,15 +109,28 @@ impl<'s> Checker<'s> {
             node_spans: Vec::new(),
             broken_nodes: HashSet::new(),
             broken_vars: HashSet::new(),
+            hole_names: HashSet::new(),
+            made_groups: HashMap::new(),
             grid: None,
             start: None,
             rules: Vec::new(),
             final_cond: None,
+            layers: Vec::new(),
+            next_agg: 0,
         }
     }
 
     fn error(&mut self, span: Span, message: impl Into<String>) {
         self.diags.push(Diagnostic::error(span, message));
+    }
+
+    /// Adds "did you mean ...?" to the diagnostic just reported, when one of `candidates`
+    /// is close to the unknown `name` it reports.
+    fn suggest_last<S: AsRef<str>>(&mut self, name: &str, candidates: &[S]) {
+        if let Some(last) = self.diags.pop() {
+            let d = last.with_suggestion(name, candidates.iter().map(AsRef::as_ref));
+            self.diags.push(d);
+        }
     }
 
     /// 1-based line of a byte offset, for notes that point back at a first declaration.
@@ -112,8 +145,8 @@ impl<'s> Checker<'s> {
 
     /// Items are lowered in dependency order, not file order: the values and types first,
     /// then the nodes (hand-written ones before generated ones, so a grid over named nodes
-    /// sees them), then edges (generated edges see every node), then the start block and
-    /// the rules.
+    /// sees them), then edges (generated edges see every node), then the layers (which
+    /// name generated nodes), then the start block and the rules.
     fn lower_file(&mut self, file: &ast::File) {
         let values: Vec<_> = file
             .items
@@ -136,7 +169,8 @@ impl<'s> Checker<'s> {
                             v.span,
                             "duplicate `values` line: a file has exactly one",
                         )
-                        .with_note(format!("the first is at line {}", self.line_of(first.span))),
+                        .with_note(format!("the first is at line {}", self.line_of(first.span)))
+                        .with_label(first.span, "the first is here"),
                     );
                 }
             }
@@ -152,6 +186,7 @@ impl<'s> Checker<'s> {
                 ast::Item::Grid(d) => self.lower_grid(d),
                 ast::Item::Groups(d) => self.lower_groups(d),
                 ast::Item::Group(d) => self.lower_group(d),
+                ast::Item::Line(d) => self.lower_line(d),
                 _ => {}
             }
         }
@@ -162,6 +197,15 @@ impl<'s> Checker<'s> {
                 _ => {}
             }
         }
+        let layers: Vec<&ast::LayerDecl> = file
+            .items
+            .iter()
+            .filter_map(|i| match i {
+                ast::Item::Layer(d) => Some(d),
+                _ => None,
+            })
+            .collect();
+        self.lower_layers(&layers);
         let mut start_seen: Option<Span> = None;
         let mut final_seen: Option<Span> = None;
         for item in &file.items {
@@ -193,7 +237,8 @@ impl<'s> Checker<'s> {
         let note = format!("the first is at line {}", self.line_of(first));
         self.diags.push(
             Diagnostic::error(span, format!("duplicate {what}: a file has at most one"))
-                .with_note(note),
+                .with_note(note)
+                .with_label(first, "the first is here"),
         );
     }
 }

@@ -18,7 +18,8 @@ impl Checker<'_> {
             let line = self.line_of(first.span);
             self.diags.push(
                 Diagnostic::error(r.name.span, format!("duplicate rule `{}`", r.name.name))
-                    .with_note(format!("the first is at line {line}")),
+                    .with_note(format!("the first is at line {line}"))
+                    .with_label(first.span, "the first is here"),
             );
         }
         let mut params: Vec<Param> = Vec::new();
@@ -91,7 +92,8 @@ impl Checker<'_> {
                         Diagnostic::error(n.name.span, format!("duplicate node `{name}`"))
                             .with_note(format!(
                                 "the first is at line {line}; refer to it by name alone"
-                            )),
+                            ))
+                            .with_label(first.span, "the first is here"),
                     );
                     continue;
                 }
@@ -130,6 +132,7 @@ impl Checker<'_> {
                         nodes: &visible,
                         this: None,
                         params,
+                        next: Some(pattern.var_end()),
                     };
                     if let Some(c) = self.lower_cond(e, scope) {
                         pattern.conds.push(c);
@@ -182,12 +185,14 @@ impl Checker<'_> {
                     nodes: visible,
                     this: None,
                     params,
+                    next: None,
                 };
                 let msg = self.unknown_node(&n.name.name, scope);
                 self.error(
                     n.name.span,
                     format!("{msg} (declare it with `{}: Type`)", n.name.name),
                 );
+                self.suggest_last(&n.name.name, &scope.node_names());
             }
             return None;
         };
@@ -195,6 +200,7 @@ impl Checker<'_> {
             nodes: visible,
             this: Some(node),
             params,
+            next: Some(pattern.var_end()),
         };
         for c in &n.conds {
             if let Some(e) = self.lower_cond(c, scope) {

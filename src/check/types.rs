@@ -80,7 +80,8 @@ impl Checker<'_> {
                             d.name.span,
                             format!("duplicate node type `{}`", d.name.name),
                         )
-                        .with_note(format!("the first is at line {line}")),
+                        .with_note(format!("the first is at line {line}"))
+                        .with_label(decls[first].span, "the first is here"),
                     );
                     continue;
                 }
@@ -98,6 +99,7 @@ impl Checker<'_> {
                     Some(&i) => Some(i),
                     None => {
                         self.error(p.span, unknown_type(&p.name, &known));
+                        self.suggest_last(&p.name, &known);
                         None
                     }
                 });
@@ -148,7 +150,8 @@ impl Checker<'_> {
                         e.name.span,
                         format!("duplicate edge label `{}`", e.name.name),
                     )
-                    .with_note(format!("the first is at line {line}")),
+                    .with_note(format!("the first is at line {line}"))
+                    .with_label(first.span, "the first is here"),
                 );
                 continue;
             }
@@ -156,6 +159,7 @@ impl Checker<'_> {
                 Some(&i) => Some(NodeTypeId::from_index(i)),
                 None => {
                     self.error(t.span, unknown_type(&t.name, &known));
+                    self.suggest_last(&t.name, &known);
                     None
                 }
             });
@@ -218,6 +222,7 @@ impl Checker<'_> {
                     t.name.span,
                     format!("unknown attribute type `{other}`: expected int, value or bool"),
                 );
+                self.suggest_last(other, &["int", "value", "bool"]);
                 return None;
             }
         };
@@ -233,6 +238,7 @@ impl Checker<'_> {
         if found.is_none() {
             let known: Vec<String> = self.types.nodes.iter().map(|t| t.name.clone()).collect();
             self.error(name.span, unknown_type(&name.name, &known));
+            self.suggest_last(&name.name, &known);
         }
         found
     }
@@ -255,6 +261,8 @@ impl Checker<'_> {
                     list_or(&known)
                 ),
             );
+            let names: Vec<String> = self.types.labels.iter().map(|l| l.name.clone()).collect();
+            self.suggest_last(&name.name, &names);
         }
         found
     }
@@ -264,6 +272,13 @@ impl Checker<'_> {
             .nodes
             .get(t.index())
             .map_or("?", |n| n.name.as_str())
+    }
+
+    /// The attribute names of a type, for "did you mean".
+    pub(super) fn attr_names(&self, t: NodeTypeId) -> Vec<String> {
+        self.types.nodes.get(t.index()).map_or(Vec::new(), |n| {
+            n.attrs.iter().map(|a| a.name.clone()).collect()
+        })
     }
 
     /// The attribute names of a type, for "expected one of" lists.

@@ -6,11 +6,14 @@
 
 use std::time::Duration;
 
+use serde::Serialize;
+
 use crate::diag::{Diagnostic, Span};
 use crate::grammar::{Givens, Grammar};
 use crate::matcher::CompiledCondition;
 use crate::model::Graph;
 use crate::output::grid_line;
+use crate::output::json::{line, rounded};
 
 use super::Engine;
 use crate::explore::config::{Config, Limits, Order};
@@ -281,6 +284,73 @@ pub fn table(heuristics: &[Heuristic], tallies: &[Tally], markdown: bool) -> Str
         out.push_str(&line(r.iter().map(String::as_str).collect()));
     }
     out
+}
+
+/// The table over a puzzle file as one JSON object (`"type":"heuristics"`), a row per
+/// heuristic.
+#[derive(Serialize)]
+#[serde(tag = "type", rename = "heuristics")]
+struct TableJson<'a> {
+    /// The rule file.
+    file: &'a str,
+    /// The puzzle file.
+    puzzles_file: &'a str,
+    /// Puzzles in it.
+    puzzles: usize,
+    /// Why the colouring foci run under `--expand all`, when they do.
+    fallback: Option<&'a str>,
+    rows: Vec<RowJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct RowJson<'a> {
+    name: &'a str,
+    /// The seed documents it comes from.
+    seeds: &'a str,
+    /// The `grafter solve` flags that run it.
+    flags: String,
+    puzzles: usize,
+    solved: usize,
+    /// Final states that failed the check (a bug if ever non-zero).
+    rejected: usize,
+    percent: f64,
+    mean_seconds: f64,
+    attempts_per_puzzle: f64,
+}
+
+/// The table as one JSON line: `file` and `puzzles_file` name the rule and puzzle files,
+/// `puzzles` counts the puzzles, `fallback` says why the colouring foci run under
+/// `--expand all` when they do.
+pub fn table_json(
+    file: &str,
+    puzzles_file: &str,
+    puzzles: usize,
+    fallback: Option<&str>,
+    heuristics: &[Heuristic],
+    tallies: &[Tally],
+) -> String {
+    let rows = heuristics
+        .iter()
+        .zip(tallies)
+        .map(|(h, t)| RowJson {
+            name: h.name,
+            seeds: h.seeds,
+            flags: h.flags(),
+            puzzles: t.puzzles,
+            solved: t.solved,
+            rejected: t.rejected,
+            percent: rounded(t.percent(), 3),
+            mean_seconds: rounded(t.mean_time().as_secs_f64(), 9),
+            attempts_per_puzzle: rounded(t.attempts as f64 / t.puzzles.max(1) as f64, 3),
+        })
+        .collect();
+    line(&TableJson {
+        file,
+        puzzles_file,
+        puzzles,
+        fallback,
+        rows,
+    })
 }
 
 /// A duration in the unit that reads best: µs, ms or s.

@@ -11,6 +11,7 @@ use std::time::Instant;
 use crate::analysis::{Monotone, Refusal};
 use crate::diag::Diagnostic;
 use crate::grammar::{Givens, Grammar};
+use crate::layer::Layers;
 use crate::model::Graph;
 use crate::slot::{SlotEngine, SlotModel};
 
@@ -26,10 +27,15 @@ enum Kind<'g> {
     Graph(Refusal),
 }
 
+/// Called with the plan of each run once it is settled, before the run explores.
+/// Shared, so that the engine of a puzzle with layers tells the same listener.
+type PlanListener<'g> = std::sync::Arc<dyn Fn(&Plan) + Send + Sync + 'g>;
+
 /// A grammar compiled once, ready to explore any number of start graphs.
 pub struct Engine<'g> {
     grammar: &'g Grammar,
     kind: Kind<'g>,
+    listener: Option<PlanListener<'g>>,
 }
 
 impl<'g> Engine<'g> {
@@ -40,7 +46,45 @@ impl<'g> Engine<'g> {
             Ok(slot) => Kind::Slot(Box::new(slot)),
             Err(why) => Kind::Graph(why),
         };
-        Engine { grammar, kind }
+        Engine {
+            grammar,
+            kind,
+            listener: None,
+        }
+    }
+
+    /// Calls `listener` with the plan of each run as soon as it is settled, before the
+    /// run explores: so a caller can say which engine runs and why `--expand focus` fell
+    /// back before a long run, not only in its report. Each run calls it (every puzzle of
+    /// a batch, from the thread that runs it), so it should be cheap.
+    pub fn with_plan_listener(self, listener: impl Fn(&Plan) + Send + Sync + 'g) -> Self {
+        Engine {
+            listener: Some(std::sync::Arc::new(listener)),
+            ..self
+        }
+    }
+
+    /// Tells the listener, if any, the settled `plan`.
+    fn announce(&self, plan: &Plan) {
+        if let Some(listener) = &self.listener {
+            listener(plan);
+        }
+    }
+
+    /// Runs `f` with the engine of a puzzle whose line carries `layers`: this engine when
+    /// they are empty and the file has no layer content of its own, else one compiled for the grammar with the layers added — layers
+    /// change the start graph's structure, from which the slot engine compiles its tables,
+    /// so each such puzzle pays a copy of the grammar and a compilation.
+    pub fn with_layers<R>(&self, layers: &Layers, f: impl FnOnce(&Engine<'_>) -> R) -> R {
+        if layers.is_empty() && self.grammar.layer_base.is_none() {
+            return f(self);
+        }
+        let grammar = self.grammar.with_layers(layers);
+        let engine = Engine {
+            listener: self.listener.clone(),
+            ..Engine::new(&grammar)
+        };
+        f(&engine)
     }
 
     /// The grammar this engine runs.
@@ -145,7 +189,10 @@ impl<'g> Engine<'g> {
         let mut plan = self.plan(config);
         let mut sink = on_solution;
         let (counts, stop, attempts) = match self.slot_engine(config) {
-            Some(slot) => slot.solve(givens, &plan.config(config), &mut sink)?,
+            Some(slot) => {
+                self.announce(&plan);
+                slot.solve(givens, &plan.config(config), &mut sink)?
+            }
             None => {
                 let graph = GraphEngine::new(self.grammar);
                 let start = self.start_graph(givens);
@@ -153,6 +200,7 @@ impl<'g> Engine<'g> {
                 if let Err(u) = focus {
                     plan.fall_back(format!("on whole graphs: {}", u.reason));
                 }
+                self.announce(&plan);
                 let (counts, stop) = explore_to_graphs(&space, &plan.config(config), &mut sink);
                 (counts, stop, 1)
             }

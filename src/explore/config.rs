@@ -4,6 +4,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use super::policy::Policy;
+use super::progress::Progress;
 
 /// The order states are taken from the frontier.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -99,6 +100,9 @@ pub struct Config {
     /// work done before the exploration (compiling tables, restarts) counts too. Default:
     /// none, when the exploration starts.
     pub started: Option<Instant>,
+    /// Where the run publishes its counts as it goes, for a live display; every run and
+    /// worker with the same one adds to it. Default: none (nothing is published).
+    pub progress: Option<&'static Progress>,
 }
 
 /// The worker threads for a batch of runs: as `asked` (at least 1), else every core the
@@ -171,6 +175,14 @@ impl Config {
     pub fn with_started(self, started: Instant) -> Self {
         Config {
             started: Some(started),
+            ..self
+        }
+    }
+
+    /// Publishes the run's counts to `progress` as it goes (see [`Config::progress`]).
+    pub fn with_progress(self, progress: &'static Progress) -> Self {
+        Config {
+            progress: Some(progress),
             ..self
         }
     }

@@ -7,6 +7,7 @@ use std::time::Instant;
 use super::config::Config;
 use super::frontier::Frontier;
 use super::halt::Halt;
+use super::progress::Meter;
 use super::report::{Counts, StopReason};
 use super::space::Space;
 use super::store::StateStore;
@@ -173,8 +174,9 @@ impl Budget {
     }
 }
 
-/// The loop. With a trail, a walk that runs out of budget writes the paths of the
-/// states it leaves into the list beside it.
+/// The walk, its counts published to `config.progress` when there is one: as it goes,
+/// then whole at its end, or taken back when it gives up without handing its subtrees
+/// back (its states are then explored again).
 #[allow(clippy::too_many_arguments)]
 fn walk<S: Space>(
     space: &S,
@@ -183,8 +185,47 @@ fn walk<S: Space>(
     started: Instant,
     cancel: Option<&AtomicBool>,
     budget: Budget,
+    trail: Option<(&mut Trail, &mut Vec<Vec<u32>>)>,
+    on_solution: &mut dyn FnMut(&S::State, &[u32]),
+) -> Ended {
+    let mut meter = config.progress.map(Meter::new);
+    // A walk that hands its unexplored subtrees back keeps what it explored; one that
+    // gives up without a trail has its states explored again.
+    let hands_back = trail.is_some();
+    let walked = walk_metered(
+        space,
+        config,
+        start,
+        started,
+        cancel,
+        budget,
+        trail,
+        on_solution,
+        &mut meter,
+    );
+    if let Some(mut meter) = meter {
+        match &walked {
+            Ended::Done(counts, _) => meter.publish(counts),
+            Ended::GaveUp(counts) if hands_back => meter.publish(counts),
+            Ended::GaveUp(_) => meter.retract(),
+        }
+    }
+    walked
+}
+
+/// The loop itself, showing its counts to `meter` at each poll. With a trail, a walk that
+/// runs out of budget writes the paths of the states it leaves into the list beside it.
+#[allow(clippy::too_many_arguments)]
+fn walk_metered<S: Space>(
+    space: &S,
+    config: &Config,
+    start: S::State,
+    started: Instant,
+    cancel: Option<&AtomicBool>,
+    budget: Budget,
     mut trail: Option<(&mut Trail, &mut Vec<Vec<u32>>)>,
     on_solution: &mut dyn FnMut(&S::State, &[u32]),
+    meter: &mut Option<Meter<'_>>,
 ) -> Ended {
     let limits = config.limits;
     let mut halt = Halt::new(limits, started, config.interrupt, cancel);
@@ -208,6 +249,9 @@ fn walk<S: Space>(
         }
         if let Some(stop) = halt.tick() {
             return Ended::Done(counts, Some(stop));
+        }
+        if let Some(meter) = meter.as_mut() {
+            meter.observe(&halt, &counts);
         }
         if let Some((trail, _)) = trail.as_mut() {
             trail.take();

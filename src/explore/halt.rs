@@ -51,6 +51,9 @@ pub struct Pace {
     left: u32,
     last_poll: Instant,
     last_memory: Option<Instant>,
+    /// Polls made by [`Pace::tick`], wrapping: a walk compares it to see that a poll
+    /// came, and only then looks at the clock.
+    polls: u32,
 }
 
 /// A run's [`Halt`] lent to one expansion, which ticks it once per successor: two
@@ -79,6 +82,7 @@ impl<'a> Halt<'a> {
                 left: 0,
                 last_poll: Instant::now(),
                 last_memory: None,
+                polls: 0,
             },
         }
     }
@@ -93,6 +97,18 @@ impl<'a> Halt<'a> {
     /// Why the run must stop now, if it must.
     pub fn poll(&mut self) -> Option<StopReason> {
         self.pace.poll(&self.stops)
+    }
+
+    /// Polls made by ticks so far (wrapping): it changes once a poll, about every
+    /// [`POLL_GAP`] of work.
+    #[inline]
+    pub fn polls(&self) -> u32 {
+        self.pace.polls
+    }
+
+    /// When a tick last polled.
+    pub fn last_poll(&self) -> Instant {
+        self.pace.last_poll
     }
 
     /// This halt, lent to one expansion.
@@ -123,6 +139,7 @@ impl Pace {
         let now = Instant::now();
         let gap = now - self.last_poll;
         self.last_poll = now;
+        self.polls = self.polls.wrapping_add(1);
         if gap > 2 * POLL_GAP {
             self.stride = (self.stride / 2).max(1);
         } else if gap < POLL_GAP / 2 {

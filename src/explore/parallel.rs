@@ -177,6 +177,10 @@ where
         }
         pieces = next;
     }
+    // The subtrees' walks publish their own counts; the split's are published here.
+    if let Some(progress) = config.progress {
+        progress.add(&counts);
+    }
     let cancel = AtomicBool::new(false);
     // The reason of the subtree that stopped first: the others stop because it did.
     let first_stop = Mutex::new(None);

@@ -13,7 +13,7 @@ use std::ops::ControlFlow;
 
 use crate::grammar::Grammar;
 use crate::matcher::{CompiledCondition, GraphIndex, LookupKey, SearchPoll, SharedReach};
-use crate::model::Graph;
+use crate::model::{Graph, NodeId, Value};
 use crate::rule::Effect;
 
 use super::app_table::{Table, TablePlans};
@@ -51,6 +51,15 @@ pub struct GraphSpace<'g> {
     /// What paths reach, shared by all states when they all have the start graph's edges
     /// (no rule changes edges or deletes nodes).
     reach: Option<SharedReach>,
+}
+
+/// One transition's rule application: the rule (by index), its parameters' values and the
+/// host nodes its left side bound, in pattern order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    pub rule: usize,
+    pub params: Vec<Value>,
+    pub binding: Vec<NodeId>,
 }
 
 /// Working memory of focus expansion, reused from state to state.
@@ -176,6 +185,22 @@ impl<'g> GraphSpace<'g> {
         Some(out)
     }
 
+    /// As [`Space::expand`], recording in `steps` the rule application that makes each
+    /// successor, in the order the successors are made (for pictures of the space).
+    pub fn expand_steps(
+        &self,
+        state: &GraphState,
+        scratch: &mut GraphScratch,
+        succ: &mut Successors<'_, GraphState>,
+        steps: &mut Vec<Step>,
+    ) -> Expansion {
+        let transitions = match &self.table {
+            Ok(t) => self.expand_table(t, state, scratch, succ, Some(steps)),
+            Err(_) => self.expand_matching(state, succ, Some(steps)),
+        };
+        Expansion { transitions }
+    }
+
     /// The applications the state carries as enabled, sorted.
     pub fn enabled(&self, state: &GraphState) -> Vec<usize> {
         ones(&state.enabled).collect()
@@ -204,7 +229,12 @@ impl<'g> GraphSpace<'g> {
 
     /// Every match of every rule, found by matching, until the successors are done with
     /// (a limit stopped the run, or the frontier is full).
-    fn expand_matching(&self, state: &GraphState, succ: &mut Successors<'_, GraphState>) -> u64 {
+    fn expand_matching(
+        &self,
+        state: &GraphState,
+        succ: &mut Successors<'_, GraphState>,
+        mut steps: Option<&mut Vec<Step>>,
+    ) -> u64 {
         let (types, domain) = (&self.grammar.types, &self.grammar.domain);
         let g = &state.graph;
         let index = self.index(g);
@@ -214,7 +244,8 @@ impl<'g> GraphSpace<'g> {
         let hook = || succ.borrow_mut().tick();
         let poll = SearchPoll::new(&hook);
         let mut transitions = 0;
-        for rule in &self.rules {
+        for (ri, rule) in self.rules.iter().enumerate() {
+            let end = rule.rule.lhs.var_end() as usize;
             let flow = rule.for_each_match(
                 types,
                 domain,
@@ -224,6 +255,13 @@ impl<'g> GraphSpace<'g> {
                 &mut |params, binding| {
                     let mut next = rule.apply(types, g, params, binding);
                     self.canon.canonicalize(&mut next);
+                    if let Some(steps) = steps.as_deref_mut() {
+                        steps.push(Step {
+                            rule: ri,
+                            params: params.to_vec(),
+                            binding: binding[..end].to_vec(),
+                        });
+                    }
                     let mut out = succ.borrow_mut();
                     out.push(GraphState {
                         graph: next,
@@ -255,14 +293,24 @@ impl<'g> GraphSpace<'g> {
             &app.binding,
         );
         self.canon.canonicalize(&mut graph);
-        let enabled = state
+        let mut enabled: Vec<u64> = state
             .enabled
             .iter()
             .zip(table.disables(a))
             .map(|(&e, &d)| e & !d)
             .collect();
-        let mut open = state.open.clone();
         let f = table.consumes[a] as usize;
+        // Filling `f` may have made an aggregate NAC of an application that reads it match;
+        // once it does it always will (condition 5 of the analysis).
+        for &t in &table.watch[f] {
+            let t = t as usize;
+            if enabled[t / 64] >> (t % 64) & 1 == 1
+                && table.blocked_by_aggregate(&self.grammar.types, &graph, t)
+            {
+                enabled[t / 64] &= !(1 << (t % 64));
+            }
+        }
+        let mut open = state.open.clone();
         open[f / 64] &= !(1 << (f % 64));
         GraphState {
             graph,
@@ -280,6 +328,7 @@ impl<'g> GraphSpace<'g> {
         state: &GraphState,
         scratch: &mut GraphScratch,
         succ: &mut Successors<'_, GraphState>,
+        mut steps: Option<&mut Vec<Step>>,
     ) -> u64 {
         let chosen = if self.focus {
             let count = &mut scratch.count;
@@ -301,6 +350,14 @@ impl<'g> GraphSpace<'g> {
                 break;
             }
             if chosen.is_none_or(|o| table.consumes[a] == o) {
+                if let Some(steps) = steps.as_deref_mut() {
+                    let app = &table.apps[a];
+                    steps.push(Step {
+                        rule: app.rule,
+                        params: app.params.clone(),
+                        binding: app.binding.clone(),
+                    });
+                }
                 succ.push(self.successor(table, state, a));
                 transitions += 1;
             }
@@ -342,8 +399,8 @@ impl Space for GraphSpace<'_> {
         succ: &mut Successors<'_, GraphState>,
     ) -> Expansion {
         let transitions = match &self.table {
-            Ok(t) => self.expand_table(t, state, scratch, succ),
-            Err(_) => self.expand_matching(state, succ),
+            Ok(t) => self.expand_table(t, state, scratch, succ, None),
+            Err(_) => self.expand_matching(state, succ, None),
         };
         Expansion { transitions }
     }
@@ -435,6 +492,10 @@ mod tests {
             ("rules/sudoku-4x4.graft", 2000),
             ("rules/futoshiki-5x5.graft", 2000),
             ("rules/anti-knight-9x9.graft", 200),
+            // Aggregate NACs, checked anew as cells fill, and a static aggregate.
+            ("rules/killer-4x4.graft", 2000),
+            ("rules/killer-6x6.graft", 500),
+            ("rules/renban-6x6.graft", 500),
         ] {
             carried_sets_match(file, states);
         }

@@ -3,7 +3,6 @@
 use crate::grammar::Grammar;
 use crate::model::Graph;
 
-use super::json::quote;
 use super::text::{node_line, node_name};
 
 /// The graph in Graphviz DOT: a box per node labelled with its attributes, an arrow per
@@ -26,5 +25,23 @@ pub fn to_dot(grammar: &Grammar, graph: &Graph) -> String {
         ));
     }
     out.push_str("}\n");
+    out
+}
+
+/// A DOT string literal: quotes and backslashes escaped (a backslash would start one of
+/// DOT's label escapes), line breaks as `\n`.
+pub(crate) fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => {}
+            c => out.push(c),
+        }
+    }
+    out.push('"');
     out
 }

@@ -6,4 +6,4 @@ pub mod json;
 pub mod text;
 
 pub use dot::to_dot;
-pub use grid::{draw_grid, grid_line};
+pub use grid::{draw_grid, grid_line, grid_rows};

@@ -278,6 +278,13 @@ impl<'g> SlotEngine<'g> {
                 cell_name(s)
             ),
         };
-        Diagnostic::error(span_of(s), message)
+        let d = Diagnostic::error(span_of(s), message);
+        match other {
+            // The other given's place in the same text, when it has one.
+            Some(t) if span_of(t) != Span::default() => {
+                d.with_label(span_of(t), "the given it clashes with")
+            }
+            _ => d,
+        }
     }
 }

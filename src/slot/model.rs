@@ -239,31 +239,42 @@ impl SlotModel {
                 }
             }
         }
-        // A placement is (slot, value); "x in a is blocked by y in b".
-        let blocked = |(a, x): (u32, usize), (b, y): (u32, usize)| {
-            blocks
-                .get(&(a, b))
-                .is_some_and(|rows| rows[y] & (1 << x) != 0)
-        };
         let allowed = |s: u32| {
             let mask = self.allowed[s as usize];
             (0..self.d).filter(move |&x| mask & (1 << x) != 0)
         };
-        let pairs = blocks.keys().flat_map(|&(a, b)| {
-            allowed(b).flat_map(move |y| allowed(a).map(move |x| ((a, x), (b, y))))
-        });
-        check_symmetric(pairs, blocked, |(a, x), (b, y), forward| {
-            let (ad, bd) = (g.domain.name(x as u16), g.domain.name(y as u16));
-            Refusal::new(
-                Span::default(),
-                RefusalKind::NotFocusSound,
-                format!(
-                    "the NACs are not symmetric: `{ad}` in {} is {} by `{bd}` in {}, but not the other way round, so the order of placements matters",
-                    self.slot_name(g, a),
-                    if forward { "blocked" } else { "allowed" },
-                    self.slot_name(g, b),
-                ),
-            )
-        })
+        // Each unordered pair of slots once (both directions are compared at once), in a
+        // fixed order, so that the refusal names the same pair on every run.
+        let mut keys: Vec<(u32, u32)> = blocks.keys().map(|&(a, b)| (a.min(b), a.max(b))).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        for (a, b) in keys {
+            // A placement is (slot, value); "x in a is blocked by y in b" is bit x of
+            // row y of (a, b). Both directions are looked up once per pair of slots,
+            // not once per pair of placements: a puzzle with layers compiles per puzzle.
+            let ab = blocks.get(&(a, b));
+            let ba = blocks.get(&(b, a));
+            let bit = |rows: Option<&Vec<u128>>, y: usize, x: usize| {
+                rows.is_some_and(|r| r[y] & (1 << x) != 0)
+            };
+            let blocked = |(s, x): (u32, usize), (_, y): (u32, usize)| {
+                bit(if s == a { ab } else { ba }, y, x)
+            };
+            let pairs = allowed(b).flat_map(|y| allowed(a).map(move |x| ((a, x), (b, y))));
+            check_symmetric(pairs, blocked, |(a, x), (b, y), forward| {
+                let (ad, bd) = (g.domain.name(x as u16), g.domain.name(y as u16));
+                Refusal::new(
+                    Span::default(),
+                    RefusalKind::NotFocusSound,
+                    format!(
+                        "the NACs are not symmetric: `{ad}` in {} is {} by `{bd}` in {}, but not the other way round, so the order of placements matters",
+                        self.slot_name(g, a),
+                        if forward { "blocked" } else { "allowed" },
+                        self.slot_name(g, b),
+                    ),
+                )
+            })?;
+        }
+        Ok(())
     }
 }

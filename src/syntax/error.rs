@@ -2,7 +2,7 @@
 
 use pest::error::{Error, ErrorVariant, InputLocation};
 
-use super::Rule;
+use super::{recover, Rule};
 use crate::diag::{Diagnostic, Span};
 
 /// What a grammar rule stands for, as a reader of the language would name it.
@@ -31,6 +31,16 @@ pub fn describe(rule: Rule) -> &'static str {
         Rule::grid_of => "`of` and a node type",
         Rule::grid_given => "`given` and a node type",
         Rule::grid_names => "`=` and node names",
+        Rule::grid_shape => "`shape` and a layout `{ ... }`",
+        Rule::sub_grid | Rule::sub_block | Rule::sub_lattice => {
+            "`in block RxC at CELL` or `in lattice RxC at CELL step N`"
+        }
+        Rule::anchors => "a cell name",
+        Rule::step_size => "a step like `3` or `3x3`",
+        Rule::lattice_blocks => "`blocks` and a size like `3x3`",
+        Rule::line_decl => "a line",
+        Rule::line_members => "cell names",
+        Rule::line_next => "`next` and an edge label",
         Rule::groups_decl => "`groups`",
         Rule::shape_rows
         | Rule::shape_columns
@@ -43,6 +53,12 @@ pub fn describe(rule: Rule) -> &'static str {
         Rule::group_members => "member names",
         Rule::edges_decl => "an edges generator",
         Rule::start_block => "a start block",
+        Rule::layer_decl => "a layer",
+        Rule::layer_regions | Rule::layer_lines | Rule::layer_field | Rule::layer_attr => {
+            "what the layer sets (`regions of Type`, `lines of Type`, an attribute, `rows.attr`)"
+        }
+        Rule::layer_next => "`next` and an edge label",
+        Rule::layer_content => "`=` and the layer's content in braces",
         Rule::rule_decl => "a rule",
         Rule::params => "parameters",
         Rule::param => "a parameter `name: type`",
@@ -70,6 +86,8 @@ pub fn describe(rule: Rule) -> &'static str {
         | Rule::unary
         | Rule::minus
         | Rule::abs_call
+        | Rule::count_call
+        | Rule::fold_call
         | Rule::none
         | Rule::true_lit
         | Rule::false_lit
@@ -97,6 +115,9 @@ pub fn describe(rule: Rule) -> &'static str {
         Rule::w_true => "`true`",
         Rule::w_false => "`false`",
         Rule::w_abs => "`abs`",
+        Rule::fold_op => "an aggregate (`sum`, `min`, `max`, `all` or `any`)",
+        Rule::w_count => "`count`",
+        Rule::w_for => "`for`",
         Rule::w_and => "`and`",
         Rule::w_or => "`or`",
         Rule::w_via => "`via`",
@@ -107,6 +128,15 @@ pub fn describe(rule: Rule) -> &'static str {
         Rule::w_boxes => "`boxes`",
         Rule::w_diagonals => "`diagonals`",
         Rule::w_regions => "`regions`",
+        Rule::w_layer => "`layer`",
+        Rule::w_lines => "`lines`",
+        Rule::w_shape => "`shape`",
+        Rule::w_in => "`in`",
+        Rule::w_lattice => "`lattice`",
+        Rule::w_step => "`step`",
+        Rule::w_blocks => "`blocks`",
+        Rule::w_line => "`line`",
+        Rule::w_next => "`next`",
         Rule::open_brace => "`{`",
         Rule::close_brace => "`}`",
         Rule::open_paren => "`(`",
@@ -146,14 +176,19 @@ pub fn found_at(text: &str, pos: usize) -> (String, Span) {
     (shown, Span::new(pos, pos + len))
 }
 
-pub fn to_diagnostic(text: &str, e: &Error<Rule>) -> Diagnostic {
-    let pos = match e.location {
-        InputLocation::Pos(p) => p,
-        InputLocation::Span((s, _)) => s,
-    };
+/// The diagnostic for a pest error found by parsing `text[from..]`: what was expected and
+/// found, where an unclosed block opened, and "did you mean" for a misspelt keyword.
+pub fn explain(text: &str, from: usize, e: &Error<Rule>) -> Diagnostic {
+    let pos = from
+        + match e.location {
+            InputLocation::Pos(p) => p,
+            InputLocation::Span((s, _)) => s,
+        };
     let (found, span) = found_at(text, pos);
+    let mut expects_close = false;
     let message = match &e.variant {
         ErrorVariant::ParsingError { positives, .. } => {
+            expects_close = positives.contains(&Rule::close_brace);
             let mut expected: Vec<String> = Vec::new();
             for item in summarize(positives) {
                 push_unique(&mut expected, item);
@@ -170,7 +205,17 @@ pub fn to_diagnostic(text: &str, e: &Error<Rule>) -> Diagnostic {
         ),
         ErrorVariant::CustomError { message } => message.clone(),
     };
-    Diagnostic::error(span, message)
+    let mut d = Diagnostic::error(span, message);
+    // At the end of the file a missing `}` is the likely fault: show where it opened.
+    if expects_close && found == "end of file" {
+        if let Some(open) = recover::open_brace(text, from, pos) {
+            d = d.with_label(Span::new(open, open + 1), "this `{` is never closed");
+        }
+    }
+    if let Some((word, keywords)) = recover::leading_word(text, pos) {
+        d = d.with_suggestion(word, keywords.iter().copied());
+    }
+    d
 }
 
 /// Rules that together stand for one thing a reader knows: when pest reports all of a
@@ -191,6 +236,8 @@ const GROUPS: &[Group] = &[
             Rule::w_group,
             Rule::w_edges,
             Rule::w_start,
+            Rule::w_layer,
+            Rule::w_line,
             Rule::ident,
         ],
         name: "a declaration",

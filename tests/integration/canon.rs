@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use crate::support::{fixture, Json};
+use crate::support::{fixture, parse_json, Json};
 use crate::watch::{watched, Watch};
 
 /// A rule that creates equal nodes without edges (n! orders per state before twins were
@@ -70,7 +70,7 @@ fn created_trees_are_counted_up_to_isomorphism() {
         w.expect(0, 64);
         // Solutions here are node lists, not grids: read the summary line alone.
         let last = w.run.stdout.lines().last().expect("a summary line");
-        let summary = Json::parse(last).expect("a JSON summary");
+        let summary = parse_json(last).expect("a JSON summary");
         let stat = |k: &str| summary.get(k).and_then(Json::as_u64);
         let rooted_trees = [1, 1, 2, 4, 9, 20, 48, 115];
         let states: u64 = rooted_trees.iter().sum();

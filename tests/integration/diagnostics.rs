@@ -7,7 +7,7 @@ const BAD: &str = "tests/fixtures/bad";
 
 /// Asserts a run failed with exit 1 and a diagnostic at `file:line:col` containing every
 /// one of `needles`.
-fn assert_diagnostic(run: &Run, file: &str, line: usize, col: usize, needles: &[&str]) {
+pub fn assert_diagnostic(run: &Run, file: &str, line: usize, col: usize, needles: &[&str]) {
     run.expect_code(1);
     let at = format!("{file}:{line}:{col}: error:");
     let msg = run

@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use crate::support::{all_rule_files, data, fixture, root, Json, BIN};
+use crate::support::{all_rule_files, data, fixture, parse_json, root, Json, BIN};
 
 /// The per-run limits every solving case is given.
 const MAX_STATES: u64 = 2000;
@@ -607,7 +607,7 @@ fn run_bounded(args: &[OsString], out: &Path, err: &Path) -> Result<i32, Duratio
 }
 
 /// Checks one run: an exit status of the contract, no panic, every stderr line a part of a
-/// `file:line:col: error:` diagnostic about one of `inputs` or a stop note, and in JSON
+/// `file:line:col: error:` diagnostic about one of `inputs` or a note, and in JSON
 /// output the limits held. `Ok(true)` when it took [`NO_POSITION`]'s allowance.
 fn judge(
     code: i32,
@@ -637,14 +637,13 @@ fn judge(
     if options.windows(2).any(|w| w == ["--format", "json"]) && code != 1 {
         let out = String::from_utf8_lossy(stdout);
         for line in out.lines() {
-            let v = Json::parse(line).map_err(|e| format!("stdout is not JSON lines: {e}"))?;
+            let v = parse_json(line).map_err(|e| format!("stdout is not JSON lines: {e}"))?;
             if let Some(states) = v.get("states").and_then(Json::as_u64) {
                 if states > MAX_STATES {
                     return Err(format!("{states} states under --max-states {MAX_STATES}"));
                 }
             }
-            if let Some(Json::Num(secs)) = v.get("seconds") {
-                let secs: f64 = secs.parse().unwrap_or(0.0);
+            if let Some(secs) = v.get("seconds").and_then(Json::as_f64) {
                 if secs > TIMEOUT_SECS as f64 + DEADLINE_SLACK_SECS {
                     return Err(format!("ran {secs} s under --timeout {TIMEOUT_SECS}"));
                 }
@@ -659,9 +658,11 @@ fn judge(
 /// such input is reported at `file:line:col` like any other error; then delete this.
 const NO_POSITION: &str = ": error: cannot read: stream did not contain valid UTF-8";
 
-/// Every line of stderr belongs to a diagnostic (`FILE:LINE:COL: error: ...`, the source
-/// line with a caret under it, `= note:` lines) about one of `inputs`, or is a stop note
-/// (`puzzle N: ...`). `Ok(true)` when a line was [`NO_POSITION`]'s message about one of
+/// Every line of stderr belongs to a diagnostic (`FILE:LINE:COL: error: ...` or
+/// `warning: ...`, the source line with a caret under it, `= note:` and `= help:` lines)
+/// about one of `inputs`, or is a stop note (`puzzle N: ...`) or the note that focus falls
+/// back (`note: --expand focus falls back to all: ...`). `Ok(true)` when a line was
+/// [`NO_POSITION`]'s message about one of
 /// `not_utf8`.
 fn check_stderr(err: &str, inputs: &[&Path], not_utf8: &[&Path]) -> Result<bool, String> {
     let mut no_position = false;
@@ -675,6 +676,9 @@ fn check_stderr(err: &str, inputs: &[&Path], not_utf8: &[&Path]) -> Result<bool,
             .any(|p| line == format!("{}{NO_POSITION}", p.display()))
         {
             no_position = true;
+            continue;
+        }
+        if line.starts_with("note: --expand focus falls back to all: ") {
             continue;
         }
         if let Some(rest) = line.strip_prefix("puzzle ") {
@@ -694,24 +698,34 @@ fn check_stderr(err: &str, inputs: &[&Path], not_utf8: &[&Path]) -> Result<bool,
         let numbers = [l, c]
             .iter()
             .all(|n| n.is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())));
-        if !numbers || !tail.is_some_and(|t| t.starts_with(" error: ")) {
+        if !numbers
+            || !tail.is_some_and(|t| t.starts_with(" error: ") || t.starts_with(" warning: "))
+        {
             return Err(format!("not `file:line:col: error:`: {line:?}"));
         }
-        // The snippet: a blank gutter, the source line, the caret line.
-        for part in ["gutter", "source line", "caret line"] {
-            let l = lines
-                .next()
-                .ok_or_else(|| format!("diagnostic without its {part}"))?;
-            if !l.contains(" | ") && !l.trim_end().ends_with(" |") {
-                return Err(format!("diagnostic's {part} has no `|`: {l:?}"));
+        // The snippet up to a blank line: where (`--> file:line:col`), the source lines
+        // in a `|` gutter with a caret under the place, `= note:` and `= help:` lines.
+        let (mut pointer, mut caret) = (false, false);
+        while let Some(l) = lines
+            .next_if(|l| l.starts_with([' ', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9']))
+        {
+            let body = l.trim_start();
+            if body.starts_with("--> ") {
+                pointer = true;
+            } else if l.contains(" | ") || l.trim_end().ends_with('|') || body.trim_end() == "." {
+                // `.` stands in the gutter where lines between two labels are left out.
+                caret |= l.contains('^');
+            } else if !(body.starts_with("= note: ") || body.starts_with("= help: ")) {
+                return Err(format!("diagnostic line outside the snippet: {l:?}"));
             }
         }
-        while lines
-            .peek()
-            .is_some_and(|l| l.trim_start().starts_with("= note: "))
-        {
-            lines.next();
+        if !pointer || !caret {
+            return Err(format!(
+                "diagnostic without its `-->` line or caret: {line:?}"
+            ));
         }
+        // The blank line that ends a diagnostic.
+        lines.next_if(|l| l.is_empty());
     }
     Ok(no_position)
 }
@@ -865,7 +879,7 @@ fn the_fuzzer_is_deterministic_and_mutates() {
 #[test]
 fn the_stderr_check_accepts_diagnostics_and_rejects_other_text() {
     let f = Path::new("/tmp/x.graft");
-    let good = "/tmp/x.graft:2:6: error: unknown node type `Cel`\n  |\n2 | node Cel\n  |      ^^^\n  = note: a hint\npuzzle 1: stopped after 2000 states (--max-states)\n";
+    let good = "/tmp/x.graft:2:6: error: unknown node type `Cel`\n  --> /tmp/x.graft:2:6\n  |\n2 | node Cel\n  |      ^^^\n  |\n  = note: a hint\n  = help: did you mean `Cell`?\n\n/tmp/x.graft:3:1: warning: unused\n  --> /tmp/x.graft:3:1\n  |\n3 | node X\n  | ^\n\nnote: --expand focus falls back to all: on whole graphs: why\npuzzle 1: stopped after 2000 states (--max-states)\n";
     assert_eq!(check_stderr(good, &[f], &[]), Ok(false));
     let old = "/tmp/x.graft: error: cannot read: stream did not contain valid UTF-8\n";
     assert_eq!(check_stderr(old, &[f], &[f]), Ok(true));
@@ -873,7 +887,9 @@ fn the_stderr_check_accepts_diagnostics_and_rejects_other_text() {
         "/tmp/x.graft: error: cannot read: stream did not contain valid UTF-8\n",
         "thread 'main' panicked at src/main.rs:1:1\n",
         "/tmp/x.graft:2:6: error: no snippet\n",
-        "/tmp/y.graft:2:6: error: another file\n  |\n2 | x\n  | ^\n",
+        "/tmp/y.graft:2:6: error: another file\n  --> /tmp/y.graft:2:6\n  |\n2 | x\n  | ^\n",
+        "/tmp/x.graft:2:6: error: no pointer\n  |\n2 | x\n  | ^\n",
+        "/tmp/x.graft:2:6: error: no caret\n  --> /tmp/x.graft:2:6\n  |\n2 | x\n",
         "error: something\n",
     ] {
         assert!(

@@ -4,7 +4,7 @@
 
 use crate::brute;
 use crate::checker;
-use crate::support::{grafter, temp_path, Json};
+use crate::support::{grafter, parse_json, temp_path, Json};
 use crate::variant::Variant;
 
 /// xorshift64*: a fixed-seed generator, so every run tests the same variants.
@@ -270,7 +270,7 @@ fn summary_of(stdout: &str) -> Json {
         .rev()
         .find(|l| !l.trim().is_empty())
         .expect("a summary line");
-    Json::parse(last).expect("the summary is JSON")
+    parse_json(last).expect("the summary is JSON")
 }
 
 #[test]

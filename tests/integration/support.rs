@@ -1,9 +1,10 @@
 //! Shared helpers: run the `grafter` binary, find rule files and data, read its JSON lines.
 
-use std::collections::BTreeMap;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+use serde::Deserialize;
 
 /// The binary under test.
 pub const BIN: &str = env!("CARGO_BIN_EXE_grafter");
@@ -116,7 +117,16 @@ impl Run {
 
     /// The stdout of a `--format json` run, grouped by puzzle (see [`Puzzle`]).
     pub fn puzzles(&self) -> Vec<Puzzle> {
-        parse_results(&self.stdout).unwrap_or_else(|e| {
+        self.json_lines(parse_results)
+    }
+
+    /// The stdout of a `--count --format json` run: a summary per puzzle.
+    pub fn summaries(&self) -> Vec<Puzzle> {
+        self.json_lines(parse_summaries)
+    }
+
+    fn json_lines(&self, parse: fn(&str) -> Result<Vec<Puzzle>, String>) -> Vec<Puzzle> {
+        parse(&self.stdout).unwrap_or_else(|e| {
             panic!(
                 "grafter {}: bad JSON lines: {e}\n{}",
                 self.args.join(" "),
@@ -202,13 +212,86 @@ pub fn puzzle_lines(path: &Path) -> Vec<(String, Option<u64>)> {
         .collect()
 }
 
+/// A JSON value, as `serde_json` reads it.
+pub use serde_json::Value as Json;
+
+/// Parses one JSON text (one line of grafter's output).
+pub fn parse_json(text: &str) -> Result<Json, String> {
+    serde_json::from_str(text).map_err(|e| e.to_string())
+}
+
+/// A `"type":"solution"` line, every field as the README documents it: unknown fields
+/// are refused, so a field added without the schema's documentation and tests fails here.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SolutionLine {
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub puzzle: u64,
+    pub solution: u64,
+    /// Row by row, value names (`.` for an empty cell, `null` where a row has no cell).
+    pub grid: Option<Vec<Vec<Option<String>>>>,
+    /// Files without a grid: the nodes as `name: Type { ... }`.
+    pub nodes: Option<Vec<String>>,
+}
+
+/// A `"type":"summary"` line. Fields that may be `null` must still be present
+/// (`deserialize_with` turns off serde's leniency for a missing `Option`). Reading a line
+/// into it checks the schema; tests read the values from [`Puzzle::summary`].
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+pub struct SummaryLine {
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub puzzle: u64,
+    pub solutions: u64,
+    pub states: u64,
+    pub transitions: u64,
+    pub dead_ends: u64,
+    pub complete: bool,
+    #[serde(deserialize_with = "Option::deserialize")]
+    pub stop: Option<String>,
+    pub expand: String,
+    pub focus: String,
+    pub value: String,
+    pub attempts: u64,
+    pub order: String,
+    pub engine: String,
+    #[serde(deserialize_with = "Option::deserialize")]
+    pub fallback: Option<String>,
+    pub seconds: f64,
+}
+
+impl SolutionLine {
+    /// The grid as one line, as the tests compare grids: one character per cell when
+    /// every cell's value name is one character, else names separated by blanks.
+    pub fn grid_line(&self) -> Option<String> {
+        let cells: Vec<&str> = self
+            .grid
+            .as_ref()?
+            .iter()
+            .flatten()
+            .map(|c| c.as_deref().unwrap_or(" "))
+            .collect();
+        Some(if cells.iter().all(|c| c.chars().count() == 1) {
+            cells.concat()
+        } else {
+            cells.join(" ")
+        })
+    }
+}
+
 /// One puzzle's part of a `--format json` run.
 #[derive(Debug)]
 pub struct Puzzle {
     /// The 1-based puzzle number.
     pub number: u64,
-    /// The `grid` of each solution object, in output order.
+    /// The `grid` of each solution object as one line (see [`SolutionLine::grid_line`]),
+    /// in output order.
     pub grids: Vec<String>,
+    /// The solution objects, in output order.
+    pub solutions: Vec<SolutionLine>,
     /// The summary object.
     pub summary: Json,
 }
@@ -236,282 +319,94 @@ impl Puzzle {
 }
 
 /// Groups JSON lines into puzzles: the solutions of a puzzle, numbered 1.., then its summary.
-/// Checks the numbering and that the summary's `solutions` is the number of solution lines.
+/// Checks each line's fields and their types against the schema ([`SolutionLine`],
+/// [`SummaryLine`]), the numbering, a grid's rows of equal length, and that the summary's
+/// `solutions` is the number of solution lines.
 pub fn parse_results(stdout: &str) -> Result<Vec<Puzzle>, String> {
+    parse_lines(stdout, true)
+}
+
+/// As [`parse_results`] for a `--count --format json` run: summaries alone, whose
+/// `solutions` no solution line precedes.
+pub fn parse_summaries(stdout: &str) -> Result<Vec<Puzzle>, String> {
+    parse_lines(stdout, false)
+}
+
+/// JSON lines grouped by puzzle; `listed`: the solutions come before each summary, else
+/// there are none.
+fn parse_lines(stdout: &str, listed: bool) -> Result<Vec<Puzzle>, String> {
     let mut out = Vec::new();
-    let mut grids = Vec::new();
+    let mut solutions: Vec<SolutionLine> = Vec::new();
     for (i, line) in stdout.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
-        let v = Json::parse(line).map_err(|e| format!("line {}: {e}: {line}", i + 1))?;
-        let puzzle = v
-            .get("puzzle")
-            .and_then(Json::as_u64)
-            .ok_or_else(|| format!("line {}: no \"puzzle\" number: {line}", i + 1))?;
+        let at = |e: String| format!("line {}: {e}: {line}", i + 1);
+        let v = parse_json(line).map_err(at)?;
         let expected = out.len() as u64 + 1;
-        if puzzle != expected {
-            return Err(format!(
-                "line {}: puzzle {puzzle}, expected {expected}",
-                i + 1
-            ));
-        }
-        if let Some(n) = v.get("solution") {
-            let n = n
-                .as_u64()
-                .ok_or_else(|| format!("line {}: bad solution number", i + 1))?;
-            if n != grids.len() as u64 + 1 {
-                return Err(format!(
-                    "line {}: solution {n}, expected {}",
-                    i + 1,
-                    grids.len() + 1
-                ));
+        match v.get("type").and_then(Json::as_str) {
+            Some("solution") if !listed => return Err(at("a solution line under --count".into())),
+            Some("solution") => {
+                let s: SolutionLine =
+                    serde_json::from_value(v.clone()).map_err(|e| at(e.to_string()))?;
+                if s.puzzle != expected {
+                    return Err(at(format!("puzzle {}, expected {expected}", s.puzzle)));
+                }
+                if s.solution != solutions.len() as u64 + 1 {
+                    return Err(at(format!(
+                        "solution {}, expected {}",
+                        s.solution,
+                        solutions.len() + 1
+                    )));
+                }
+                match (&s.grid, &s.nodes) {
+                    (Some(rows), None) => {
+                        if rows.is_empty() || rows.iter().any(|r| r.len() != rows[0].len()) {
+                            return Err(at("grid rows of unequal length".into()));
+                        }
+                    }
+                    (None, Some(_)) => {}
+                    _ => return Err(at("not exactly one of grid and nodes".into())),
+                }
+                solutions.push(s);
             }
-            let grid = v
-                .get("grid")
-                .and_then(Json::as_str)
-                .ok_or_else(|| format!("line {}: no \"grid\" string", i + 1))?;
-            grids.push(grid.to_string());
-        } else {
-            let n = v.get("solutions").and_then(Json::as_u64).ok_or_else(|| {
-                format!("line {}: neither a solution nor a summary: {line}", i + 1)
-            })?;
-            if n != grids.len() as u64 {
-                return Err(format!(
-                    "line {}: summary says {n} solutions, {} solution lines came before it",
-                    i + 1,
-                    grids.len()
-                ));
+            Some("summary") => {
+                let s: SummaryLine =
+                    serde_json::from_value(v.clone()).map_err(|e| at(e.to_string()))?;
+                if s.puzzle != expected {
+                    return Err(at(format!("puzzle {}, expected {expected}", s.puzzle)));
+                }
+                if listed && s.solutions != solutions.len() as u64 {
+                    return Err(at(format!(
+                        "summary says {} solutions, {} solution lines came before it",
+                        s.solutions,
+                        solutions.len()
+                    )));
+                }
+                if s.complete != s.stop.is_none() {
+                    return Err(at("complete, yet a stop reason (or the reverse)".into()));
+                }
+                let solutions = std::mem::take(&mut solutions);
+                out.push(Puzzle {
+                    number: s.puzzle,
+                    grids: solutions
+                        .iter()
+                        .filter_map(SolutionLine::grid_line)
+                        .collect(),
+                    solutions,
+                    summary: v,
+                });
             }
-            out.push(Puzzle {
-                number: puzzle,
-                grids: std::mem::take(&mut grids),
-                summary: v,
-            });
+            other => return Err(at(format!("type {other:?}, expected solution or summary"))),
         }
     }
-    if !grids.is_empty() {
+    if !solutions.is_empty() {
         return Err(format!(
             "{} solution lines after the last summary",
-            grids.len()
+            solutions.len()
         ));
     }
     Ok(out)
-}
-
-/// A JSON value: just enough to read grafter's JSON lines.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Json {
-    Null,
-    Bool(bool),
-    /// The number's text, as written.
-    Num(String),
-    Str(String),
-    Arr(Vec<Json>),
-    Obj(BTreeMap<String, Json>),
-}
-
-impl Json {
-    /// Parses one complete JSON text.
-    pub fn parse(text: &str) -> Result<Json, String> {
-        let mut p = Parser {
-            s: text.as_bytes(),
-            i: 0,
-        };
-        let v = p.value()?;
-        p.ws();
-        if p.i != p.s.len() {
-            return Err(format!("trailing text at byte {}", p.i));
-        }
-        Ok(v)
-    }
-
-    pub fn get(&self, key: &str) -> Option<&Json> {
-        match self {
-            Json::Obj(m) => m.get(key),
-            _ => None,
-        }
-    }
-
-    pub fn as_u64(&self) -> Option<u64> {
-        match self {
-            Json::Num(n) => n.parse().ok(),
-            _ => None,
-        }
-    }
-
-    pub fn as_f64(&self) -> Option<f64> {
-        match self {
-            Json::Num(n) => n.parse().ok(),
-            _ => None,
-        }
-    }
-
-    pub fn as_str(&self) -> Option<&str> {
-        match self {
-            Json::Str(s) => Some(s),
-            _ => None,
-        }
-    }
-
-    pub fn as_bool(&self) -> Option<bool> {
-        match self {
-            Json::Bool(b) => Some(*b),
-            _ => None,
-        }
-    }
-}
-
-struct Parser<'a> {
-    s: &'a [u8],
-    i: usize,
-}
-
-impl Parser<'_> {
-    fn ws(&mut self) {
-        while self.i < self.s.len() && self.s[self.i].is_ascii_whitespace() {
-            self.i += 1;
-        }
-    }
-
-    fn peek(&self) -> Option<u8> {
-        self.s.get(self.i).copied()
-    }
-
-    fn eat(&mut self, b: u8) -> Result<(), String> {
-        self.ws();
-        if self.peek() == Some(b) {
-            self.i += 1;
-            Ok(())
-        } else {
-            Err(format!("expected {:?} at byte {}", b as char, self.i))
-        }
-    }
-
-    fn literal(&mut self, word: &str, v: Json) -> Result<Json, String> {
-        if self.s[self.i..].starts_with(word.as_bytes()) {
-            self.i += word.len();
-            Ok(v)
-        } else {
-            Err(format!("bad literal at byte {}", self.i))
-        }
-    }
-
-    fn value(&mut self) -> Result<Json, String> {
-        self.ws();
-        match self.peek().ok_or("unexpected end")? {
-            b'n' => self.literal("null", Json::Null),
-            b't' => self.literal("true", Json::Bool(true)),
-            b'f' => self.literal("false", Json::Bool(false)),
-            b'"' => Ok(Json::Str(self.string()?)),
-            b'[' => {
-                self.i += 1;
-                let mut items = Vec::new();
-                self.ws();
-                if self.peek() == Some(b']') {
-                    self.i += 1;
-                    return Ok(Json::Arr(items));
-                }
-                loop {
-                    items.push(self.value()?);
-                    self.ws();
-                    match self.peek() {
-                        Some(b',') => self.i += 1,
-                        Some(b']') => {
-                            self.i += 1;
-                            return Ok(Json::Arr(items));
-                        }
-                        _ => return Err(format!("expected , or ] at byte {}", self.i)),
-                    }
-                }
-            }
-            b'{' => {
-                self.i += 1;
-                let mut map = BTreeMap::new();
-                self.ws();
-                if self.peek() == Some(b'}') {
-                    self.i += 1;
-                    return Ok(Json::Obj(map));
-                }
-                loop {
-                    self.ws();
-                    let k = self.string()?;
-                    self.eat(b':')?;
-                    let v = self.value()?;
-                    if map.insert(k.clone(), v).is_some() {
-                        return Err(format!("duplicate key {k:?}"));
-                    }
-                    self.ws();
-                    match self.peek() {
-                        Some(b',') => self.i += 1,
-                        Some(b'}') => {
-                            self.i += 1;
-                            return Ok(Json::Obj(map));
-                        }
-                        _ => return Err(format!("expected , or }} at byte {}", self.i)),
-                    }
-                }
-            }
-            b'-' | b'0'..=b'9' => {
-                let start = self.i;
-                while self.i < self.s.len()
-                    && matches!(
-                        self.s[self.i],
-                        b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9'
-                    )
-                {
-                    self.i += 1;
-                }
-                Ok(Json::Num(
-                    String::from_utf8_lossy(&self.s[start..self.i]).into_owned(),
-                ))
-            }
-            c => Err(format!("unexpected {:?} at byte {}", c as char, self.i)),
-        }
-    }
-
-    fn string(&mut self) -> Result<String, String> {
-        if self.peek() != Some(b'"') {
-            return Err(format!("expected a string at byte {}", self.i));
-        }
-        self.i += 1;
-        let mut out = Vec::new();
-        loop {
-            let c = self.peek().ok_or("unterminated string")?;
-            self.i += 1;
-            match c {
-                b'"' => return String::from_utf8(out).map_err(|e| e.to_string()),
-                b'\\' => {
-                    let e = self.peek().ok_or("unterminated escape")?;
-                    self.i += 1;
-                    let ch = match e {
-                        b'"' => '"',
-                        b'\\' => '\\',
-                        b'/' => '/',
-                        b'n' => '\n',
-                        b't' => '\t',
-                        b'r' => '\r',
-                        b'b' => '\u{8}',
-                        b'f' => '\u{c}',
-                        b'u' => {
-                            let hex = self.s.get(self.i..self.i + 4).ok_or("short \\u escape")?;
-                            self.i += 4;
-                            let code = u32::from_str_radix(
-                                std::str::from_utf8(hex).map_err(|e| e.to_string())?,
-                                16,
-                            )
-                            .map_err(|e| e.to_string())?;
-                            char::from_u32(code).unwrap_or('\u{fffd}')
-                        }
-                        _ => return Err(format!("bad escape at byte {}", self.i)),
-                    };
-                    let mut buf = [0; 4];
-                    out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
-                }
-                _ => out.push(c),
-            }
-        }
-    }
 }
 
 /// A fresh path in the system temp directory, unique to this process and `tag`.
@@ -523,26 +418,26 @@ pub fn temp_path(tag: &str, ext: &str) -> PathBuf {
 }
 
 #[test]
-fn json_reader_reads_a_summary_line() {
-    let v = Json::parse(
-        r#"{"puzzle":1,"solutions":4,"states":72837,"complete":true,"stop":null,"expand":"all","x":[1,{"a":"b\"c"}]}"#,
-    )
-    .unwrap();
-    assert_eq!(v.get("states").and_then(Json::as_u64), Some(72837));
-    assert_eq!(v.get("complete").and_then(Json::as_bool), Some(true));
-    assert_eq!(v.get("stop"), Some(&Json::Null));
-    assert_eq!(v.get("expand").and_then(Json::as_str), Some("all"));
-    assert!(Json::parse(r#"{"a":1,}"#).is_err());
-    assert!(Json::parse(r#"{"a":1} x"#).is_err());
-}
-
-#[test]
 fn results_are_grouped_by_puzzle_and_checked() {
-    let ok = "{\"puzzle\":1,\"solution\":1,\"grid\":\"12\"}\n{\"puzzle\":1,\"solutions\":1}\n{\"puzzle\":2,\"solutions\":0}\n";
-    let p = parse_results(ok).unwrap();
+    let summary = |puzzle: u64, solutions: u64| {
+        format!(
+            r#"{{"type":"summary","puzzle":{puzzle},"solutions":{solutions},"states":3,"transitions":2,"dead_ends":0,"complete":true,"stop":null,"expand":"focus","focus":"propagate","value":"smallest","attempts":1,"order":"dfs","engine":"slot","fallback":null,"seconds":0.001}}"#
+        )
+    };
+    let solution = r#"{"type":"solution","puzzle":1,"solution":1,"grid":[["1","2"],["2","1"]]}"#;
+    let ok = format!("{solution}\n{}\n{}\n", summary(1, 1), summary(2, 0));
+    let p = parse_results(&ok).unwrap();
     assert_eq!(p.len(), 2);
-    assert_eq!(p[0].grids, vec!["12".to_string()]);
+    assert_eq!(p[0].grids, vec!["1221".to_string()]);
     assert!(p[1].grids.is_empty());
-    assert!(parse_results("{\"puzzle\":1,\"solutions\":2}\n").is_err());
-    assert!(parse_results("{\"puzzle\":2,\"solutions\":0}\n").is_err());
+    // Wrong counts and numbering, missing and unknown fields, wrong types.
+    assert!(parse_results(&summary(1, 2)).is_err());
+    assert!(parse_results(&summary(2, 0)).is_err());
+    assert!(parse_results(&summary(1, 0).replace(r#""stop":null,"#, "")).is_err());
+    assert!(parse_results(&summary(1, 0).replace(r#""seconds""#, r#""secs""#)).is_err());
+    assert!(parse_results(&summary(1, 0).replace(r#""states":3"#, r#""states":"3""#)).is_err());
+    let two_kinds = solution.replace('}', r#","nodes":[]}"#);
+    assert!(parse_results(&format!("{two_kinds}\n{}\n", summary(1, 1))).is_err());
+    let ragged = solution.replace(r#"["2","1"]"#, r#"["2"]"#);
+    assert!(parse_results(&format!("{ragged}\n{}\n", summary(1, 1))).is_err());
 }

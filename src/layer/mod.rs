@@ -1,0 +1,128 @@
+//! Per-puzzle layers: what a rule file declares a puzzle line may carry beside its givens
+//! (regions, attributes, lines of cells), the content one line gives, and the start graph
+//! that content makes.
+//!
+//! A layer is declared once (`layer cages: regions of Cage`, checked by `check`); a puzzle
+//! line's section `cages: AABB...` is read into [`Content`] and checked against the grid
+//! (`puzzle::sections`); [`Grammar::with_layers`](crate::grammar::Grammar::with_layers) adds
+//! what the content makes to the base graph as plain nodes, edges and attribute values
+//! ([`apply`]), so every engine and `grafter expand` see an ordinary start graph.
+
+pub mod apply;
+
+use crate::diag::Span;
+use crate::model::{AttrId, AttrType, Graph, LabelId, NodeId, NodeTypeId, Value};
+
+/// A checked `layer NAME: ...` declaration.
+#[derive(Clone, Debug)]
+pub struct Layer {
+    /// The name a puzzle line's section starts with (`cages` in `cages: AABB`).
+    pub name: String,
+    /// What a section's tokens make.
+    pub kind: LayerKind,
+    /// The declaration, for diagnostics.
+    pub span: Span,
+}
+
+/// What a layer's tokens make.
+#[derive(Clone, Debug)]
+pub enum LayerKind {
+    /// `regions of T [via L]`: one token per cell; cells with the same token share a node of
+    /// `ty` named `NAME_TOKEN`, with a `label` edge from each; `.` is no region.
+    Regions {
+        /// The type of the region nodes.
+        ty: NodeTypeId,
+        /// The label of the edge from each cell to its region.
+        label: LabelId,
+    },
+    /// `R.attr` for a regions layer `R`: one token per cell; a token at any cell of a region
+    /// sets that region node's `attr`; `.` sets nothing.
+    RegionAttr {
+        /// The regions layer, by its index among the grammar's layers.
+        regions: usize,
+        /// The attribute set.
+        attr: AttrId,
+        /// Its type, which each token must have.
+        ty: AttrType,
+    },
+    /// `attr`: one token per cell, setting the cell's attribute.
+    CellAttr {
+        /// The attribute set.
+        attr: AttrId,
+        /// Its type, which each token must have.
+        ty: AttrType,
+    },
+    /// `rows.attr`, `columns.attr`: one token per node of `nodes`, setting its attribute.
+    NodeAttr {
+        /// `row1 ..` or `col1 ..`, in order.
+        nodes: Vec<NodeId>,
+        /// `row` or `column`, for messages.
+        what: &'static str,
+        /// The attribute set.
+        attr: AttrId,
+        /// Its type, which each token must have.
+        ty: AttrType,
+    },
+    /// `lines of T [via L] [next L]`: lines of cell names separated by `,`; each line is a
+    /// node of `ty` named `NAME_1`, `NAME_2`, ... with a `label` edge from each member and,
+    /// with `next`, a `next` edge from each member to the one after it.
+    Lines {
+        /// The type of the line nodes.
+        ty: NodeTypeId,
+        /// The label of the edge from each member to its line.
+        label: LabelId,
+        /// The label of the edge from each member to the next, if any.
+        next: Option<LabelId>,
+    },
+}
+
+impl LayerKind {
+    /// What one section of this layer holds, for messages ("one token per cell").
+    pub fn describe(&self) -> String {
+        match self {
+            LayerKind::Regions { .. } => "one region name per cell".to_string(),
+            LayerKind::RegionAttr { .. } | LayerKind::CellAttr { .. } => {
+                "one token per cell".to_string()
+            }
+            LayerKind::NodeAttr { what, .. } => format!("one token per {what}"),
+            LayerKind::Lines { .. } => "lines of cell names separated by `,`".to_string(),
+        }
+    }
+}
+
+/// What one puzzle line gives its layers, in the grammar's declaration order; `None` where
+/// the line has no section for a layer (the layer is then empty).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Layers {
+    /// One entry per declared layer.
+    pub sections: Vec<Option<Content>>,
+}
+
+impl Layers {
+    /// True when no layer has content: the puzzle's start graph is the rule file's.
+    pub fn is_empty(&self) -> bool {
+        self.sections.iter().all(Option::is_none)
+    }
+}
+
+/// The content of one section, checked against the grid.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Content {
+    /// Per cell, its region's token; `None` for no region.
+    Regions(Vec<Option<String>>),
+    /// Per cell (or per row or column node), the value to set; `None` sets nothing.
+    Values(Vec<Option<Value>>),
+    /// Each line's members, as indices into the grid's cells, in order.
+    Lines(Vec<Vec<usize>>),
+}
+
+/// The base graph without the file's own layer content (`layer NAME: ... = { ... }`), from
+/// which every puzzle line's start graph is built: a line's layers replace the file's, as
+/// its givens replace the `start` block's.
+#[derive(Clone, Debug)]
+pub struct LayerBase {
+    /// The base graph before the file's layer content was added.
+    pub graph: Graph,
+    /// The name of each of its nodes.
+    pub names: Vec<String>,
+}

@@ -1,0 +1,412 @@
+//! A puzzle line's layer sections read into [`Content`]: tokens counted, each token checked
+//! against its layer's type, and the sections of a line checked together (a region
+//! attribute needs a region, generated names must be new). The file's own layer content
+//! (`layer NAME: ... = { ... }`) is read the same way.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::diag::{Diagnostic, Span};
+use crate::grammar::Grammar;
+use crate::layer::{Content, Layer, LayerKind, Layers};
+use crate::model::{AttrType, BaseType, Value};
+
+/// A section as read: its content and where each token stands (per cell, row or column; per
+/// member for lines, in order).
+#[derive(Clone, Debug)]
+pub struct Section {
+    pub content: Content,
+    pub spans: Vec<Span>,
+}
+
+/// Reads the sections of a file's puzzle lines for one grammar. Built once per file: it
+/// holds the lookups every line needs.
+pub struct Reader<'g> {
+    grammar: &'g Grammar,
+    /// Grid cells by name (`r1c1`), to their index in the grid.
+    cells: HashMap<&'g str, usize>,
+    /// The names of the base graph's nodes: a layer's nodes must not take one.
+    names: HashSet<&'g str>,
+}
+
+impl<'g> Reader<'g> {
+    pub fn new(grammar: &'g Grammar) -> Reader<'g> {
+        let name = |n: crate::model::NodeId| grammar.names.get(n.index()).map(String::as_str);
+        let cells = grammar
+            .grid
+            .iter()
+            .flat_map(|g| g.cells.iter().enumerate())
+            .filter_map(|(i, &c)| Some((name(c)?, i)))
+            .collect();
+        // A line's layers replace the file's own: their nodes are not taken names.
+        let all = grammar
+            .layer_base
+            .as_ref()
+            .map_or(&grammar.names, |b| &b.names);
+        let names = all.iter().map(String::as_str).collect();
+        Reader {
+            grammar,
+            cells,
+            names,
+        }
+    }
+
+    /// The declared layers' names, for "expected one of" messages.
+    pub fn declared(&self) -> String {
+        let names: Vec<String> = self
+            .grammar
+            .layers
+            .iter()
+            .map(|l| format!("`{}`", l.name))
+            .collect();
+        if names.is_empty() {
+            "the rule file declares no layers (`layer NAME: ...`)".to_string()
+        } else {
+            format!("the rule file declares {}", names.join(", "))
+        }
+    }
+
+    /// Reads the tokens of one section of `layer` (the text after `NAME:`, which starts at
+    /// byte `at` of the puzzle file); `whole` is the section with its name, for a message
+    /// about the section as a whole.
+    pub fn section(
+        &self,
+        layer: &Layer,
+        text: &str,
+        at: usize,
+        whole: Span,
+    ) -> Result<Section, Diagnostic> {
+        match &layer.kind {
+            LayerKind::Lines { .. } => self.lines(layer, text, at),
+            LayerKind::Regions { .. } => {
+                let tokens = self.cell_tokens(layer, text, at, whole)?;
+                let mut regions = Vec::with_capacity(tokens.len());
+                for &(span, token) in &tokens {
+                    if token == "." {
+                        regions.push(None);
+                    } else if token.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                        regions.push(Some(token.to_string()));
+                    } else {
+                        return Err(Diagnostic::error(
+                            span,
+                            format!(
+                                "unexpected `{token}` in layer `{}`: expected a region name (letters, digits, `_`) or `.` for no region",
+                                layer.name
+                            ),
+                        ));
+                    }
+                }
+                let spans = tokens.iter().map(|t| t.0).collect();
+                Ok(Section {
+                    content: Content::Regions(regions),
+                    spans,
+                })
+            }
+            LayerKind::RegionAttr { ty, .. }
+            | LayerKind::CellAttr { ty, .. }
+            | LayerKind::NodeAttr { ty, .. } => {
+                let tokens = match &layer.kind {
+                    LayerKind::NodeAttr { nodes, .. } => {
+                        tokens(layer, nodes.len(), text, at, whole)?
+                    }
+                    _ => self.cell_tokens(layer, text, at, whole)?,
+                };
+                let values = tokens
+                    .iter()
+                    .map(|&(span, token)| self.value(layer, *ty, token, span))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let spans = tokens.iter().map(|t| t.0).collect();
+                Ok(Section {
+                    content: Content::Values(values),
+                    spans,
+                })
+            }
+        }
+    }
+
+    /// The tokens of a section with one per cell: one per position of the grid, as a
+    /// puzzle line's givens, with those at the holes of a shaped grid dropped.
+    fn cell_tokens<'t>(
+        &self,
+        layer: &Layer,
+        text: &'t str,
+        at: usize,
+        whole: Span,
+    ) -> Result<Vec<(Span, &'t str)>, Diagnostic> {
+        let Some(grid) = self.grammar.grid.as_ref() else {
+            return tokens(layer, 0, text, at, whole);
+        };
+        let all = tokens(layer, grid.area(), text, at, whole)?;
+        Ok(all
+            .into_iter()
+            .enumerate()
+            .filter(|&(pos, _)| !grid.is_hole(pos))
+            .map(|(_, t)| t)
+            .collect())
+    }
+
+    /// One token of an attribute layer: `.` sets nothing.
+    fn value(
+        &self,
+        layer: &Layer,
+        ty: AttrType,
+        token: &str,
+        span: Span,
+    ) -> Result<Option<Value>, Diagnostic> {
+        if token == "." {
+            return Ok(None);
+        }
+        let domain = &self.grammar.domain;
+        let (found, expected) = match ty.base {
+            BaseType::Int => (token.parse().ok().map(Value::Int), "a number".to_string()),
+            BaseType::Value => (
+                domain.find(token).map(Value::Val),
+                format!("a value ({})", domain.describe()),
+            ),
+            BaseType::Bool => (
+                match token {
+                    "1" | "true" => Some(Value::Bool(true)),
+                    "0" | "false" => Some(Value::Bool(false)),
+                    _ => None,
+                },
+                "`1` or `0` (true or false)".to_string(),
+            ),
+        };
+        found.map(Some).ok_or_else(|| {
+            Diagnostic::error(
+                span,
+                format!(
+                    "unexpected `{token}` in layer `{}`: expected {expected} or `.`",
+                    layer.name
+                ),
+            )
+        })
+    }
+
+    /// `r1c1 r1c2 r1c3, r4c4 r3c4`: lines of cell names separated by `,`.
+    fn lines(&self, layer: &Layer, text: &str, at: usize) -> Result<Section, Diagnostic> {
+        let mut lines = Vec::new();
+        let mut spans = Vec::new();
+        if text.trim().is_empty() {
+            return Ok(Section {
+                content: Content::Lines(lines),
+                spans,
+            });
+        }
+        let mut offset = 0;
+        for part in text.split(',') {
+            let part_at = at + offset;
+            offset += part.len() + 1;
+            let names = words(part, part_at);
+            if names.is_empty() {
+                let span = Span::new(part_at, part_at + part.len());
+                return Err(Diagnostic::error(
+                    span,
+                    format!(
+                        "empty line in layer `{}`: expected cell names (`r1c1 r1c2`) between commas",
+                        layer.name
+                    ),
+                ));
+            }
+            let mut members: Vec<usize> = Vec::with_capacity(names.len());
+            for (span, name) in names {
+                let Some(&cell) = self.cells.get(name) else {
+                    let grid = self.grammar.grid.as_ref();
+                    let size = grid.map_or(String::new(), |g| {
+                        format!(" (r1c1 .. r{}c{})", g.rows, g.cols)
+                    });
+                    return Err(Diagnostic::error(
+                        span,
+                        format!(
+                            "unknown cell `{name}` in layer `{}`: expected a cell of the grid{size}",
+                            layer.name
+                        ),
+                    ));
+                };
+                if members.contains(&cell) {
+                    return Err(Diagnostic::error(
+                        span,
+                        format!(
+                            "cell `{name}` is twice on line {} of layer `{}`: expected each member once",
+                            lines.len() + 1,
+                            layer.name
+                        ),
+                    ));
+                }
+                members.push(cell);
+                spans.push(span);
+            }
+            lines.push(members);
+        }
+        Ok(Section {
+            content: Content::Lines(lines),
+            spans,
+        })
+    }
+
+    /// Checks the sections of one line together: a region attribute's token must stand at
+    /// a cell of a region of that line, one region gets one value, and no generated node
+    /// takes a name already used.
+    pub fn check_line(&self, layers: &Layers, sections: &[Option<Section>]) -> Vec<Diagnostic> {
+        let mut errors = Vec::new();
+        let declared = &self.grammar.layers;
+        let mut made: HashSet<String> = HashSet::new();
+        for (layer, section) in declared.iter().zip(sections) {
+            let Some(section) = section else { continue };
+            match (&layer.kind, &section.content) {
+                (LayerKind::Regions { .. }, Content::Regions(tokens)) => {
+                    let mut regions: HashSet<&str> = HashSet::new();
+                    for (token, &span) in tokens.iter().zip(&section.spans) {
+                        let Some(token) = token else { continue };
+                        if regions.insert(token) {
+                            let name = format!("{}_{token}", layer.name);
+                            self.check_new(&name, span, &mut made, &mut errors);
+                        }
+                    }
+                }
+                (LayerKind::Lines { .. }, Content::Lines(lines)) => {
+                    let mut first = 0;
+                    for (k, line) in lines.iter().enumerate() {
+                        let name = format!("{}_{}", layer.name, k + 1);
+                        let span = section.spans[first];
+                        self.check_new(&name, span, &mut made, &mut errors);
+                        first += line.len();
+                    }
+                }
+                (LayerKind::RegionAttr { regions, .. }, Content::Values(values)) => {
+                    let owner = &declared[*regions];
+                    let cells = match layers.sections.get(*regions) {
+                        Some(Some(Content::Regions(cells))) => Some(cells),
+                        _ => None,
+                    };
+                    let mut set: HashMap<&str, (Value, Span)> = HashMap::new();
+                    for (i, (value, &span)) in values.iter().zip(&section.spans).enumerate() {
+                        let Some(value) = value else { continue };
+                        let region = cells.and_then(|c| c[i].as_deref());
+                        let Some(region) = region else {
+                            let cell = self.cell_name(i);
+                            errors.push(Diagnostic::error(
+                                span,
+                                format!(
+                                    "layer `{}` sets a value at {cell}, which is in no region of layer `{}`: expected `.` there",
+                                    layer.name, owner.name
+                                ),
+                            ));
+                            continue;
+                        };
+                        match set.get(region) {
+                            Some(&(first, _)) if first != *value => errors.push(Diagnostic::error(
+                                span,
+                                format!(
+                                    "layer `{}` gives region `{}_{region}` a second value: expected one value per region, or the same",
+                                    layer.name, owner.name
+                                ),
+                            )),
+                            Some(_) => {}
+                            None => {
+                                set.insert(region, (*value, span));
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        errors
+    }
+
+    /// Records `name` as made by a layer; an error if it is taken.
+    fn check_new(
+        &self,
+        name: &str,
+        span: Span,
+        made: &mut HashSet<String>,
+        errors: &mut Vec<Diagnostic>,
+    ) {
+        if self.names.contains(name) || made.contains(name) {
+            errors.push(Diagnostic::error(
+                span,
+                format!("this makes a node `{name}`, a name already taken: expected names that make new node names"),
+            ));
+        } else {
+            made.insert(name.to_string());
+        }
+    }
+
+    /// The name of grid cell `i` (`r2c3`).
+    fn cell_name(&self, i: usize) -> String {
+        let grid = self.grammar.grid.as_ref();
+        grid.and_then(|g| g.cells.get(i))
+            .and_then(|c| self.grammar.names.get(c.index()))
+            .cloned()
+            .unwrap_or_else(|| format!("cell {}", i + 1))
+    }
+}
+
+/// The `needed` tokens of a section: separated by blanks (as many words as tokens), or
+/// compact, one character per token (blanks between characters ignored, so that a grid may
+/// be written a row per word).
+fn tokens<'t>(
+    layer: &Layer,
+    needed: usize,
+    text: &'t str,
+    at: usize,
+    whole: Span,
+) -> Result<Vec<(Span, &'t str)>, Diagnostic> {
+    let words = words(text, at);
+    if words.len() == needed {
+        return Ok(words);
+    }
+    let chars: usize = words.iter().map(|w| w.1.chars().count()).sum();
+    if chars == needed {
+        return Ok(words
+            .iter()
+            .flat_map(|&(span, word)| {
+                word.char_indices().map(move |(j, ch)| {
+                    let at = span.start + j;
+                    (
+                        Span::new(at, at + ch.len_utf8()),
+                        &word[j..j + ch.len_utf8()],
+                    )
+                })
+            })
+            .collect());
+    }
+    let span = match (words.first(), words.last()) {
+        (Some(a), Some(b)) => a.0.to(b.0),
+        _ => whole,
+    };
+    Err(Diagnostic::error(
+        span,
+        format!(
+            "layer `{}` has {} word{} of {chars} characters, expected {needed} tokens ({})",
+            layer.name,
+            words.len(),
+            if words.len() == 1 { "" } else { "s" },
+            layer.kind.describe()
+        ),
+    )
+    .with_note(format!(
+        "write {needed} characters, one per token (`AABB..`), or {needed} words separated by blanks (`A A B 10 ..`)"
+    )))
+}
+
+/// The blank-separated words of `text`, which starts at byte `at` of the file, with their
+/// spans.
+pub fn words(text: &str, at: usize) -> Vec<(Span, &str)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (j, ch) in text
+        .char_indices()
+        .chain(std::iter::once((text.len(), ' ')))
+    {
+        match (start, ch.is_whitespace()) {
+            (None, false) => start = Some(j),
+            (Some(s), true) => {
+                out.push((Span::new(at + s, at + j), &text[s..j]));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    out
+}
