@@ -9,7 +9,7 @@ use std::process::{Child, Command, Stdio};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::support::{data, grafter, root, rule, Run, BIN};
+use crate::support::{data, fixture, grafter, root, rule, Run, BIN};
 
 /// Longer than any run here takes on a loaded machine: past it the processes are killed
 /// and the test fails.
@@ -162,7 +162,7 @@ fn path(p: PathBuf) -> String {
 }
 
 /// (a) The 95 puzzles of top95 side by side over every worker of three processes, with
-/// one and with two threads each, in text and in JSON.
+/// one and with two threads each, in text and in JSON; a batch whose lines carry layers.
 #[test]
 fn a_batch_prints_in_puzzle_order() {
     let (rules, puzzles) = (path(rule("sudoku-9x9")), path(data("sudoku9/top95.txt")));
@@ -190,6 +190,10 @@ fn a_batch_prints_in_puzzle_order() {
         "--threads",
         "1",
     ]);
+    // Puzzle lines with layers: each puzzle its own regions.
+    let rules = path(rule("jigsaw-4x4"));
+    let puzzles = path(fixture("layers/jigsaw-4x4.txt"));
+    same_as_one_machine(&["solve", &rules, "--puzzles", &puzzles, "--threads", "1"]);
 }
 
 /// (b) One search tree over three processes: a 6x6 Sudoku with its first row given
