@@ -218,6 +218,23 @@ pub struct SolveArgs {
     /// run splits its search tree. Counts and output order do not depend on it.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub threads: Option<u32>,
+    /// Join a run of this many processes, on one machine or several (with --process and
+    /// --hostfile; every process runs the same command). Process 0 writes the output.
+    #[cfg(feature = "distributed")]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..), requires_all = ["process", "hostfile"])]
+    pub processes: Option<u32>,
+    /// This process's number in the run, from 0.
+    #[cfg(feature = "distributed")]
+    #[arg(long, requires = "processes")]
+    pub process: Option<u32>,
+    /// The run's addresses, one `host:port` per line: the i-th is process i's.
+    #[cfg(feature = "distributed")]
+    #[arg(long, value_name = "FILE", requires = "processes")]
+    pub hostfile: Option<PathBuf>,
+    /// Seconds to wait for the other processes to join (default 60).
+    #[cfg(feature = "distributed")]
+    #[arg(long, value_name = "SECS", value_parser = parse_timeout, requires = "processes")]
+    pub join_timeout: Option<Duration>,
 }
 
 /// The longest `--timeout`: one year, far beyond any run and far inside `Duration`.

@@ -48,6 +48,8 @@
 mod analysis;
 mod check;
 mod diag;
+#[cfg(feature = "distributed")]
+pub mod distributed;
 mod engine;
 mod explore;
 mod grammar;

@@ -6,6 +6,8 @@
 
 mod args;
 mod check_summary;
+#[cfg(feature = "distributed")]
+mod cluster_cli;
 mod draw;
 mod live;
 mod signals;
@@ -67,20 +69,30 @@ fn main() -> ExitCode {
         Command::Completions { shell } => completions(shell),
         Command::Man { subcommand } => man(subcommand.as_deref()),
     };
+    ExitCode::from(exit_code(result))
+}
+
+/// The exit status of a command's result, its failure told on stderr.
+fn exit_code(result: Result<u8, Failure>) -> u8 {
     match result {
-        Ok(code) => ExitCode::from(code),
+        Ok(code) => code,
         Err(Failure::BadInput(text)) => {
             to_stderr(&text);
-            ExitCode::from(BAD_INPUT)
+            BAD_INPUT
         }
         Err(Failure::Io(e)) => {
             // A closed pipe (e.g. `| head`) is not an error worth a message.
             if e.kind() == io::ErrorKind::BrokenPipe {
-                ExitCode::from(CLOSED_PIPE)
+                CLOSED_PIPE
             } else {
                 to_stderr(&format!("error: cannot write output: {e}\n"));
-                ExitCode::from(BAD_INPUT)
+                BAD_INPUT
             }
+        }
+        #[cfg(feature = "distributed")]
+        Err(Failure::Lost(text)) => {
+            to_stderr(&text);
+            grafter::distributed::LOST
         }
     }
 }
@@ -95,6 +107,9 @@ enum Failure {
     /// Rendered diagnostics.
     BadInput(String),
     Io(io::Error),
+    /// A distributed run could not start or lost a process: the message.
+    #[cfg(feature = "distributed")]
+    Lost(String),
 }
 
 impl From<io::Error> for Failure {
@@ -206,6 +221,11 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
             .map(|p| (p.number, Some(p.givens), Some(p.layers)))
             .collect(),
     };
+    #[cfg(feature = "distributed")]
+    if args.processes.is_some() {
+        let interrupts = interrupts.as_ref();
+        return cluster_cli::solve(&engine, args, &config, threads, &runs, interrupts);
+    }
     if let Format::Svg = args.format {
         let stopped = draw::solve_svg(&engine, args, &config, &runs)?;
         if let Some(status) = interrupts.as_ref().and_then(Interrupts::status) {

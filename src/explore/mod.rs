@@ -16,6 +16,7 @@ pub mod restarts;
 pub mod space;
 pub mod store;
 pub mod successors;
+pub mod trail;
 
 pub use batch::{chunk_size, run_batch};
 pub use config::{resolve_threads, Config, EngineChoice, Expand, Limits, Order};

@@ -64,6 +64,11 @@ where
     S: Space + Sync,
     S::State: Send + Sync,
 {
+    // A worker of a distributed run spreads the exploration over the run's workers.
+    #[cfg(feature = "distributed")]
+    if let Some(done) = crate::distributed::explore_here(space, config, sink) {
+        return done;
+    }
     match sink {
         Some(f) => explore_parallel(
             space,

@@ -44,4 +44,16 @@ pub trait Space {
 
     /// The state as a host graph, for output.
     fn to_graph(&self, state: &Self::State) -> Graph;
+
+    /// Writes `state` so that [`Space::decode`] rebuilds it, in another process of a
+    /// distributed run; false (the default) when this space cannot, and a distributed run
+    /// then moves no states of it between processes.
+    fn encode(&self, _state: &Self::State, _out: &mut Vec<u8>) -> bool {
+        false
+    }
+
+    /// The state [`Space::encode`] wrote into `bytes`; `None` when they are not one.
+    fn decode(&self, _bytes: &[u8]) -> Option<Self::State> {
+        None
+    }
 }

@@ -51,6 +51,8 @@ pub struct Merged {
     pub stop: Option<StopReason>,
     /// True when states were dropped for want of room: the run cannot be complete.
     pub dropped: bool,
+    /// Successors this state added to the frontier (the newest states there).
+    pub pushed: usize,
 }
 
 enum Sink<'a, S> {
@@ -239,6 +241,7 @@ impl<'a, S> Successors<'a, S> {
                     dead: self.dead,
                     stop: m.stop,
                     dropped: m.dropped,
+                    pushed: m.pushed,
                 }
             }
         }
@@ -296,7 +299,13 @@ mod tests {
         let mut frontier = Frontier::new(Order::Dfs);
         let mut store = StateStore::new();
         let merged = merge_all(&mut frontier, &mut store, None, [1, 2, 1, 3]);
-        assert_eq!(merged, Merged::default());
+        assert_eq!(
+            merged,
+            Merged {
+                pushed: 3,
+                ..Merged::default()
+            }
+        );
         assert_eq!(drain(&mut frontier), vec![1, 2, 3]);
     }
 

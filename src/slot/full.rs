@@ -167,4 +167,28 @@ impl<M: Mask> Space for FullSpace<'_, M> {
     fn to_graph(&self, state: &Packed) -> Graph {
         super::write_graph(self.model, self.base, &self.vals(state))
     }
+
+    /// The packed words, then the last slot placed, little-endian.
+    fn encode(&self, state: &Packed, out: &mut Vec<u8>) -> bool {
+        for w in &state.words {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out.extend_from_slice(&state.last.to_le_bytes());
+        true
+    }
+
+    fn decode(&self, bytes: &[u8]) -> Option<Packed> {
+        let words = self.tables.n.div_ceil(self.per_word as usize).max(1);
+        if bytes.len() != words * 8 + 4 {
+            return None;
+        }
+        let (packed, last) = bytes.split_at(words * 8);
+        Some(Packed {
+            words: packed
+                .chunks_exact(8)
+                .map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes")))
+                .collect(),
+            last: u32::from_le_bytes(last.try_into().expect("4 bytes")),
+        })
+    }
 }

@@ -10,6 +10,8 @@ mod checker;
 mod cli;
 mod counts;
 mod diagnostics;
+#[cfg(feature = "distributed")]
+mod distributed;
 mod draw;
 mod encodings;
 mod engines;
