@@ -8,6 +8,7 @@ mod args;
 mod check_summary;
 mod draw;
 mod live;
+mod serve;
 mod signals;
 
 use std::io::{self, BufWriter, Write};
@@ -64,6 +65,7 @@ fn main() -> ExitCode {
             puzzle,
         } => expand(&file, format, puzzles.as_deref(), puzzle),
         Command::Draw(args) => draw::draw(&args),
+        Command::Serve(args) => serve::serve(&args),
         Command::Completions { shell } => completions(shell),
         Command::Man { subcommand } => man(subcommand.as_deref()),
     };
