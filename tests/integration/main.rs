@@ -23,6 +23,7 @@ mod progress;
 mod random_variants;
 mod refusals;
 mod semantics;
+mod serve;
 mod solutions;
 mod stops;
 mod support;
