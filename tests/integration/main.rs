@@ -19,6 +19,7 @@ mod layers;
 mod layout;
 mod limits;
 mod limits_check;
+mod playground;
 mod progress;
 mod random_variants;
 mod refusals;
