@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 use grafter::picture::{self, Lts};
 use grafter::{
     output, read_puzzles, Config, Diagnostic, Engine, Expand, Givens, Grammar, Graph, Limits, Plan,
-    Progress, Source,
+    Progress, Puzzle, Source,
 };
 
 use super::limits::Job;
@@ -39,8 +39,8 @@ pub fn work() -> Result<u8, Failure> {
     let job: Job = serde_json::from_str(&first).map_err(|e| {
         Failure::BadInput(format!("error: the job is not what a worker reads: {e}\n"))
     })?;
-    // Whatever follows the job on stdin is a request to stop; so is its end (the server
-    // is gone).
+    // A `stop` line after the job asks the run to stop; so does the end of stdin (the
+    // server is gone).
     std::thread::spawn(|| {
         for line in io::stdin().lock().lines() {
             match line {
@@ -148,7 +148,7 @@ fn located<'a>(file: &'a str, source: &Source, d: &'a Diagnostic) -> Located<'a>
     }
 }
 
-/// The run: load, check the givens, draw the board, solve, draw the space.
+/// The run: load, choose the puzzle, then run it.
 fn run(job: &Job, out: &Out, started: Instant) {
     let grammar = match grafter::load(Source::new(RULES, job.rules.as_str())) {
         Ok(g) => g,
@@ -168,32 +168,42 @@ fn run(job: &Job, out: &Out, started: Instant) {
             "fallback": plan.fallback,
         }))
     });
-    let Some((number, givens, title)) = choose_puzzle(job, &engine, out) else {
+    let Some(choice) = choose_puzzle(job, &grammar, out) else {
         return;
     };
-    let start = engine.start_graph(givens.as_ref());
-    out.emit(&json!({
-        "type": "board", "title": title,
-        "svg": picture::state(&engine, &start, &start, &title).to_svg(),
-    }));
-    solve(job, &engine, number, givens.as_ref(), &start, out, started);
-    // The space is drawn while there is time left and no stop was asked.
-    let time_left = started.elapsed().as_secs_f64() < job.timeout;
-    if job.space_states > 0 && time_left && !STOP.load(Ordering::Relaxed) {
-        space(job, &grammar, start, &title, out);
+    // A puzzle line's layers give it a grammar, and an engine, of its own.
+    match &choice.puzzle {
+        None => run_puzzle(job, &engine, &choice, out, started),
+        Some((_, puzzle)) => engine.with_layers(&puzzle.layers, |engine| {
+            run_puzzle(job, engine, &choice, out, started)
+        }),
     }
 }
 
-/// The puzzle to solve: its number, givens (`None`: the file's `start`) and title, once
-/// its givens are found not to clash; `None` after saying why there is none.
-fn choose_puzzle(job: &Job, engine: &Engine, out: &Out) -> Option<(usize, Option<Givens>, String)> {
-    let grammar = engine.grammar();
+/// What a run solves: the rule file's own start, or a puzzle of the puzzles text.
+struct Choice {
+    /// The puzzles text and the puzzle chosen from it; `None`: the file's `start`.
+    puzzle: Option<(Source, Puzzle)>,
+    title: String,
+}
+
+impl Choice {
+    fn number(&self) -> usize {
+        self.puzzle.as_ref().map_or(1, |(_, p)| p.number)
+    }
+
+    fn givens(&self) -> Option<&Givens> {
+        self.puzzle.as_ref().map(|(_, p)| &p.givens)
+    }
+}
+
+/// The puzzle to solve; `None` after saying why there is none.
+fn choose_puzzle(job: &Job, grammar: &Grammar, out: &Out) -> Option<Choice> {
     if job.puzzles.trim().is_empty() {
-        if let Err(d) = engine.check_givens(None) {
-            out.diagnostic(RULES, &grammar.source, &d);
-            return None;
-        }
-        return Some((1, None, "start".to_string()));
+        return Some(Choice {
+            puzzle: None,
+            title: "start".to_string(),
+        });
     }
     let source = Source::new(PUZZLES, job.puzzles.as_str());
     let puzzles = match read_puzzles(grammar, &source) {
@@ -222,13 +232,36 @@ fn choose_puzzle(job: &Job, engine: &Engine, out: &Out) -> Option<(usize, Option
         );
         return None;
     };
-    if let Err(d) = engine.check_givens(Some(&puzzle.givens)) {
-        out.diagnostic(PUZZLES, &source, &d);
-        return None;
-    }
     out.emit(&json!({"type": "puzzle", "number": puzzle.number, "of": count, "line": puzzle.line}));
-    let title = format!("puzzle {} of {count}", puzzle.number);
-    Some((puzzle.number, Some(puzzle.givens), title))
+    Some(Choice {
+        title: format!("puzzle {} of {count}", puzzle.number),
+        puzzle: Some((source, puzzle)),
+    })
+}
+
+/// Runs the chosen puzzle on `engine` (the puzzle's own, when its line has layers): its
+/// givens checked, its board drawn, solved, and its state space drawn.
+fn run_puzzle(job: &Job, engine: &Engine, choice: &Choice, out: &Out, started: Instant) {
+    let givens = choice.givens();
+    if let Err(d) = engine.check_givens(givens) {
+        match &choice.puzzle {
+            Some((source, _)) => out.diagnostic(PUZZLES, source, &d),
+            None => out.diagnostic(RULES, &engine.grammar().source, &d),
+        }
+        return;
+    }
+    let start = engine.start_graph(givens);
+    let title = &choice.title;
+    out.emit(&json!({
+        "type": "board", "title": title,
+        "svg": picture::state(engine, &start, &start, title).to_svg(),
+    }));
+    solve(job, engine, choice.number(), givens, &start, out, started);
+    // The space is drawn while there is time left and no stop was asked.
+    let time_left = started.elapsed().as_secs_f64() < job.timeout;
+    if job.space_states > 0 && time_left && !STOP.load(Ordering::Relaxed) {
+        space(job, engine.grammar(), start, title, out);
+    }
 }
 
 /// Explores under the job's limits, a line per solution (the first ones drawn) and
