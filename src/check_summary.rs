@@ -62,6 +62,9 @@ struct EdgeLabel<'g> {
 struct GridShape {
     rows: u32,
     cols: u32,
+    /// Positions with a cell, and the holes of a shaped grid.
+    cells: usize,
+    holes: usize,
     givens: usize,
 }
 
@@ -166,6 +169,8 @@ fn gather<'g>(engine: &Engine<'g>) -> Check<'g> {
     let grid = grammar.grid.as_ref().map(|grid| GridShape {
         rows: grid.rows,
         cols: grid.cols,
+        cells: grid.len(),
+        holes: grid.area() - grid.len(),
         givens: grammar
             .start
             .as_ref()
@@ -257,7 +262,16 @@ pub fn write(out: &mut dyn Write, engine: &Engine) -> io::Result<()> {
         )?;
     }
     if let Some(g) = &check.grid {
-        writeln!(out, "grid: {}x{} ({} givens)", g.rows, g.cols, g.givens)?;
+        let holes = if g.holes > 0 {
+            format!(", {} cells, {} holes", g.cells, g.holes)
+        } else {
+            String::new()
+        };
+        writeln!(
+            out,
+            "grid: {}x{} ({} givens{holes})",
+            g.rows, g.cols, g.givens
+        )?;
     }
     for l in &grammar.layers {
         writeln!(

@@ -7,14 +7,21 @@ use crate::model::{AttrId, Domain, Graph, NodeId, NodeTypeId, TypeSystem, Value}
 use crate::rule::{Condition, Rule};
 
 /// The cells made by `grid RxC of T`: the order puzzles and `start` blocks fill them in.
+///
+/// A grid has rows x columns *positions*; with `shape { ... }` some of them are holes,
+/// which have no node. Puzzle lines and `start` blocks give a token per position (a hole's
+/// is ignored); [`Givens`] and `cells` hold the cells only.
 #[derive(Clone, Debug)]
 pub struct Grid {
     /// Rows, counted from 1 in names (`r1c1`).
     pub rows: u32,
     /// Columns.
     pub cols: u32,
-    /// Row-major: cell (r, c), 1-based, is `cells[(r - 1) * cols + (c - 1)]`.
+    /// The cells, row-major, holes skipped. Without holes, cell (r, c), 1-based, is
+    /// `cells[(r - 1) * cols + (c - 1)]`.
     pub cells: Vec<NodeId>,
+    /// One entry per position, row-major: the cell there, `None` at a hole.
+    pub layout: Vec<Option<NodeId>>,
     /// The type of an empty cell.
     pub cell_type: NodeTypeId,
     /// `grid ... given T`: a given cell becomes a node of type `T` (attributes of the same
@@ -30,9 +37,42 @@ pub struct Grid {
 }
 
 impl Grid {
-    /// The number of cells (rows times columns).
+    /// The number of cells (rows times columns, less the holes).
     pub fn len(&self) -> usize {
         self.cells.len()
+    }
+
+    /// The number of positions: rows times columns, holes included.
+    pub fn area(&self) -> usize {
+        self.layout.len()
+    }
+
+    /// True when `shape { ... }` left some position without a cell.
+    pub fn has_holes(&self) -> bool {
+        self.cells.len() != self.layout.len()
+    }
+
+    /// True when the position at row-major index `pos` is a hole.
+    pub fn is_hole(&self, pos: usize) -> bool {
+        matches!(self.layout.get(pos), Some(None))
+    }
+
+    /// The 0-based row and column of `cell`; `None` when it is not a grid cell.
+    pub fn position_of(&self, cell: NodeId) -> Option<(usize, usize)> {
+        let cols = (self.cols as usize).max(1);
+        let pos = self.layout.iter().position(|&c| c == Some(cell))?;
+        Some((pos / cols, pos % cols))
+    }
+
+    /// The cell at 0-based row `r` and column `c`; `None` at a hole or outside the grid.
+    pub fn cell_at(&self, r: usize, c: usize) -> Option<NodeId> {
+        if r >= self.rows as usize || c >= self.cols as usize {
+            return None;
+        }
+        self.layout
+            .get(r * self.cols as usize + c)
+            .copied()
+            .flatten()
     }
 
     /// True for a grid without cells.

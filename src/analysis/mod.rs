@@ -34,12 +34,65 @@
 //! focus with none proves the state dead. The same facts let a state's enabled
 //! applications be computed from its parent's, in either expansion.
 //!
-//! Conditions 1 to 3 are properties of the grammar ([`monotone`]); condition 4 needs the
-//! start graph and is checked by each engine on its relation. A slot grammar satisfies 2
+//! ## NACs with aggregates
+//!
+//! A NAC whose condition holds an aggregate over cells that rules fill (a killer cage:
+//! `not { c -cage-> k: Cage where sum(d.val for k <-cage- d: Cell) + v > k.sum or ... }`)
+//! breaks condition 3: its match reads many filled cells, so blocking is not pairwise. Such
+//! a NAC is accepted ([`aggregate`]) when:
+//!
+//! 5. one rule fills the open nodes (by `set`; every node of the open type is open until
+//!    filled, as `final: not { c: T { val == none } }` says), and the NAC
+//!    - binds only nodes no rule changes (`k`), none of which could be a left-side node, and
+//!      its edges join the filled cell `c` to them and them to each other; it has no NAC;
+//!    - reads the rule's parameters and left side only through `c`'s share of a sum (below);
+//!    - holds aggregates over cells that rules fill only of one shape: one cell `d`, joined
+//!      to the NAC's nodes by exactly the edges that join `c` to them (so the cells `d`
+//!      ranges over are `c`'s *group* without `c`, and every cell of the group binds the same
+//!      `k`), conditions and expression over `d.val` and constants;
+//!    - after *completion* is a condition `Φ` on the group's content once `c` holds its
+//!      value: a `count` is that of the whole group less `c`'s own count, which must not
+//!      depend on `c`'s value; a `sum` must be followed by `+ X` where `X` is `c`'s share (the
+//!      expression with `d.val` read as the value placed, `sum(d.val for ...) + v`); `min`,
+//!      `max`, `all`, `any` must be ones `c` cannot change (`all(val != none for ...)`);
+//!    - `Φ` only turns from false to true as cells fill (the group's cells fill; filled
+//!      cells never change): each aggregate's direction follows from its conditions and
+//!      expression evaluated on an empty cell and on a cell holding each value (a sum of
+//!      values that are all ≥ 0 only grows, a count of empty cells only shrinks, a `max`
+//!      only grows), counts and sums over the group added with integer factors move as
+//!      the same combination of one cell's shares does (`sum(...) + v + 9 * count(empty
+//!      cells)` only falls), comparisons and `and`/`or` combine directions, and `F and R`,
+//!      where `F` says the group is full (`count(... { val == none }) == 0`), only grows
+//!      whatever `R` is, since once `F` holds nothing `R` reads changes again. Values lie
+//!      within ±2^20 and factors within ±2^10, so sums cannot overflow to none.
+//!
+//! Then an application `a` (filling `c` in state `S`) is blocked by the NAC exactly when
+//! `Φ_k` holds on the content of group `k` in `S` plus `a`, for some `k` of `c`. Hence:
+//!
+//! - (monotone) as `S` grows, that content only gains filled cells, so `a`, once blocked,
+//!   stays blocked, and no application enables another (condition 3's conclusion);
+//! - (decided by the final content) in a final state `F` reached by any order, every cell
+//!   of `k` is filled (final needs it). Let `z` be the last cell of `k` filled on the way:
+//!   it was applied in a state where all others held their final values, so `Φ_k` of `F`'s
+//!   content was false. For every application `a` of `F` whose cell is in `k`, `a` in the
+//!   state `F` without `a` sees that same content: it is not blocked there, and by
+//!   monotonicity in no state on the way to `F` in any order.
+//!
+//! With the pairwise NACs' symmetry (condition 4: of two applications of `F`, the later was
+//! not blocked by the earlier, so neither blocks the other), every application of `F` is
+//! unblocked in every state made of `F`'s other applications: the applications of `F` can
+//! be applied in any order, among them the focus's first. So branching on the focus misses
+//! no final state, as above. A state's enabled applications are its parent's, less those
+//! its application disables pairwise and those whose aggregate NACs now match (checked anew
+//! for the applications whose groups hold the filled cell).
+//!
+//! Conditions 1 to 3 and 5 are properties of the grammar ([`monotone`], [`aggregate`]);
+//! condition 4 needs the start graph and is checked by each engine on its relation. A slot grammar satisfies 2
 //! and 3 by construction (a rule fills one empty slot; a NAC reads one slot, the witness,
 //! compared with the placed value), so on the slot engine focus is sound when `final:` asks
 //! every slot filled and the slot tables block symmetrically.
 
+pub mod aggregate;
 pub mod final_cond;
 pub mod monotone;
 pub mod open;

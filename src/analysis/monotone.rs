@@ -6,6 +6,7 @@ use crate::grammar::Grammar;
 use crate::model::{AttrId, NodeTypeId, TypeSystem, VarId};
 use crate::rule::{Effect, Pattern, Rule};
 
+use super::aggregate;
 use super::final_cond::{open_cells, Open};
 use super::open::{implies_filled, never_none, same_expr};
 use super::refusal::{refuse, Refusal, RefusalKind};
@@ -29,6 +30,9 @@ pub struct Monotone<'g> {
     pub fills: Vec<bool>,
     /// Per rule: the witness of each NAC that has one.
     pub witnesses: Vec<Vec<Witness>>,
+    /// Per rule: the NACs with aggregates over cells rules fill (condition 5), which a
+    /// state's applications must be checked against anew.
+    pub aggregate_nacs: Vec<Vec<usize>>,
     /// Some rule deletes the node it consumes.
     pub deletes: bool,
 }
@@ -55,20 +59,44 @@ impl<'g> Monotone<'g> {
             related(types, ty, open.ty) || created.iter().any(|&c| related(types, ty, c))
         };
         let deletes = g.rules.iter().any(deletes_a_node);
+        if let Some(p) = open.pattern.conds.iter().find(|c| c.has_aggregate()) {
+            return not_monotone(
+                p.span,
+                "the open nodes of `final:` must be one node with conditions on its own attributes, without aggregates",
+            );
+        }
+        let cx = aggregate::Cx {
+            g,
+            open: &open,
+            created: &created,
+            deletes,
+        };
         let mut monotone = Monotone {
             open,
             consumed: Vec::new(),
             fills: Vec::new(),
             witnesses: Vec::new(),
+            aggregate_nacs: Vec::new(),
             deletes,
         };
         for r in &g.rules {
             let f = consumed_of(types, r, &open)?;
             check_static_reads(types, r, f, &changing)?;
+            check_aggregate_reads(&cx, r)?;
             check_effects(types, r, f, open.none_attr)?;
+            let fill = r.effects.iter().find_map(|e| match e {
+                Effect::Set {
+                    var, attr, value, ..
+                } if *var == f && Some(*attr) == open.none_attr => Some(value),
+                _ => None,
+            });
             let mut witnesses = Vec::new();
+            let mut aggregate_nacs = Vec::new();
             for (i, nac) in r.lhs.nacs.iter().enumerate() {
-                if let Some(var) = check_nac(types, r, nac, &open, deletes, &changing)? {
+                if cx.changing_in_pattern(nac).is_some() {
+                    cx.check_nac(r, nac, f, fill)?;
+                    aggregate_nacs.push(i);
+                } else if let Some(var) = check_nac(types, r, nac, &open, deletes, &changing)? {
                     let ty = nac.node(var).expect("own").ty;
                     witnesses.push(Witness { nac: i, var, ty });
                 }
@@ -76,9 +104,41 @@ impl<'g> Monotone<'g> {
             monotone.consumed.push(f);
             monotone.fills.push(!deletes_a_node(r));
             monotone.witnesses.push(witnesses);
+            monotone.aggregate_nacs.push(aggregate_nacs);
         }
         Ok(monotone)
     }
+}
+
+/// The rule's pattern and effects read no aggregate that rules change: such an aggregate
+/// could enable the rule, or make its effect depend on the state.
+fn check_aggregate_reads(cx: &aggregate::Cx, r: &Rule) -> Result<(), Refusal> {
+    if let Some(e) = r.lhs.conds.iter().find_map(|c| cx.changing_aggregate(c)) {
+        return not_monotone(
+            e.span,
+            format!(
+                "rule `{}` tests an aggregate over cells that rules fill in its own pattern, so filling a cell could enable it: write the test as a NAC (`not {{ where ... }}`)",
+                r.name
+            ),
+        );
+    }
+    for e in &r.effects {
+        let exprs: Vec<&crate::rule::Expr> = match e {
+            Effect::Set { value, .. } => vec![value],
+            Effect::NewNode { attrs, .. } => attrs.iter().map(|(_, x)| x).collect(),
+            _ => Vec::new(),
+        };
+        if let Some(x) = exprs.into_iter().find_map(|x| cx.changing_aggregate(x)) {
+            return not_monotone(
+                x.span,
+                format!(
+                    "rule `{}` computes an effect from an aggregate over cells that rules fill, so its effect would depend on the order of applications",
+                    r.name
+                ),
+            );
+        }
+    }
+    Ok(())
 }
 
 fn deletes_a_node(r: &Rule) -> bool {

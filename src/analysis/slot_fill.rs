@@ -5,7 +5,7 @@
 use crate::diag::Span;
 use crate::grammar::Grammar;
 use crate::model::{AttrId, BaseType, NodeTypeId, TypeSystem, VarId};
-use crate::rule::{Effect, Expr, Rule};
+use crate::rule::{Effect, Expr, ExprKind, Pattern, Rule};
 
 use super::refusal::{refuse, Refusal, RefusalKind};
 
@@ -39,6 +39,7 @@ pub fn not_slot<T>(span: Span, reason: impl Into<String>) -> Result<T, Refusal> 
 pub fn slot_fill(g: &Grammar) -> Result<SlotFill<'_>, Refusal> {
     check_domain(g)?;
     check_has_rules(g)?;
+    check_no_aggregates(g)?;
     let targets = g
         .rules
         .iter()
@@ -65,6 +66,56 @@ fn check_has_rules(g: &Grammar) -> Result<(), Refusal> {
         return not_slot(Span::default(), "there are no rules");
     }
     Ok(())
+}
+
+/// The slot engine's tables hold values cell by cell; an aggregate reads many cells at once.
+fn check_no_aggregates(g: &Grammar) -> Result<(), Refusal> {
+    for r in &g.rules {
+        let effects = r.effects.iter().flat_map(|e| match e {
+            Effect::Set { value, .. } => vec![value],
+            Effect::NewNode { attrs, .. } => attrs.iter().map(|(_, x)| x).collect(),
+            _ => Vec::new(),
+        });
+        let found = pattern_exprs(&r.lhs)
+            .into_iter()
+            .chain(effects)
+            .find_map(first_aggregate);
+        if let Some(e) = found {
+            let ExprKind::Aggregate(a) = &e.kind else {
+                continue;
+            };
+            return not_slot(
+                e.span,
+                format!(
+                    "rule `{}` uses `{}(...)`: the slot engine does not evaluate aggregates, the graph engine does",
+                    r.name,
+                    a.op.name()
+                ),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The conditions of a pattern and of its nested NACs.
+fn pattern_exprs(p: &Pattern) -> Vec<&Expr> {
+    let mut out: Vec<&Expr> = p.conds.iter().collect();
+    for n in &p.nacs {
+        out.extend(pattern_exprs(n));
+    }
+    out
+}
+
+/// The first aggregate in `e`, as the expression that stands for it.
+fn first_aggregate(e: &Expr) -> Option<&Expr> {
+    match &e.kind {
+        ExprKind::Aggregate(_) => Some(e),
+        ExprKind::Unary(_, x) | ExprKind::ToInt(x, _) | ExprKind::ToValue(x, _) => {
+            first_aggregate(x)
+        }
+        ExprKind::Binary(_, x, y) => first_aggregate(x).or_else(|| first_aggregate(y)),
+        ExprKind::Const(_) | ExprKind::Param(_) | ExprKind::Attr(..) => None,
+    }
 }
 
 /// Every rule fills cells the same way: all set an attribute, or all replace the cell by a

@@ -190,3 +190,146 @@ fn each_refusal_says_why_in_its_own_words() {
 
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// Two caged cells and a third outside the cage, for NACs with aggregates.
+const CAGED: &str = "values 1..4
+    node Cell { row: int, col: int, val: value? }
+    node Group
+    node Cage { sum: int }
+    node Mark { val: value }
+    edge in: Cell -> Group
+    edge cage: Cell -> Cage
+    grid 1x3 of Cell
+    groups rows via in
+    k1: Cage { sum = 3 }
+    r1c1 -cage-> k1
+    r1c2 -cage-> k1
+    ";
+
+/// Why `CAGED` with a rule `place(v)` whose body is `body` is not monotone, if it is not;
+/// and why not slot-filling.
+fn caged(body: &str) -> Said {
+    let text = format!(
+        "{CAGED} rule place(v: value) {{ {body} }} final: not {{ c: Cell {{ val == none }} }}"
+    );
+    let g = crate::load_str("t.graft", &text).unwrap_or_else(|d| panic!("{d}"));
+    let facts = super::analyse(&g);
+    Said {
+        not_slot: facts.slot_fill.err().map(|r| r.reason),
+        not_monotone: facts.monotone.err().map(|r| r.reason),
+    }
+}
+
+const EMPTY: &str = "c: Cell { val == none }";
+const SUM: &str = "sum(d.val for k <-cage- d: Cell)";
+const FULL: &str = "count(k <-cage- d: Cell { val == none }) == 0";
+
+#[test]
+fn nacs_with_aggregates_are_accepted_where_blocking_only_grows() {
+    let accepted = [
+        // The killer cage of the language reference.
+        format!("not {{ c -cage-> k: Cage where {SUM} + v > k.sum or {FULL} and {SUM} + v != k.sum }}"),
+        // The share may stand anywhere in the chain, and be any expression that is it.
+        format!("not {{ c -cage-> k: Cage where 1 + v + {SUM} > k.sum + 1 }}"),
+        // A count whose cell may or may not count, completed by its share (odd values).
+        "not { c -cage-> k: Cage where count(k <-cage- d: Cell { val % 2 == 1 }) + v % 2 > 1 }".to_string(),
+        // Other ways to say the group is full.
+        format!("not {{ c -cage-> k: Cage where all(d.val != none for k <-cage- d: Cell) and {SUM} + v != k.sum }}"),
+        format!("not {{ c -cage-> k: Cage where not any(d.val == none for k <-cage- d: Cell) and {SUM} + v != k.sum }}"),
+        // The group's size is a constant; conditions on the cage node are too.
+        format!("not {{ c -cage-> k: Cage {{ sum > 0 }} where {SUM} + v > k.sum + count(k <-cage- d: Cell) }}"),
+        // The cage cannot reach its sum: its filled cells, v and 4 (the largest value) for
+        // each other empty cell fall short. As a cell fills, its share goes from 4 to its
+        // value, so the left side only falls.
+        format!("not {{ c -cage-> k: Cage where {SUM} + v + 4 * count(k <-cage- d: Cell {{ val == none }}) < k.sum }}"),
+        // An aggregate that reads no changing cell is no aggregate NAC at all.
+        "not { c -in-> g: Group <-in- d: Cell { val == v } where count(e: Group) > 0 }".to_string(),
+    ];
+    for nac in accepted {
+        let s = caged(&format!("{EMPTY} {nac} set c.val = v"));
+        assert_eq!(s.not_monotone, None, "{nac}");
+        assert!(
+            s.not_slot
+                .as_deref()
+                .is_some_and(|r| r.contains("the slot engine does not evaluate aggregates")),
+            "{:?}",
+            s.not_slot
+        );
+    }
+}
+
+/// Every refusal of a NAC with an aggregate, word for word.
+#[test]
+fn nacs_with_aggregates_are_refused_with_a_reason() {
+    let cases = [
+        (
+            format!("{EMPTY} not {{ c -cage-> k: Cage where {SUM} > k.sum }} set c.val = v"),
+            "`sum(...)` reads the group without `c`, the cell the rule fills, and what `c` adds depends on its value: add `c`'s share beside it (for a sum of `d.val`, `+ v`) so that the NAC reads the group as it is once `c` is filled, alike for every cell of it",
+        ),
+        (
+            format!("{EMPTY} not {{ c -cage-> k: Cage where count(k <-cage- d: Cell {{ val == none }}) > 0 }} set c.val = v"),
+            "this condition can turn from true to false as cells fill (it only shrinks), so filling a cell could enable a rule: a NAC with an aggregate must only grow (a sum of non-negative values exceeding a bound, a count of empty cells reaching 0 `and` a test of the full group)",
+        ),
+        (
+            format!("{EMPTY} not {{ c -cage-> k: Cage where {SUM} + v != k.sum }} set c.val = v"),
+            "this condition can turn from true to false as cells fill (it moves either way), so filling a cell could enable a rule: a NAC with an aggregate must only grow (a sum of non-negative values exceeding a bound, a count of empty cells reaching 0 `and` a test of the full group)",
+        ),
+        (
+            // With 1 for each empty cell the left side rises as cells fill.
+            format!("{EMPTY} not {{ c -cage-> k: Cage where {SUM} + v + count(k <-cage- d: Cell {{ val == none }}) < k.sum }} set c.val = v"),
+            "this condition can turn from true to false as cells fill (it only shrinks), so filling a cell could enable a rule: a NAC with an aggregate must only grow (a sum of non-negative values exceeding a bound, a count of empty cells reaching 0 `and` a test of the full group)",
+        ),
+        (
+            format!("{EMPTY} not {{ c -cage-> k: Cage where {SUM} + v > k.sum and v > 1 }} set c.val = v"),
+            "beside an aggregate, the NAC reads the parameter `v` other than as the filled cell's share of a sum (`sum(...) + v`): its blocking would differ from cell to cell of the group",
+        ),
+        (
+            format!("{EMPTY} not {{ c -cage-> k: Cage where {SUM} + v > c.row }} set c.val = v"),
+            "beside an aggregate, the NAC reads `c`, a node of the rule's left side: its blocking would differ from cell to cell of the group",
+        ),
+        (
+            format!("{EMPTY} not {{ c -cage-> k: Cage where sum(d.val for d: Cell) + v > k.sum }} set c.val = v"),
+            "`sum(...)` must range over the group `c` belongs to: `d` joined to the NAC's nodes by the same edges as `c` (so that every cell of the group reads it alike)",
+        ),
+        (
+            format!("{EMPTY} not {{ c -cage-> k: Cage where max(d.val for k <-cage- d: Cell) > 3 }} set c.val = v"),
+            "`max(...)` reads the group without `c`, the cell the rule fills, and the language has no way to add `c`'s value to a max: the NAC cannot read the group as it will be (test the whole group in `final:`, or write the constraint cell by cell)",
+        ),
+        (
+            format!("{EMPTY} not {{ c -cage-> k: Cage where count(k <-cage- d: Cell {{ val != 2 }}) > 1 }} set c.val = v"),
+            "`count(...)` counts an empty `d` and, once filled, only some values: as cells fill it could both gain and lose cells",
+        ),
+        (
+            format!("{EMPTY} not {{ c -cage-> k: Cage <-cage- e: Cell where {FULL} }} set c.val = v"),
+            "NAC node `e` is a `Cell`, which rules fill or create; beside an aggregate, a NAC may bind only nodes that never change (the aggregate reads the cells)",
+        ),
+        (
+            format!("{EMPTY} where {SUM} < 3 k: Cage set c.val = v"),
+            "rule `place` tests an aggregate over cells that rules fill in its own pattern, so filling a cell could enable it: write the test as a NAC (`not { where ... }`)",
+        ),
+        (
+            format!("{EMPTY} set c.val = max(d.val for d: Cell)"),
+            "rule `place` computes an effect from an aggregate over cells that rules fill, so its effect would depend on the order of applications",
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for (body, want) in cases {
+        let got = caged(&body).not_monotone;
+        if got.as_deref() != Some(want) {
+            wrong.push(format!("{body}:\n  got  {got:?}\n  want {want:?}"));
+        }
+    }
+    // Two rules filling cells: each cell's NAC must be the same.
+    let text = format!(
+        "{CAGED} rule place(v: value) {{ {EMPTY} not {{ c -cage-> k: Cage where {SUM} + v > k.sum }} set c.val = v }}
+         rule again(v: value) {{ {EMPTY} set c.val = v }}
+         final: not {{ c: Cell {{ val == none }} }}"
+    );
+    let g = crate::load_str("t.graft", &text).unwrap_or_else(|d| panic!("{d}"));
+    let got = super::analyse(&g).monotone.err().map(|r| r.reason);
+    let want = "a NAC with an aggregate over cells that rules fill needs one rule filling the cells: each cell's NAC must read its group the same way";
+    if got.as_deref() != Some(want) {
+        wrong.push(format!("two rules:\n  got  {got:?}\n  want {want:?}"));
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

@@ -48,6 +48,7 @@ impl Checker<'_> {
             nodes: lhs_nodes,
             this: None,
             params,
+            next: Some(lhs.var_end()),
         };
         let mut out: Vec<Effect> = Vec::new();
         let mut set_seen: Vec<(VarId, AttrId)> = Vec::new();
@@ -160,6 +161,7 @@ impl Checker<'_> {
                                     nodes: &visible,
                                     this: None,
                                     params,
+                                    next: None,
                                 },
                             );
                             self.error(n.span, msg);

@@ -72,13 +72,33 @@ pub fn print_expanded(g: &Grammar) -> String {
         if let Some(t) = grid.given_type {
             let _ = write!(out, " given {}", g.types.node(t).name);
         }
+        let cols = grid.cols.max(1) as usize;
+        if grid.has_holes() {
+            out.push_str(" shape {\n");
+            for row in grid.layout.chunks(cols) {
+                let mask: String = row
+                    .iter()
+                    .map(|c| if c.is_some() { '#' } else { '.' })
+                    .collect();
+                let _ = writeln!(out, "  {mask}");
+            }
+            out.push('}');
+        }
         out.push('\n');
         if let Some(start) = &g.start {
             out.push_str("\nstart {\n");
-            for row in start.values.chunks(grid.cols.max(1) as usize) {
+            let mut values = start.values.iter();
+            for row in grid.layout.chunks(cols) {
                 let cells: Vec<&str> = row
                     .iter()
-                    .map(|v| v.map_or(".", |i| g.domain.name(i)))
+                    .map(|cell| match cell {
+                        None => "-",
+                        Some(_) => values
+                            .next()
+                            .copied()
+                            .flatten()
+                            .map_or(".", |i| g.domain.name(i)),
+                    })
                     .collect();
                 let _ = writeln!(out, "  {}", cells.join(" "));
             }

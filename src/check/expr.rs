@@ -6,7 +6,7 @@ use std::sync::Arc;
 use super::{list_or, Checker};
 use crate::diag::Span;
 use crate::model::{AttrType, BaseType, NodeTypeId, Value, VarId};
-use crate::rule::{BinOp, Expr, ExprKind, Param, UnOp};
+use crate::rule::{AggId, AggOp, Aggregate, BinOp, Expr, ExprKind, Param, UnOp};
 use crate::syntax::ast;
 
 /// A pattern node visible to an expression.
@@ -25,6 +25,9 @@ pub(super) struct Scope<'a> {
     /// The node whose braces the expression stands in: its attributes are bare names.
     pub this: Option<&'a ScopeNode>,
     pub params: &'a [Param],
+    /// The variable an aggregate's first own node takes (one past the enclosing pattern's
+    /// own); `None` where aggregates cannot stand (generators, start-graph values).
+    pub next: Option<u32>,
 }
 
 impl Scope<'_> {
@@ -32,6 +35,7 @@ impl Scope<'_> {
         nodes: &[],
         this: None,
         params: &[],
+        next: None,
     };
 
     pub fn node(&self, name: &str) -> Option<&ScopeNode> {
@@ -199,6 +203,106 @@ impl Checker<'_> {
                 let b = self.lower_expr(b, scope);
                 return self.lower_binary(*op, a?, b?, span);
             }
+            ast::ExprKind::Aggregate(op, body, block) => {
+                return self.lower_aggregate(*op, body.as_deref(), block, scope, span)
+            }
+        })
+    }
+
+    /// `count(PATTERN)`, `sum(EXPR for PATTERN)`, ...: the pattern is lowered as a NAC is
+    /// (it sees the enclosing nodes, its own come after them), EXPR sees both. `count` and
+    /// `sum` are ints, `min` and `max` keep EXPR's type and may be none, `all` and `any` are
+    /// bool.
+    fn lower_aggregate(
+        &mut self,
+        op: AggOp,
+        body: Option<&ast::Expr>,
+        block: &ast::PatternBlock,
+        scope: Scope,
+        span: Span,
+    ) -> Option<Typed> {
+        let name = op.name();
+        let Some(bound) = scope.next else {
+            self.error(
+                span,
+                format!("`{name}(...)` cannot stand here: aggregates belong in rules (patterns, NACs, effects) and `final:`, expected an expression without one"),
+            );
+            return None;
+        };
+        let errors = self.diags.len();
+        let (pattern, own) = self.lower_pattern(block, bound, scope.nodes, scope.params);
+        let visible: Vec<ScopeNode> = scope.nodes.iter().chain(&own).cloned().collect();
+        let inner = Scope {
+            nodes: &visible,
+            this: scope.this,
+            params: scope.params,
+            next: Some(pattern.var_end()),
+        };
+        let body = match body {
+            Some(b) => Some(self.lower_expr(b, inner)?),
+            None => None,
+        };
+        if self.diags.len() > errors {
+            return None;
+        }
+        let (body, ty, optional) = match (op, body) {
+            (AggOp::Count, _) => (None, Ty::Int, false),
+            (AggOp::Sum, Some(b)) => {
+                let b = self.numeric(b);
+                if b.ty != Ty::Int {
+                    let hint = self.int_hint(b.ty);
+                    self.error(
+                        b.expr.span,
+                        format!(
+                            "`sum` adds ints: expected an int expression, found {}{hint}",
+                            b.ty.name()
+                        ),
+                    );
+                    return None;
+                }
+                (Some(b.expr), Ty::Int, false)
+            }
+            (AggOp::Min | AggOp::Max, Some(b)) => {
+                if !matches!(b.ty, Ty::Int | Ty::Value) {
+                    self.error(
+                        b.expr.span,
+                        format!(
+                            "`{name}` orders ints or values: expected an int or a value expression, found {}",
+                            b.ty.name()
+                        ),
+                    );
+                    return None;
+                }
+                (Some(b.expr), b.ty, true)
+            }
+            (AggOp::All | AggOp::Any, Some(b)) => {
+                if b.ty != Ty::Bool {
+                    self.error(
+                        b.expr.span,
+                        format!(
+                            "`{name}` tests a condition at each match: expected a comparison, found {}",
+                            b.ty.name()
+                        ),
+                    );
+                    return None;
+                }
+                (Some(b.expr), Ty::Bool, false)
+            }
+            // The grammar gives every form but `count` an expression.
+            (_, None) => return None,
+        };
+        let id = AggId(self.next_agg);
+        self.next_agg += 1;
+        let agg = Aggregate {
+            id,
+            op,
+            body,
+            pattern,
+        };
+        Some(Typed {
+            expr: Expr::new(ExprKind::Aggregate(Box::new(agg)), span),
+            ty,
+            optional,
         })
     }
 

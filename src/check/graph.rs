@@ -8,7 +8,7 @@ use super::pairs::{find_pairs, TooMany, MAX_CANDIDATES, MAX_EDGES};
 use super::Checker;
 use crate::diag::{Diagnostic, Span};
 use crate::model::{AttrId, Graph, LabelId, NodeId, NodeTypeId, Value, VarId};
-use crate::rule::Env;
+use crate::rule::{Aggregate, Env};
 use crate::syntax::ast;
 
 /// Constant expressions (attribute values of hand-written nodes) read nothing.
@@ -22,6 +22,11 @@ impl Env for NoEnv {
     fn attr(&self, _: VarId, _: AttrId) -> Value {
         Value::None
     }
+
+    /// The checker refuses aggregates outside rules and `final:`.
+    fn aggregate(&self, _: &Aggregate) -> Value {
+        Value::None
+    }
 }
 
 impl Checker<'_> {
@@ -33,15 +38,7 @@ impl Checker<'_> {
         attrs: SmallVec<[Value; 4]>,
         span: Span,
     ) -> Option<NodeId> {
-        if let Some(&first) = self.node_by_name.get(name) {
-            let first = self.node_spans.get(first.index()).copied();
-            let line = first.map_or(0, |s| self.line_of(s));
-            let mut d = Diagnostic::error(span, format!("duplicate node `{name}`"))
-                .with_note(format!("the first is at line {line}"));
-            if let Some(first) = first {
-                d = d.with_label(first, "the first is here");
-            }
-            self.diags.push(d);
+        if self.name_taken(name, span) {
             return None;
         }
         let id = self.graph.add_node(ty, attrs);
@@ -49,6 +46,30 @@ impl Checker<'_> {
         self.node_spans.push(span);
         self.node_by_name.insert(name.to_string(), id);
         Some(id)
+    }
+
+    /// Makes `name` a second name of node `n` (a group two generators made), so that the
+    /// file may use either; `n` keeps its first name in output.
+    pub(super) fn alias_node(&mut self, name: &str, n: NodeId, span: Span) {
+        if !self.name_taken(name, span) {
+            self.node_by_name.insert(name.to_string(), n);
+        }
+    }
+
+    /// True, after an error, when a node is already called `name`.
+    fn name_taken(&mut self, name: &str, span: Span) -> bool {
+        let Some(&first) = self.node_by_name.get(name) else {
+            return false;
+        };
+        let first = self.node_spans.get(first.index()).copied();
+        let line = first.map_or(0, |s| self.line_of(s));
+        let mut d = Diagnostic::error(span, format!("duplicate node `{name}`"))
+            .with_note(format!("the first is at line {line}"));
+        if let Some(first) = first {
+            d = d.with_label(first, "the first is here");
+        }
+        self.diags.push(d);
+        true
     }
 
     /// All attributes `none`; an error naming `what` if one of them is not optional.
@@ -82,7 +103,15 @@ impl Checker<'_> {
     /// Looks up a node of the start graph by name.
     pub(super) fn find_base_node(&mut self, name: &ast::Ident) -> Option<NodeId> {
         let found = self.node_by_name.get(&name.name).copied();
-        if found.is_none() && !self.broken_nodes.contains(&name.name) {
+        if found.is_none() && self.hole_names.contains(&name.name) {
+            self.error(
+                name.span,
+                format!(
+                    "`{}` is a hole of the grid's shape: expected a cell (a `#` of the shape)",
+                    name.name
+                ),
+            );
+        } else if found.is_none() && !self.broken_nodes.contains(&name.name) {
             self.error(
                 name.span,
                 format!("unknown node `{}`: expected a node of the start graph (declare it with `{}: Type`)", name.name, name.name),
@@ -230,6 +259,7 @@ impl Checker<'_> {
             nodes: &nodes,
             this: None,
             params: &[],
+            next: None,
         };
         let cond = match &d.cond {
             Some(c) => match self.lower_cond(c, scope) {

@@ -2,7 +2,7 @@
 
 use smallvec::SmallVec;
 
-use super::Checker;
+use super::{start, Checker};
 use crate::diag::Span;
 use crate::grammar::Grid;
 use crate::model::{AttrId, BaseType, NodeId, NodeTypeId, Value};
@@ -27,25 +27,34 @@ impl Checker<'_> {
             );
             return;
         }
+        let mask = match &d.shape {
+            Some(raw) => match self.grid_mask(raw, rows, cols) {
+                Some(m) => Some(m),
+                None => return,
+            },
+            None => None,
+        };
+        let present = |pos: usize| mask.as_ref().is_none_or(|m| m[pos]);
+        let count = (0..size as usize).filter(|&p| present(p)).count();
         let (cells, cell_type, given) = match &d.kind {
             ast::GridKind::Of { ty, given } => {
                 let Some(cell_type) = self.resolve_type(ty) else {
                     return;
                 };
-                let Some(cells) = self.make_cells(rows, cols, cell_type, d.span) else {
+                let Some(cells) = self.make_cells(rows, cols, mask.as_deref(), cell_type, d.span)
+                else {
                     return;
                 };
                 (cells, cell_type, given)
             }
             ast::GridKind::Names { names, given } => {
-                if names.len() as u64 != size {
-                    self.error(
-                        d.span,
-                        format!(
-                            "grid {rows}x{cols} needs {size} nodes, found {}",
-                            names.len()
-                        ),
-                    );
+                if names.len() != count {
+                    let what = if mask.is_some() {
+                        format!("the shape of grid {rows}x{cols} has {count} cells: expected a node for each")
+                    } else {
+                        format!("grid {rows}x{cols} needs {count} nodes")
+                    };
+                    self.error(d.span, format!("{what}, found {}", names.len()));
                     return;
                 }
                 let cells: Vec<Option<NodeId>> =
@@ -96,10 +105,15 @@ impl Checker<'_> {
         if let (Some(t), Some(v)) = (given_type, value_attr) {
             self.check_given_type(cell_type, t, v, d.span);
         }
+        let mut next = cells.iter().copied();
+        let layout = (0..size as usize)
+            .map(|p| if present(p) { next.next() } else { None })
+            .collect();
         self.grid = Some(Grid {
             rows,
             cols,
             cells,
+            layout,
             cell_type,
             given_type,
             // Without one the file has an error and no grammar is returned.
@@ -135,11 +149,52 @@ impl Checker<'_> {
         }
     }
 
-    /// Cells `r1c1 ..` with `row` and `col` set when the type has int attributes so named.
+    /// `shape { ... }`: one `#` (a cell) or `.` (a hole) per position, blanks and comments
+    /// skipped; true where a cell is.
+    fn grid_mask(&mut self, raw: &ast::RawBlock, rows: u32, cols: u32) -> Option<Vec<bool>> {
+        let mut mask = Vec::new();
+        let mut ok = true;
+        for (text, span) in start::scan(raw, true) {
+            match text.as_str() {
+                "#" => mask.push(true),
+                "." => mask.push(false),
+                _ => {
+                    self.error(
+                        span,
+                        format!("unexpected character `{text}` in a grid shape: expected `#` (a cell) or `.` (a hole)"),
+                    );
+                    ok = false;
+                }
+            }
+        }
+        let size = rows as usize * cols as usize;
+        if ok && mask.len() != size {
+            self.error(
+                raw.span,
+                format!(
+                    "grid shape has {} positions, expected {size} (one `#` or `.` for each of {rows}x{cols})",
+                    mask.len()
+                ),
+            );
+            return None;
+        }
+        if ok && !mask.contains(&true) {
+            self.error(
+                raw.span,
+                "grid shape has no cell: expected at least one `#`",
+            );
+            return None;
+        }
+        ok.then_some(mask)
+    }
+
+    /// Cells `r1c1 ..` with `row` and `col` set when the type has int attributes so named;
+    /// none at the holes of `mask`, whose names are remembered for diagnostics.
     fn make_cells(
         &mut self,
         rows: u32,
         cols: u32,
+        mask: Option<&[bool]>,
         ty: NodeTypeId,
         span: Span,
     ) -> Option<Vec<NodeId>> {
@@ -174,6 +229,11 @@ impl Checker<'_> {
         let mut cells = Vec::new();
         for r in 1..=rows {
             for c in 1..=cols {
+                let pos = (r - 1) as usize * cols as usize + (c - 1) as usize;
+                if mask.is_some_and(|m| !m[pos]) {
+                    self.hole_names.insert(format!("r{r}c{c}"));
+                    continue;
+                }
                 let mut attrs: SmallVec<[Value; 4]> = t.attrs.iter().map(|_| Value::None).collect();
                 if let Some(a) = row {
                     attrs[a.index()] = Value::Int(r.into());

@@ -135,6 +135,14 @@ impl Usage {
         for nac in &p.nacs {
             self.pattern(nac);
         }
+        // An aggregate's pattern names types and labels as a NAC's does.
+        for cond in &p.conds {
+            let mut inner = Vec::new();
+            cond.visit_aggregates(&mut |agg| inner.push(&agg.pattern));
+            for q in inner {
+                self.pattern(q);
+            }
+        }
     }
 
     fn path(&mut self, p: &PathExpr) {
@@ -280,6 +288,22 @@ mod tests {
                 "node type `Extra` is never used",
                 "edge label `far` is never used"
             ]
+        );
+    }
+
+    #[test]
+    fn types_and_labels_named_only_inside_an_aggregate_are_used() {
+        let text = HEAD.to_owned()
+            + "node Zone\nedge z: Cell -> Zone\n\
+               rule place(v: value) {\n\
+                 c: Cell { val == none }\n\
+                 not { c -in-> g: Group where count(g <-in- e: Cell -z-> q: Zone) > 1 }\n\
+                 set c.val = v\n\
+               }\n";
+        let w = warnings_of(&text);
+        assert!(
+            w.iter().all(|m| !m.contains("Zone") && !m.contains("`z`")),
+            "{w:?}"
         );
     }
 

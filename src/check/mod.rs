@@ -8,6 +8,7 @@ mod graph;
 mod grid;
 mod groups;
 mod layers;
+mod lines;
 mod lint;
 mod pairs;
 mod rule;
@@ -18,6 +19,8 @@ mod types;
 mod tests;
 #[cfg(test)]
 mod tests_errors;
+#[cfg(test)]
+mod tests_shapes;
 
 use std::collections::{HashMap, HashSet};
 
@@ -26,7 +29,7 @@ pub use expand::print_expanded;
 use crate::diag::{Diagnostic, Diagnostics, Source, Span};
 use crate::grammar::{Givens, Grammar, Grid};
 use crate::layer::Layer;
-use crate::model::{Domain, Graph, NodeId, TypeSystem};
+use crate::model::{Domain, Graph, LabelId, NodeId, TypeSystem};
 use crate::rule::{Condition, Rule};
 use crate::syntax::{self, ast};
 
@@ -78,11 +81,19 @@ pub(crate) struct Checker<'s> {
     /// Pattern nodes of the rule or condition being lowered whose type was unknown: the
     /// error is reported once, where the type is named, not again at every use.
     broken_vars: HashSet<String>,
+    /// The names cells would have at the holes of a shaped grid (`r1c10`), so that a use
+    /// of one is told it is a hole rather than unknown.
+    hole_names: HashSet<String>,
+    /// The groups generators made, by label and sorted members: a group made twice (the
+    /// box two overlapping sub-grids share) is kept once.
+    made_groups: HashMap<(LabelId, Vec<NodeId>), NodeId>,
     grid: Option<Grid>,
     start: Option<Givens>,
     rules: Vec<Rule>,
     final_cond: Option<Condition>,
     layers: Vec<Layer>,
+    /// The id the next aggregate takes: unique in the grammar.
+    next_agg: u32,
 }
 
 impl<'s> Checker<'s> {
@@ -98,11 +109,14 @@ impl<'s> Checker<'s> {
             node_spans: Vec::new(),
             broken_nodes: HashSet::new(),
             broken_vars: HashSet::new(),
+            hole_names: HashSet::new(),
+            made_groups: HashMap::new(),
             grid: None,
             start: None,
             rules: Vec::new(),
             final_cond: None,
             layers: Vec::new(),
+            next_agg: 0,
         }
     }
 
@@ -172,6 +186,7 @@ impl<'s> Checker<'s> {
                 ast::Item::Grid(d) => self.lower_grid(d),
                 ast::Item::Groups(d) => self.lower_groups(d),
                 ast::Item::Group(d) => self.lower_group(d),
+                ast::Item::Line(d) => self.lower_line(d),
                 _ => {}
             }
         }

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use crate::model::{AttrId, Graph, NodeId, Value, VarId};
-use crate::rule::{BinOp, Env, Expr, ExprKind};
+use crate::rule::{Aggregate, BinOp, Env, Expr, ExprKind};
 
 /// The most (source, target) pairs one generator may test: about a second of work.
 pub const MAX_CANDIDATES: u64 = 1 << 25;
@@ -38,6 +38,11 @@ impl Env for PairEnv<'_> {
             .get(var.index())
             .and_then(|&n| self.graph.node(n).attrs.get(attr.index()).copied())
             .unwrap_or(Value::None)
+    }
+
+    /// The checker refuses aggregates in generators.
+    fn aggregate(&self, _: &Aggregate) -> Value {
+        Value::None
     }
 }
 

@@ -132,6 +132,7 @@ impl Checker<'_> {
                         nodes: &visible,
                         this: None,
                         params,
+                        next: Some(pattern.var_end()),
                     };
                     if let Some(c) = self.lower_cond(e, scope) {
                         pattern.conds.push(c);
@@ -184,6 +185,7 @@ impl Checker<'_> {
                     nodes: visible,
                     this: None,
                     params,
+                    next: None,
                 };
                 let msg = self.unknown_node(&n.name.name, scope);
                 self.error(
@@ -198,6 +200,7 @@ impl Checker<'_> {
             nodes: visible,
             this: Some(node),
             params,
+            next: Some(pattern.var_end()),
         };
         for c in &n.conds {
             if let Some(e) = self.lower_cond(c, scope) {

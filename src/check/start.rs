@@ -44,11 +44,18 @@ impl Checker<'_> {
             );
             return;
         };
-        let expected = grid.len();
+        let expected = grid.area();
+        let holes: Vec<bool> = (0..expected).map(|p| grid.is_hole(p)).collect();
         let cells = scan(&s.body, self.domain.single_chars());
+        let found = cells.len();
         let zero_is_empty = self.domain.find("0").is_none();
         let mut givens = Givens::default();
-        for (text, span) in cells {
+        for (pos, (text, span)) in cells.into_iter().enumerate() {
+            // A hole takes any token (`.` or `-` by convention) so the block lines up with
+            // the shape.
+            if holes.get(pos).copied().unwrap_or(false) {
+                continue;
+            }
             let value = if text == "." || (text == "0" && zero_is_empty) {
                 None
             } else if let Some(v) = self.domain.find(&text) {
@@ -69,13 +76,15 @@ impl Checker<'_> {
             givens.values.push(value);
             givens.spans.push(span);
         }
-        if givens.values.len() != expected {
+        if found != expected {
+            let holes = if holes.contains(&true) {
+                " (one per position, holes included)"
+            } else {
+                ""
+            };
             self.error(
                 s.span,
-                format!(
-                    "start block has {} cells, expected {expected}",
-                    givens.values.len()
-                ),
+                format!("start block has {found} cells, expected {expected}{holes}"),
             );
         }
         self.start = Some(givens);

@@ -421,3 +421,131 @@ fn edges_past_the_limits_are_errors_with_a_hint() {
     // 199 rows have one above; 196 columns have two columns two away, 4 have one.
     assert_eq!(g.base.find_edges().count(), 199 * (196 * 2 + 4));
 }
+
+/// The aggregates of an expression, outermost first.
+fn aggregates_in(e: &crate::rule::Expr) -> Vec<&crate::rule::Aggregate> {
+    let mut out = Vec::new();
+    e.visit_aggregates(&mut |a| out.push(a));
+    out
+}
+
+#[test]
+fn aggregates_bind_their_nodes_after_the_enclosing_pattern() {
+    use crate::model::VarId;
+    use crate::rule::AggOp;
+    let g = ok(&file4(
+        "rule r(v: value) {
+           c: Cell { val == none }
+           not { c -in-> g: Group where sum(d.val for g <-in- d: Cell) + v > 9
+                                    or count(g <-in- d: Cell { val == none }) == 0 }
+           set c.val = v
+         }
+         final: not { g: Group where max(d.val for g <-in- d: Cell) != 4 }",
+    ));
+    let nac = &g.rules[0].lhs.nacs[0];
+    assert_eq!(nac.bound, 1);
+    let aggs = aggregates_in(&nac.conds[0]);
+    assert_eq!(aggs.len(), 2);
+    let (sum, count) = (aggs[0], aggs[1]);
+    assert_eq!((sum.op, count.op), (AggOp::Sum, AggOp::Count));
+    assert_ne!(sum.id, count.id, "ids are unique");
+    // Both see c (0) and g (1) and bind their own `d` as 2: siblings, like two NACs.
+    assert_eq!((sum.pattern.bound, count.pattern.bound), (2, 2));
+    assert_eq!(
+        (sum.pattern.edges[0].src, sum.pattern.edges[0].tgt),
+        (VarId(2), VarId(1))
+    );
+    assert_eq!(count.pattern.conds.len(), 1);
+    assert_eq!(count.body, None);
+    // The sum's values are numbers (1..4 is numeric).
+    assert!(matches!(
+        sum.body.as_ref().map(|b| &b.kind),
+        Some(ExprKind::ToInt(..))
+    ));
+    assert_eq!(nac.depth(), 3);
+    assert_eq!(g.rules[0].lhs.depth(), 3);
+    let Some(crate::rule::Condition::Not(inner)) = &g.final_cond else {
+        panic!()
+    };
+    let crate::rule::Condition::Exists(p) = &**inner else {
+        panic!()
+    };
+    let max = aggregates_in(&p.conds[0])[0];
+    // `max` keeps the value type: compared with 4, the 4 is the domain value.
+    assert!(matches!(
+        max.body.as_ref().map(|b| &b.kind),
+        Some(ExprKind::Attr(..))
+    ));
+    let ExprKind::Binary(_, _, four) = &p.conds[0].kind else {
+        panic!()
+    };
+    assert_eq!(four.kind, ExprKind::Const(Value::Val(3)));
+}
+
+#[test]
+fn aggregates_are_typed() {
+    let e = errors(
+        "values A B\nnode Cell { val: value? }\nnode Group\nedge in: Cell -> Group\n\
+         rule r { g: Group where sum(d.val for g <-in- d: Cell) > 1 }",
+    );
+    assert!(
+        e.contains("5:29: error: `sum` adds ints: expected an int expression, found value (the values A B are not all numbers: `int(v)` gives a value's position, 1 for the first)"),
+        "{e}"
+    );
+    let e = errors(&file4(
+        "rule r { g: Group where min(d.val == 1 for g <-in- d: Cell) }",
+    ));
+    assert!(
+        e.contains("6:29: error: `min` orders ints or values: expected an int or a value expression, found bool"),
+        "{e}"
+    );
+    let e = errors(&file4(
+        "rule r { g: Group where any(d.val for g <-in- d: Cell) }",
+    ));
+    assert!(
+        e.contains("6:29: error: `any` tests a condition at each match: expected a comparison, found value"),
+        "{e}"
+    );
+    let e = errors(&file4("rule r { g: Group where count(g <-in- d: Cell) }"));
+    assert!(
+        e.contains("error: a condition must be bool: expected a comparison, found int"),
+        "{e}"
+    );
+    // `int(v)` makes values of any domain summable; min and max of values compare with values.
+    ok("values A B\nnode Cell { val: value? }\nnode Group\nedge in: Cell -> Group\n\
+        rule r { g: Group where sum(int(d.val) for g <-in- d: Cell) > 1 and max(d.val for g <-in- d: Cell) == B }");
+}
+
+#[test]
+fn aggregates_see_enclosing_nodes_and_keep_their_own() {
+    let e = errors(&file4(
+        "rule r { c: Cell where count(c -in-> g: Group <-in- c: Cell) > 0 }",
+    ));
+    assert!(e.contains("6:53: error: duplicate node `c`"), "{e}");
+    let e = errors(&file4(
+        "rule r { c: Cell where count(c -in-> g: Group) > 0 and g.row > 1 }",
+    ));
+    assert!(
+        e.contains("6:56: error: unknown node `g`: expected `c`"),
+        "{e}"
+    );
+    let e = errors(&file4(
+        "rule r { c: Cell where count(x -in-> g: Group) > 0 }",
+    ));
+    assert!(e.contains("6:30: error: unknown node `x`"), "{e}");
+}
+
+#[test]
+fn aggregates_cannot_stand_in_generators() {
+    let e = errors(&file4(
+        "edges c -in-> d where count(e: Cell) > 1\nnode Cage { sum: int }\nk: Cage { sum = count(e: Cell) }",
+    ));
+    assert!(
+        e.contains("6:23: error: `count(...)` cannot stand here: aggregates belong in rules (patterns, NACs, effects) and `final:`, expected an expression without one"),
+        "{e}"
+    );
+    assert!(
+        e.contains("8:17: error: `count(...)` cannot stand here"),
+        "{e}"
+    );
+}

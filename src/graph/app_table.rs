@@ -11,6 +11,7 @@ use crate::diag::Span;
 use crate::grammar::Grammar;
 use crate::matcher::{GraphIndex, LookupKey, Matcher, SearchPlan, SearchPoll, SharedReach};
 use crate::model::{Graph, NodeId, NodeTypeId, TypeSystem, Value, VarId};
+use crate::rule::Pattern;
 
 use super::apply::CompiledRule;
 use crate::explore::halt::Halt;
@@ -38,7 +39,24 @@ pub struct TablePlans {
     rooted: Vec<Vec<(VarId, NodeTypeId, SearchPlan)>>,
     /// Some rule deletes the node it consumes.
     deletes: bool,
+    /// Per rule: its NACs with aggregates over cells rules fill, compiled to match from the
+    /// rule's binding; a state's applications are checked against them anew.
+    aggregate: Vec<Vec<SearchPlan>>,
+    /// Per rule: the same NACs reduced to their structure (nodes and edges), each with its
+    /// aggregates' patterns reduced likewise: every cell an aggregate may read is found by
+    /// matching them, since no rule changes edges.
+    reads: Vec<Vec<(SearchPlan, Vec<SearchPlan>)>>,
 }
+
+/// The pattern's nodes and edges only.
+fn structure(p: &Pattern) -> Pattern {
+    Pattern {
+        conds: Vec::new(),
+        nacs: Vec::new(),
+        ..p.clone()
+    }
+}
+
 /// One application enabled on the start graph: a rule, its parameters and the nodes its
 /// left side binds (start nodes only: rules never match created nodes).
 pub struct Application {
@@ -62,11 +80,26 @@ pub struct Table {
     /// Per application, `words` words: the applications it disables, those it blocks and
     /// every one that consumes the same node (itself included).
     disables: Vec<u64>,
+    /// Per rule: its NACs with aggregates over filled cells (see [`TablePlans`]).
+    pub aggregate: Vec<Vec<SearchPlan>>,
+    /// Per open node (index in `open`): the applications with such a NAC that may read it,
+    /// so that filling the node may block them.
+    pub watch: Vec<Vec<u32>>,
 }
 
 impl Table {
     pub fn disables(&self, a: usize) -> &[u64] {
         &self.disables[a * self.words..(a + 1) * self.words]
+    }
+
+    /// True when one of application `a`'s aggregate NACs matches in `graph`.
+    pub fn blocked_by_aggregate(&self, types: &TypeSystem, graph: &Graph, a: usize) -> bool {
+        let app = &self.apps[a];
+        let m = Matcher::new(types, graph, &app.params);
+        self.aggregate[app.rule].iter().any(|nac| {
+            let mut binding = app.binding.clone();
+            m.exists(nac, &mut binding)
+        })
     }
 }
 
@@ -86,13 +119,75 @@ impl TablePlans {
                     .collect()
             })
             .collect();
+        let nacs_of = |ri: usize| {
+            let r = &g.rules[ri];
+            m.aggregate_nacs[ri].iter().map(move |&i| &r.lhs.nacs[i])
+        };
+        let aggregate = (0..g.rules.len())
+            .map(|ri| nacs_of(ri).map(SearchPlan::compile).collect())
+            .collect();
+        let reads = (0..g.rules.len())
+            .map(|ri| {
+                nacs_of(ri)
+                    .map(|nac| {
+                        let mut aggs = Vec::new();
+                        for c in &nac.conds {
+                            c.visit_aggregates(&mut |a| {
+                                aggs.push(SearchPlan::compile(&structure(&a.pattern)))
+                            });
+                        }
+                        (SearchPlan::compile(&structure(nac)), aggs)
+                    })
+                    .collect()
+            })
+            .collect();
         TablePlans {
             open: SearchPlan::compile(m.open.pattern),
             consumed: m.consumed.clone(),
             fills: m.fills.clone(),
             rooted,
             deletes: m.deletes,
+            aggregate,
+            reads,
         }
+    }
+
+    /// Per open node, the applications whose aggregate NACs may read it.
+    fn watch(
+        &self,
+        types: &TypeSystem,
+        start: &Graph,
+        open: &[NodeId],
+        apps: &[Application],
+    ) -> Vec<Vec<u32>> {
+        let mut watch: Vec<Vec<u32>> = vec![Vec::new(); open.len()];
+        let m = Matcher::new(types, start, &[]);
+        let mut binding = Vec::new();
+        for (ai, a) in apps.iter().enumerate() {
+            for (nac, aggs) in &self.reads[a.rule] {
+                binding.clear();
+                binding.extend_from_slice(&a.binding);
+                let _ = m.for_each_match(nac, &mut binding, &mut |b| {
+                    for agg in aggs {
+                        let mut inner = b.to_vec();
+                        let _ = m.for_each_match(agg, &mut inner, &mut |x| {
+                            // The rule's own cell is among them: harmless, as filling it
+                            // disables the application anyway.
+                            for &n in x {
+                                if let Ok(o) = open.binary_search(&n) {
+                                    if watch[o].last() != Some(&(ai as u32)) {
+                                        watch[o].push(ai as u32);
+                                    }
+                                }
+                            }
+                            ControlFlow::Continue(())
+                        });
+                    }
+                    ControlFlow::Continue(())
+                });
+            }
+        }
+        watch
     }
 
     /// Checks condition 4 on a start graph and returns the table of its applications:
@@ -259,12 +354,15 @@ impl TablePlans {
                 }
             }
         }
+        let watch = self.watch(types, start, &open, &apps);
         Ok(Table {
             apps,
             open,
             consumes,
             words,
             disables,
+            aggregate: self.aggregate.clone(),
+            watch,
         })
     }
 

@@ -4,7 +4,7 @@ use std::ops::ControlFlow;
 
 use smallvec::SmallVec;
 
-use crate::matcher::{BindingEnv, GraphIndex, Matcher, SearchPlan, SearchPoll};
+use crate::matcher::{AggPlan, BindingEnv, Folds, GraphIndex, Matcher, SearchPlan, SearchPoll};
 use crate::model::{Domain, Graph, NodeId, TypeSystem, Value};
 use crate::rule::{Effect, Rule};
 
@@ -16,13 +16,21 @@ pub type OnMatch<'a> = dyn FnMut(&[Value], &[NodeId]) -> ControlFlow<()> + 'a;
 pub struct CompiledRule<'g> {
     pub rule: &'g Rule,
     pub plan: SearchPlan,
+    /// The aggregates of the effects' expressions, compiled.
+    effect_aggs: Vec<AggPlan>,
 }
 
 impl<'g> CompiledRule<'g> {
     pub fn new(rule: &'g Rule) -> Self {
+        let exprs = rule.effects.iter().flat_map(|e| match e {
+            Effect::Set { value, .. } => vec![value],
+            Effect::NewNode { attrs, .. } => attrs.iter().map(|(_, x)| x).collect(),
+            _ => Vec::new(),
+        });
         CompiledRule {
             rule,
             plan: SearchPlan::compile(&rule.lhs),
+            effect_aggs: AggPlan::compile_all(exprs),
         }
     }
 
@@ -87,10 +95,15 @@ impl<'g> CompiledRule<'g> {
         params: &[Value],
         binding: &[NodeId],
     ) -> Graph {
+        let matcher = Matcher::new(types, graph, params);
         let env = BindingEnv {
             graph,
             binding,
             params,
+            folds: Some(Folds {
+                matcher: &matcher,
+                plans: &self.effect_aggs,
+            }),
         };
         let mut values: SmallVec<[Value; 8]> = SmallVec::new();
         for e in &self.rule.effects {

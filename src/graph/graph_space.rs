@@ -293,14 +293,24 @@ impl<'g> GraphSpace<'g> {
             &app.binding,
         );
         self.canon.canonicalize(&mut graph);
-        let enabled = state
+        let mut enabled: Vec<u64> = state
             .enabled
             .iter()
             .zip(table.disables(a))
             .map(|(&e, &d)| e & !d)
             .collect();
-        let mut open = state.open.clone();
         let f = table.consumes[a] as usize;
+        // Filling `f` may have made an aggregate NAC of an application that reads it match;
+        // once it does it always will (condition 5 of the analysis).
+        for &t in &table.watch[f] {
+            let t = t as usize;
+            if enabled[t / 64] >> (t % 64) & 1 == 1
+                && table.blocked_by_aggregate(&self.grammar.types, &graph, t)
+            {
+                enabled[t / 64] &= !(1 << (t % 64));
+            }
+        }
+        let mut open = state.open.clone();
         open[f / 64] &= !(1 << (f % 64));
         GraphState {
             graph,
@@ -482,6 +492,10 @@ mod tests {
             ("rules/sudoku-4x4.graft", 2000),
             ("rules/futoshiki-5x5.graft", 2000),
             ("rules/anti-knight-9x9.graft", 200),
+            // Aggregate NACs, checked anew as cells fill, and a static aggregate.
+            ("rules/killer-4x4.graft", 2000),
+            ("rules/killer-6x6.graft", 500),
+            ("rules/renban-6x6.graft", 500),
         ] {
             carried_sets_match(file, states);
         }

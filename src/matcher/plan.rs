@@ -4,6 +4,7 @@
 use crate::model::{AttrId, LabelId, NodeTypeId, VarId};
 use crate::rule::{BinOp, Expr, ExprKind, Pattern};
 
+use super::fold::AggPlan;
 use super::index::LookupKey;
 use super::path::PathNfa;
 
@@ -85,12 +86,16 @@ pub struct SearchPlan {
     pub steps: Vec<Step>,
     pub nfas: Vec<PathNfa>,
     pub nacs: Vec<SearchPlan>,
+    /// The aggregates of the conditions, compiled.
+    pub aggs: Vec<AggPlan>,
     /// The binding array must be at least this long.
     pub depth: usize,
 }
 
 impl SearchPlan {
-    /// Orders the pattern greedily: conditions as soon as their variables are bound,
+    /// Orders the pattern greedily: conditions as soon as their variables are bound (with
+    /// an aggregate, once all the pattern's nodes are, so that its own nodes differ from
+    /// every one of them),
     /// edges between bound nodes as checks, then the next node reached over a plain edge
     /// from a bound node, then over a path, then looked up by an attribute that a
     /// condition equates with bound values, and only then a scan of its type.
@@ -127,10 +132,15 @@ impl SearchPlan {
             })
             .collect();
         let ty_of = |v: VarId| p.node(v).expect("own variable").ty;
+        let ready = |c: &Expr, bound: &[bool]| {
+            c.max_var() <= bound.len()
+                && all_bound(c, bound)
+                && (!c.has_aggregate() || p.own_vars().all(|v| bound[v.index()]))
+        };
         loop {
             // Everything that can be checked now.
             for (i, c) in p.conds.iter().enumerate() {
-                if !cond_done[i] && c.max_var() <= bound.len() && all_bound(c, &bound) {
+                if !cond_done[i] && ready(c, &bound) {
                     cond_done[i] = true;
                     steps.push(cond_step(c));
                 }
@@ -236,6 +246,7 @@ impl SearchPlan {
             steps,
             nfas,
             nacs: p.nacs.iter().map(SearchPlan::compile).collect(),
+            aggs: AggPlan::compile_all(&p.conds),
             depth: p.depth() as usize,
         }
     }
@@ -255,6 +266,9 @@ impl SearchPlan {
         for nac in &self.nacs {
             nac.lookup_keys(out);
         }
+        for agg in &self.aggs {
+            agg.plan.lookup_keys(out);
+        }
     }
 }
 
@@ -267,7 +281,7 @@ fn equated_attr(c: &Expr, v: VarId, bound: &[bool]) -> Option<(AttrId, Expr)> {
     [(a, b), (b, a)]
         .into_iter()
         .find_map(|(x, e)| match x.kind {
-            ExprKind::Attr(var, attr) if var == v && all_bound(e, bound) => {
+            ExprKind::Attr(var, attr) if var == v && all_bound(e, bound) && !e.has_aggregate() => {
                 Some((attr, (**e).clone()))
             }
             _ => None,
@@ -276,6 +290,6 @@ fn equated_attr(c: &Expr, v: VarId, bound: &[bool]) -> Option<(AttrId, Expr)> {
 
 fn all_bound(e: &Expr, bound: &[bool]) -> bool {
     let mut ok = true;
-    e.visit_attrs(&mut |v, _| ok &= bound.get(v.index()).copied().unwrap_or(false));
+    e.visit_vars(&mut |v| ok &= bound.get(v.index()).copied().unwrap_or(false));
     ok
 }

@@ -4,19 +4,24 @@ use std::cell::Cell;
 use std::ops::ControlFlow;
 
 use crate::model::{AttrId, Graph, NodeId, TypeSystem, Value, VarId};
-use crate::rule::Env;
+use crate::rule::{Aggregate, Env};
 
+use super::fold::Folds;
 use super::index::GraphIndex;
 use super::plan::{Operand, SearchPlan, Step};
 
 /// The value of an unbound slot in a binding array.
 pub const UNBOUND: NodeId = NodeId(u32::MAX);
 
-/// Reads attributes through a binding array and parameters through a slice.
+/// Reads attributes through a binding array and parameters through a slice, and evaluates
+/// aggregates through `folds`.
 pub struct BindingEnv<'a> {
     pub graph: &'a Graph,
     pub binding: &'a [NodeId],
     pub params: &'a [Value],
+    /// How aggregates are evaluated; `None` where none can stand (the slot engine's
+    /// compiler, whose grammars have none), and then they read as none.
+    pub folds: Option<Folds<'a>>,
 }
 
 impl Env for BindingEnv<'_> {
@@ -37,6 +42,13 @@ impl Env for BindingEnv<'_> {
                 .copied()
                 .unwrap_or(Value::None),
             _ => Value::None,
+        }
+    }
+
+    fn aggregate(&self, agg: &Aggregate) -> Value {
+        match &self.folds {
+            Some(f) => f.eval(agg, self.binding),
+            None => Value::None,
         }
     }
 }
@@ -175,6 +187,7 @@ impl<'a> Matcher<'a> {
                     graph: g,
                     binding,
                     params: self.params,
+                    folds: None,
                 };
                 let v = value.eval(&env);
                 match self.index.and_then(|x| x.lookup(*ty, *attr, v)) {
@@ -244,6 +257,10 @@ impl<'a> Matcher<'a> {
                     graph: g,
                     binding,
                     params: self.params,
+                    folds: Some(Folds {
+                        matcher: self,
+                        plans: &plan.aggs,
+                    }),
                 };
                 if e.holds(&env) {
                     return self.step(plan, i + 1, binding, f);

@@ -68,78 +68,111 @@ fn cell_name(grammar: &Grammar, v: Value) -> &str {
     }
 }
 
-fn cell_text(grammar: &Grammar, v: Value) -> String {
-    cell_name(grammar, v).to_string()
-}
-
-/// One row of [`grid_rows`]: `None` where the row has no cell.
+/// One row of [`grid_rows`]: `None` at a hole.
 pub type Row<'g> = Vec<Option<&'g str>>;
 
-/// The grid row by row: each cell's value name, `.` when it is empty. A position
-/// without a cell is `None` (JSON's `null`); the grids the language makes today are
-/// rectangles of cells, so there is none yet.
+/// Each position's value name, row-major: `.` for an empty cell, `None` at a hole.
+fn position_names<'g>(grammar: &'g Grammar, grid: &Grid, graph: &Graph) -> Vec<Option<&'g str>> {
+    let mut values = cell_values(grammar, grid, graph).into_iter();
+    grid.layout
+        .iter()
+        .map(|cell| {
+            cell.and_then(|_| values.next())
+                .map(|v| cell_name(grammar, v))
+        })
+        .collect()
+}
+
+/// Each position's text, row-major: the cell's value (`.` when empty), `None` at a hole.
+fn position_texts(grammar: &Grammar, grid: &Grid, graph: &Graph) -> Vec<Option<String>> {
+    position_names(grammar, grid, graph)
+        .into_iter()
+        .map(|n| n.map(str::to_string))
+        .collect()
+}
+
+/// The grid row by row: each cell's value name, `.` when it is empty, and `None` (JSON's
+/// `null`) at a hole of a shaped grid.
 pub fn grid_rows<'g>(grammar: &'g Grammar, graph: &Graph) -> Option<Vec<Row<'g>>> {
     let grid = grammar.grid.as_ref()?;
-    let values = cell_values(grammar, grid, graph);
     let cols = (grid.cols as usize).max(1);
     Some(
-        values
+        position_names(grammar, grid, graph)
             .chunks(cols)
-            .map(|row| row.iter().map(|&v| Some(cell_name(grammar, v))).collect())
+            .map(<[_]>::to_vec)
             .collect(),
     )
 }
 
-/// Row-major cell values as one string: one character per cell when every value is one
-/// character, else values separated by blanks. Empty cells are `.`.
+/// Row-major cell values as one string: one character per position when every value is
+/// one character, else values separated by blanks. Empty cells are `.`; a hole is a blank
+/// (compact) or an empty word (separated: two blanks in a row).
 pub fn grid_line(grammar: &Grammar, graph: &Graph) -> Option<String> {
     let grid = grammar.grid.as_ref()?;
-    let cells: Vec<String> = cell_values(grammar, grid, graph)
-        .into_iter()
-        .map(|v| cell_text(grammar, v))
-        .collect();
+    let cells = position_texts(grammar, grid, graph);
     Some(if grammar.domain.single_chars() {
-        cells.concat()
+        cells.iter().map(|c| c.as_deref().unwrap_or(" ")).collect()
     } else {
-        cells.join(" ")
+        let words: Vec<&str> = cells.iter().map(|c| c.as_deref().unwrap_or("")).collect();
+        words.join(" ")
     })
 }
 
 /// The grid drawn row by row, with `|` and `-` between boxes when the file has boxes.
+/// Holes are blank, as are the separators between holes.
 pub fn draw_grid(grammar: &Grammar, graph: &Graph) -> Option<String> {
     let grid = grammar.grid.as_ref()?;
-    let cells: Vec<String> = cell_values(grammar, grid, graph)
-        .into_iter()
-        .map(|v| cell_text(grammar, v))
-        .collect();
-    let width = cells.iter().map(|c| c.chars().count()).max().unwrap_or(1);
+    let cells = position_texts(grammar, grid, graph);
+    let width = cells
+        .iter()
+        .flatten()
+        .map(|c| c.chars().count())
+        .max()
+        .unwrap_or(1);
+    let (rows, cols) = (grid.rows as usize, grid.cols as usize);
     let (box_rows, box_cols) = grid.boxes.unwrap_or((grid.rows, grid.cols));
+    let (box_rows, box_cols) = (box_rows.max(1) as usize, box_cols.max(1) as usize);
+    let here = |r: usize, c: usize| c < cols && cells[r * cols + c].is_some();
     let mut out = String::new();
-    let mut rule_line = String::new();
-    for r in 0..grid.rows {
-        if r > 0 && box_rows > 0 && r % box_rows == 0 {
-            if rule_line.is_empty() {
-                let mut parts = Vec::new();
-                let mut c = 0;
-                while c < grid.cols {
-                    let n = box_cols.min(grid.cols - c) as usize;
-                    parts.push("-".repeat(n * (width + 1) - 1));
-                    c += box_cols.max(1);
+    for r in 0..rows {
+        if r > 0 && r % box_rows == 0 {
+            // A rule under the box row: dashes over the columns with a cell above or below.
+            let near = |c: usize| c < cols && (here(r - 1, c) || here(r, c));
+            let mut line = String::new();
+            for c in 0..cols {
+                if c > 0 {
+                    let (left, right) = (near(c - 1), near(c));
+                    let dash = |near: bool| if near { '-' } else { ' ' };
+                    if c % box_cols == 0 {
+                        // A cross where rules meet, a dash where one ends at a hole.
+                        line.push(dash(left));
+                        line.push(if left && right {
+                            '+'
+                        } else {
+                            dash(left || right)
+                        });
+                        line.push(dash(right));
+                    } else {
+                        line.push(dash(left || right));
+                    }
                 }
-                rule_line = parts.join("-+-");
+                let fill = if near(c) { '-' } else { ' ' };
+                line.extend(std::iter::repeat_n(fill, width));
             }
-            out.push_str(&rule_line);
+            out.push_str(line.trim_end());
             out.push('\n');
         }
         let mut line = String::new();
-        for c in 0..grid.cols {
+        for c in 0..cols {
             if c > 0 {
                 line.push(' ');
-                if box_cols > 0 && c % box_cols == 0 {
-                    line.push_str("| ");
+                if c % box_cols == 0 {
+                    // Between two cells only: a hole's edge needs no bar.
+                    let bar = here(r, c - 1) && here(r, c);
+                    line.push_str(if bar { "| " } else { "  " });
                 }
             }
-            let text = &cells[(r * grid.cols + c) as usize];
+            let text = cells[r * cols + c].as_deref().unwrap_or("");
             line.push_str(&format!("{text:>width$}"));
         }
         out.push_str(line.trim_end());

@@ -56,9 +56,8 @@ fn place(grammar: &Grammar, graph: &Graph, n: NodeId) -> Option<(i64, i64)> {
     if let (Some(r), Some(c)) = (get("row"), get("col")) {
         return Some((r, c));
     }
-    let grid = grammar.grid.as_ref()?;
-    let i = grid.cells.iter().position(|&c| c == n)? as i64;
-    Some((i / i64::from(grid.cols) + 1, i % i64::from(grid.cols) + 1))
+    let (r, c) = grammar.grid.as_ref()?.position_of(n)?;
+    Some((r as i64 + 1, c as i64 + 1))
 }
 
 /// The graph `graph` of `grammar` drawn; values that `start` already held are givens.

@@ -16,7 +16,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use crate::grammar::Grammar;
+use crate::grammar::{Grammar, Grid};
 use crate::model::{BaseType, Graph, LabelId, NodeId, NodeTypeId, Value};
 use crate::output::grid::cell_values;
 
@@ -115,7 +115,7 @@ pub fn read_board(
     let grid = grammar.grid.as_ref()?;
     let values = cell_values(grammar, grid, graph);
     let givens = cell_values(grammar, grid, start);
-    let positions = positions(grammar, graph, &grid.cells, grid.cols);
+    let positions = positions(grammar, graph, grid);
     let mut cells = Vec::new();
     let mut at = HashMap::new();
     let mut index_of: HashMap<NodeId, usize> = HashMap::new();
@@ -163,13 +163,8 @@ pub fn read_board(
 }
 
 /// Each grid cell's 0-based place: its `row` and `col` attributes where its type has both
-/// (the grid sets them from the place), else its place in the grid's row-major order.
-fn positions(
-    grammar: &Grammar,
-    graph: &Graph,
-    cells: &[NodeId],
-    cols: u32,
-) -> Vec<Option<(u32, u32)>> {
+/// (the grid sets them from the place), else its position in the grid's layout.
+fn positions(grammar: &Grammar, graph: &Graph, grid: &Grid) -> Vec<Option<(u32, u32)>> {
     let by_attrs = |n: NodeId| {
         let ty = grammar.types.node(graph.ty(n));
         let get = |name: &str| match graph.attr(n, ty.attr(name)?) {
@@ -178,16 +173,15 @@ fn positions(
         };
         Some((get("row")?, get("col")?))
     };
-    let all_have = cells.iter().all(|&n| by_attrs(n).is_some());
-    cells
+    let all_have = grid.cells.iter().all(|&n| by_attrs(n).is_some());
+    grid.cells
         .iter()
-        .enumerate()
-        .map(|(i, &n)| {
+        .map(|&n| {
             if all_have {
                 by_attrs(n)
             } else {
-                let i = i as u32;
-                Some((i / cols.max(1), i % cols.max(1)))
+                let (r, c) = grid.position_of(n)?;
+                Some((r as u32, c as u32))
             }
         })
         .collect()

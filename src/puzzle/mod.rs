@@ -5,7 +5,8 @@
 //! (`1.3.`, the common form for one-character values), or separated, one blank-separated
 //! word per cell (`1 . 3 10`, needed where values are longer than a character). Either
 //! way `.` is an empty cell, as is `0` where 0 is not a value, and text after the cells is
-//! a comment.
+//! a comment. A shaped grid takes a token per position, holes included (any token, `.` or
+//! `-` by convention, stands at a hole and is ignored), so a line reads like its layout.
 //!
 //! A line with `|` has sections: the givens, then `NAME: TOKENS` for each layer it carries
 //! (`..3. | cages: AABB.. | sums: 10 . . 7 ..`), each compact or separated; a comment then
@@ -179,8 +180,8 @@ fn read_sections(
 }
 
 /// The givens of a line (or of its first section, `whole`: nothing may follow the cells):
-/// compact when the first word has a character per cell, otherwise separated, its first
-/// words the cells.
+/// compact when the first word has a character per position, otherwise separated, its
+/// first words the positions' tokens. Tokens at holes are dropped: givens are per cell.
 fn read_givens(
     grammar: &Grammar,
     grid: &Grid,
@@ -193,8 +194,9 @@ fn read_givens(
     let empty_zero = domain.find("0").is_none();
     let words = words(text, at);
     let first = words.first().map_or("", |w| w.1);
-    let compact = compact_allowed && first.chars().count() == grid.len();
-    let used = if compact { 1 } else { grid.len() };
+    let area = grid.area();
+    let compact = compact_allowed && first.chars().count() == area;
+    let used = if compact { 1 } else { area };
     let cells: Vec<(Span, &str)> = if compact {
         let at = words[0].0.start;
         first
@@ -206,12 +208,8 @@ fn read_givens(
                 )
             })
             .collect()
-    } else if words.len() >= grid.len() {
-        words
-            .iter()
-            .take(grid.len())
-            .map(|&(s, w)| (s, w))
-            .collect()
+    } else if words.len() >= area {
+        words.iter().take(area).map(|&(s, w)| (s, w)).collect()
     } else {
         let (found, form) = if compact_allowed && first.chars().count() > 1 {
             (first.chars().count(), "one character per cell")
@@ -223,15 +221,23 @@ fn read_givens(
         } else {
             "the values are longer than one character, so separate the cells by blanks (`1 . 3 10`)"
         };
+        let (shape, hint) = if grid.has_holes() {
+            (
+                ", holes included",
+                format!(
+                    "{hint}; a shaped grid takes a token at each hole too (`-` or `.`, ignored)"
+                ),
+            )
+        } else {
+            ("", hint.to_string())
+        };
         let start = words.first().map_or(at, |w| w.0.start);
         let end = words.last().map_or(start, |w| w.0.end);
         return Err(vec![Diagnostic::error(
             Span::new(start, end.max(start)),
             format!(
-                "puzzle has {found} cells ({form}), expected {} (the grid is {}x{})",
-                grid.len(),
-                grid.rows,
-                grid.cols
+                "puzzle has {found} cells ({form}), expected {area} (the grid is {}x{}{shape})",
+                grid.rows, grid.cols
             ),
         )
         .with_note(hint)]);
@@ -241,15 +247,17 @@ fn read_givens(
             return Err(vec![Diagnostic::error(
                 span,
                 format!(
-                    "unexpected `{extra}` after the {} cells: expected `|` and a layer's section (a comment starts with `#`)",
-                    grid.len()
+                    "unexpected `{extra}` after the {area} cells: expected `|` and a layer's section (a comment starts with `#`)"
                 ),
             )]);
         }
     }
     let mut values = Vec::with_capacity(cells.len());
     let mut spans = Vec::with_capacity(cells.len());
-    for (span, word) in cells {
+    for (pos, (span, word)) in cells.into_iter().enumerate() {
+        if grid.is_hole(pos) {
+            continue;
+        }
         let v = if word == "." || (word == "0" && empty_zero) {
             None
         } else if let Some(x) = domain.find(word) {

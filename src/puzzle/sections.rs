@@ -75,11 +75,10 @@ impl<'g> Reader<'g> {
         at: usize,
         whole: Span,
     ) -> Result<Section, Diagnostic> {
-        let cells = self.grammar.grid.as_ref().map_or(0, |g| g.len());
         match &layer.kind {
             LayerKind::Lines { .. } => self.lines(layer, text, at),
             LayerKind::Regions { .. } => {
-                let tokens = tokens(layer, cells, text, at, whole)?;
+                let tokens = self.cell_tokens(layer, text, at, whole)?;
                 let mut regions = Vec::with_capacity(tokens.len());
                 for &(span, token) in &tokens {
                     if token == "." {
@@ -105,11 +104,12 @@ impl<'g> Reader<'g> {
             LayerKind::RegionAttr { ty, .. }
             | LayerKind::CellAttr { ty, .. }
             | LayerKind::NodeAttr { ty, .. } => {
-                let needed = match &layer.kind {
-                    LayerKind::NodeAttr { nodes, .. } => nodes.len(),
-                    _ => cells,
+                let tokens = match &layer.kind {
+                    LayerKind::NodeAttr { nodes, .. } => {
+                        tokens(layer, nodes.len(), text, at, whole)?
+                    }
+                    _ => self.cell_tokens(layer, text, at, whole)?,
                 };
-                let tokens = tokens(layer, needed, text, at, whole)?;
                 let values = tokens
                     .iter()
                     .map(|&(span, token)| self.value(layer, *ty, token, span))
@@ -121,6 +121,27 @@ impl<'g> Reader<'g> {
                 })
             }
         }
+    }
+
+    /// The tokens of a section with one per cell: one per position of the grid, as a
+    /// puzzle line's givens, with those at the holes of a shaped grid dropped.
+    fn cell_tokens<'t>(
+        &self,
+        layer: &Layer,
+        text: &'t str,
+        at: usize,
+        whole: Span,
+    ) -> Result<Vec<(Span, &'t str)>, Diagnostic> {
+        let Some(grid) = self.grammar.grid.as_ref() else {
+            return tokens(layer, 0, text, at, whole);
+        };
+        let all = tokens(layer, grid.area(), text, at, whole)?;
+        Ok(all
+            .into_iter()
+            .enumerate()
+            .filter(|&(pos, _)| !grid.is_hole(pos))
+            .map(|(_, t)| t)
+            .collect())
     }
 
     /// One token of an attribute layer: `.` sets nothing.

@@ -5,6 +5,12 @@
 //! `none`, and a comparison or condition that is `none` counts as false. So `d.val <= v`
 //! is false while `d.val` is empty. Values of the domain compare by declaration order.
 //!
+//! Aggregates ([`ExprKind::Aggregate`]) fold an expression over the matches of a pattern
+//! that sees the enclosing nodes: `count` counts the matches, `sum` adds the defined ints,
+//! `min` and `max` keep the least and greatest defined value (none when there is none), `all`
+//! and `any` ask whether every or some match satisfies a condition. A sum that overflows is
+//! none, as arithmetic is.
+//!
 //! Values take part in arithmetic through their integer ([`ExprKind::ToInt`]): the number a
 //! value is written as on an integer domain (`values 1..9`), its 1-based position in the
 //! domain otherwise (`int(v)`). An integer becomes a value again through
@@ -14,6 +20,8 @@ use std::sync::Arc;
 
 use crate::diag::Span;
 use crate::model::{AttrId, Value, VarId};
+
+use super::pattern::Pattern;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum UnOp {
@@ -62,6 +70,160 @@ impl BinOp {
     }
 }
 
+/// What an aggregate computes over the matches of its pattern.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AggOp {
+    /// `count(PATTERN)`: the number of matches.
+    Count,
+    /// `sum(EXPR for PATTERN)`: the sum of the ints EXPR takes (none skipped).
+    Sum,
+    /// `min(EXPR for PATTERN)`: the least value EXPR takes (none skipped); none if none.
+    Min,
+    /// `max(EXPR for PATTERN)`: the greatest.
+    Max,
+    /// `all(COND for PATTERN)`: every match satisfies COND (true when there is none).
+    All,
+    /// `any(COND for PATTERN)`: some match satisfies COND.
+    Any,
+}
+
+impl AggOp {
+    /// The word the language writes it with.
+    pub fn name(self) -> &'static str {
+        match self {
+            AggOp::Count => "count",
+            AggOp::Sum => "sum",
+            AggOp::Min => "min",
+            AggOp::Max => "max",
+            AggOp::All => "all",
+            AggOp::Any => "any",
+        }
+    }
+}
+
+/// Identifies an aggregate in its grammar: compiled plans find theirs by it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct AggId(pub u32);
+
+/// `count(PATTERN)`, `sum(EXPR for PATTERN)`, ...: a fold over the matches of `pattern`,
+/// which sees the enclosing nodes (variables `0..pattern.bound`) and binds its own after
+/// them. As for a NAC, matching is injective: its own nodes differ from every enclosing node
+/// and from each other.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Aggregate {
+    /// Unique in the grammar.
+    pub id: AggId,
+    pub op: AggOp,
+    /// The expression folded, over the enclosing and the pattern's nodes; `None` for
+    /// `count`.
+    pub body: Option<Expr>,
+    pub pattern: Pattern,
+}
+
+impl Aggregate {
+    /// Calls `f` on every variable of the enclosing patterns that the aggregate reads: an
+    /// attribute, or a node its pattern's edges start or end at.
+    fn visit_outer_vars(&self, f: &mut dyn FnMut(VarId)) {
+        let bound = self.pattern.bound;
+        let mut outer = |v: VarId| {
+            if v.0 < bound {
+                f(v)
+            }
+        };
+        if let Some(b) = &self.body {
+            b.visit_vars(&mut outer);
+        }
+        self.pattern.visit_vars(&mut outer);
+    }
+
+    /// The binding array length its evaluation needs.
+    pub fn depth(&self) -> u32 {
+        let body = self.body.as_ref().map_or(0, Expr::depth);
+        self.pattern.depth().max(body)
+    }
+}
+
+/// The result of an aggregate, fed the value of its expression at one match after another.
+#[derive(Clone, Debug)]
+pub struct Fold {
+    op: AggOp,
+    acc: Value,
+    /// The result is known whatever the remaining matches are.
+    settled: bool,
+}
+
+impl Fold {
+    pub fn new(op: AggOp) -> Fold {
+        let acc = match op {
+            AggOp::Count | AggOp::Sum => Value::Int(0),
+            AggOp::Min | AggOp::Max => Value::None,
+            AggOp::All => Value::Bool(true),
+            AggOp::Any => Value::Bool(false),
+        };
+        Fold {
+            op,
+            acc,
+            settled: false,
+        }
+    }
+
+    /// Adds one match, where the expression is `v` (anything for `count`). True once the
+    /// result is settled (`any` met true, `all` met a match that fails, a sum overflowed),
+    /// so that the caller may stop.
+    pub fn add(&mut self, v: Value) -> bool {
+        if self.settled {
+            return true;
+        }
+        match self.op {
+            AggOp::Count | AggOp::Sum => {
+                let step = match (self.op, v) {
+                    (AggOp::Count, _) => Some(1),
+                    (_, Value::Int(n)) => Some(n),
+                    _ => None,
+                };
+                if let (Some(n), Value::Int(acc)) = (step, self.acc) {
+                    match acc.checked_add(n) {
+                        Some(x) => self.acc = Value::Int(x),
+                        None => {
+                            self.acc = Value::None;
+                            self.settled = true;
+                        }
+                    }
+                }
+            }
+            AggOp::Min | AggOp::Max => {
+                let better = match (self.acc, v) {
+                    (_, Value::None) => false,
+                    (Value::None, _) => true,
+                    (Value::Int(a), Value::Int(b)) => (b < a) == (self.op == AggOp::Min) && a != b,
+                    (Value::Val(a), Value::Val(b)) => (b < a) == (self.op == AggOp::Min) && a != b,
+                    _ => false,
+                };
+                if better {
+                    self.acc = v;
+                }
+            }
+            AggOp::All => {
+                if v != Value::Bool(true) {
+                    self.acc = Value::Bool(false);
+                    self.settled = true;
+                }
+            }
+            AggOp::Any => {
+                if v == Value::Bool(true) {
+                    self.acc = Value::Bool(true);
+                    self.settled = true;
+                }
+            }
+        }
+        self.settled
+    }
+
+    pub fn finish(self) -> Value {
+        self.acc
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ExprKind {
     Const(Value),
@@ -75,6 +237,8 @@ pub enum ExprKind {
     ToInt(Box<Expr>, Arc<[i64]>),
     /// The domain value whose integer the int is (its index in `ints`); `none` when none is.
     ToValue(Box<Expr>, Arc<[i64]>),
+    /// A fold over the matches of a pattern (see [`Aggregate`]).
+    Aggregate(Box<Aggregate>),
 }
 
 /// A type-checked expression. The span points at its text for diagnostics.
@@ -88,6 +252,8 @@ pub struct Expr {
 pub trait Env {
     fn param(&self, index: u32) -> Value;
     fn attr(&self, var: VarId, attr: AttrId) -> Value;
+    /// The aggregate's value under the current binding.
+    fn aggregate(&self, agg: &Aggregate) -> Value;
 }
 
 impl Expr {
@@ -128,6 +294,7 @@ impl Expr {
                 v @ Value::Val(_) => v,
                 _ => Value::None,
             },
+            ExprKind::Aggregate(a) => env.aggregate(a),
         }
     }
 
@@ -136,8 +303,9 @@ impl Expr {
         self.eval(env) == Value::Bool(true)
     }
 
-    /// Calls `f` on every pattern variable the expression reads.
-    pub fn visit_attrs(&self, f: &mut impl FnMut(VarId, AttrId)) {
+    /// Calls `f` on every attribute of a pattern variable the expression reads, inside
+    /// aggregates too (there only the enclosing patterns' variables, not the aggregate's own).
+    pub fn visit_attrs(&self, f: &mut dyn FnMut(VarId, AttrId)) {
         match &self.kind {
             ExprKind::Const(_) | ExprKind::Param(_) => {}
             ExprKind::Attr(v, a) => f(*v, *a),
@@ -148,7 +316,65 @@ impl Expr {
                 a.visit_attrs(f);
                 b.visit_attrs(f);
             }
+            ExprKind::Aggregate(agg) => {
+                let bound = agg.pattern.bound;
+                let mut outer = |v: VarId, a: AttrId| {
+                    if v.0 < bound {
+                        f(v, a)
+                    }
+                };
+                if let Some(b) = &agg.body {
+                    b.visit_attrs(&mut outer);
+                }
+                agg.pattern.visit_attrs(&mut outer);
+            }
         }
+    }
+
+    /// Calls `f` on every pattern variable the expression depends on: those whose attributes
+    /// it reads and, inside aggregates, the enclosing nodes their patterns are attached to.
+    pub fn visit_vars(&self, f: &mut dyn FnMut(VarId)) {
+        match &self.kind {
+            ExprKind::Aggregate(agg) => agg.visit_outer_vars(f),
+            ExprKind::Unary(_, e) | ExprKind::ToInt(e, _) | ExprKind::ToValue(e, _) => {
+                e.visit_vars(f)
+            }
+            ExprKind::Binary(_, a, b) => {
+                a.visit_vars(f);
+                b.visit_vars(f);
+            }
+            ExprKind::Attr(v, _) => f(*v),
+            ExprKind::Const(_) | ExprKind::Param(_) => {}
+        }
+    }
+
+    /// Calls `f` on each aggregate of the expression that is not inside another.
+    pub fn visit_aggregates<'e>(&'e self, f: &mut impl FnMut(&'e Aggregate)) {
+        match &self.kind {
+            ExprKind::Aggregate(agg) => f(agg),
+            ExprKind::Unary(_, e) | ExprKind::ToInt(e, _) | ExprKind::ToValue(e, _) => {
+                e.visit_aggregates(f)
+            }
+            ExprKind::Binary(_, a, b) => {
+                a.visit_aggregates(f);
+                b.visit_aggregates(f);
+            }
+            ExprKind::Const(_) | ExprKind::Param(_) | ExprKind::Attr(..) => {}
+        }
+    }
+
+    /// True when the expression holds an aggregate.
+    pub fn has_aggregate(&self) -> bool {
+        let mut any = false;
+        self.visit_aggregates(&mut |_| any = true);
+        any
+    }
+
+    /// The binding array length its aggregates need (0 without aggregates).
+    pub fn depth(&self) -> u32 {
+        let mut d = 0;
+        self.visit_aggregates(&mut |a| d = d.max(a.depth()));
+        d
     }
 
     /// True when the expression reads a rule parameter.
@@ -160,13 +386,16 @@ impl Expr {
                 e.reads_params()
             }
             ExprKind::Binary(_, a, b) => a.reads_params() || b.reads_params(),
+            ExprKind::Aggregate(agg) => {
+                agg.body.as_ref().is_some_and(Expr::reads_params) || agg.pattern.reads_params()
+            }
         }
     }
 
-    /// The largest variable index read plus one (0 when none is read).
+    /// The largest variable index it depends on plus one (0 when none).
     pub fn max_var(&self) -> usize {
         let mut m = 0;
-        self.visit_attrs(&mut |v, _| m = m.max(v.index() + 1));
+        self.visit_vars(&mut |v| m = m.max(v.index() + 1));
         m
     }
 }
@@ -223,6 +452,9 @@ mod tests {
         fn attr(&self, _: VarId, _: AttrId) -> Value {
             Value::None
         }
+        fn aggregate(&self, _: &Aggregate) -> Value {
+            Value::None
+        }
     }
 
     fn bin(op: BinOp, a: ExprKind, b: ExprKind) -> Expr {
@@ -266,5 +498,36 @@ mod tests {
             ExprKind::Const(Value::Int(2)),
         );
         assert_eq!(overflow.eval(&NoEnv), Value::None);
+    }
+
+    fn fold(op: AggOp, values: &[Value]) -> Value {
+        let mut f = Fold::new(op);
+        for &v in values {
+            f.add(v);
+        }
+        f.finish()
+    }
+
+    #[test]
+    fn folds_skip_none_and_settle_early() {
+        use Value::{Bool, Int, None as N, Val};
+        assert_eq!(fold(AggOp::Count, &[N, Int(3), N]), Int(3));
+        assert_eq!(fold(AggOp::Count, &[]), Int(0));
+        assert_eq!(fold(AggOp::Sum, &[Int(2), N, Int(5)]), Int(7));
+        assert_eq!(fold(AggOp::Sum, &[]), Int(0));
+        assert_eq!(fold(AggOp::Sum, &[Int(i64::MAX), Int(1), Int(-5)]), N);
+        assert_eq!(fold(AggOp::Min, &[N, Int(4), Int(2), Int(9)]), Int(2));
+        assert_eq!(fold(AggOp::Max, &[Val(1), N, Val(7), Val(3)]), Val(7));
+        assert_eq!(fold(AggOp::Min, &[N, N]), N);
+        assert_eq!(fold(AggOp::Max, &[]), N);
+        assert_eq!(fold(AggOp::All, &[]), Bool(true));
+        assert_eq!(fold(AggOp::All, &[Bool(true), N]), Bool(false));
+        assert_eq!(fold(AggOp::Any, &[]), Bool(false));
+        assert_eq!(fold(AggOp::Any, &[N, Bool(false), Bool(true)]), Bool(true));
+        let mut any = Fold::new(AggOp::Any);
+        assert!(!any.add(Bool(false)));
+        assert!(any.add(Bool(true)));
+        let mut all = Fold::new(AggOp::All);
+        assert!(all.add(N), "an undefined condition fails `all`");
     }
 }

@@ -3,7 +3,7 @@
 pub mod expr;
 pub mod pattern;
 
-pub use expr::{BinOp, Env, Expr, ExprKind, UnOp};
+pub use expr::{AggId, AggOp, Aggregate, BinOp, Env, Expr, ExprKind, Fold, UnOp};
 pub use pattern::{Condition, PatEdge, PatNode, PathExpr, Pattern};
 
 use crate::diag::Span;
@@ -79,6 +79,17 @@ impl Rule {
         self.effects
             .iter()
             .any(|e| matches!(e, Effect::NewNode { .. }))
+    }
+
+    /// True when a condition of its pattern or NACs, or an expression of its effects,
+    /// holds an aggregate.
+    pub fn has_aggregate(&self) -> bool {
+        self.lhs.has_aggregate()
+            || self.effects.iter().any(|e| match e {
+                Effect::Set { value, .. } => value.has_aggregate(),
+                Effect::NewNode { attrs, .. } => attrs.iter().any(|(_, x)| x.has_aggregate()),
+                _ => false,
+            })
     }
 
     /// True when applying the rule can change the set of edges (node deletion removes

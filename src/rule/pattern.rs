@@ -6,7 +6,7 @@ use crate::model::{LabelId, NodeTypeId, VarId};
 use super::expr::Expr;
 
 /// A node of a pattern, bound to variable `bound + i` for the i-th node.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PatNode {
     pub name: String,
     pub ty: NodeTypeId,
@@ -37,7 +37,7 @@ impl PathExpr {
 }
 
 /// `src -path-> tgt`. A plain label is one edge; anything else is a path of edges.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PatEdge {
     pub src: VarId,
     pub tgt: VarId,
@@ -48,7 +48,7 @@ pub struct PatEdge {
 /// A pattern. Variables `0..bound` belong to enclosing patterns (a NAC sees the rule's
 /// nodes); this pattern's own nodes are `bound..bound + nodes.len()`. Matching is
 /// injective: distinct variables take distinct host nodes.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Pattern {
     pub bound: u32,
     pub nodes: Vec<PatNode>,
@@ -76,12 +76,51 @@ impl Pattern {
             .and_then(|i| self.nodes.get(i as usize))
     }
 
-    /// The number of variables needed to match this pattern and every nested NAC.
+    /// The number of variables needed to match this pattern, every nested NAC and every
+    /// aggregate of its conditions.
     pub fn depth(&self) -> u32 {
+        let conds = self.conds.iter().map(Expr::depth);
         self.nacs
             .iter()
             .map(Pattern::depth)
+            .chain(conds)
             .fold(self.var_end(), u32::max)
+    }
+
+    /// Calls `f` on every attribute its conditions and nested NACs read (inside aggregates,
+    /// of enclosing variables only).
+    pub fn visit_attrs(&self, f: &mut dyn FnMut(VarId, crate::model::AttrId)) {
+        for c in &self.conds {
+            c.visit_attrs(f);
+        }
+        for n in &self.nacs {
+            n.visit_attrs(f);
+        }
+    }
+
+    /// Calls `f` on every variable its edges, conditions and nested NACs depend on, its own
+    /// included.
+    pub fn visit_vars(&self, f: &mut dyn FnMut(VarId)) {
+        for e in &self.edges {
+            f(e.src);
+            f(e.tgt);
+        }
+        for c in &self.conds {
+            c.visit_vars(f);
+        }
+        for n in &self.nacs {
+            n.visit_vars(f);
+        }
+    }
+
+    /// True when a condition here or in a nested NAC reads a rule parameter.
+    pub fn reads_params(&self) -> bool {
+        self.conds.iter().any(Expr::reads_params) || self.nacs.iter().any(Pattern::reads_params)
+    }
+
+    /// True when a condition here or in a nested NAC holds an aggregate.
+    pub fn has_aggregate(&self) -> bool {
+        self.conds.iter().any(Expr::has_aggregate) || self.nacs.iter().any(Pattern::has_aggregate)
     }
 }
 

@@ -1,7 +1,7 @@
 //! The spanned syntax tree of a rule file: what was written, before any name is resolved.
 
 use crate::diag::Span;
-use crate::rule::{BinOp, UnOp};
+use crate::rule::{AggOp, BinOp, UnOp};
 
 /// A name as written, with where it stands.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,6 +27,7 @@ pub enum Item {
     Grid(GridDecl),
     Groups(GroupsDecl),
     Group(GroupDecl),
+    Line(LineDecl),
     Edges(EdgesDecl),
     Start(StartBlock),
     Rule(RuleDecl),
@@ -45,6 +46,7 @@ impl Item {
             Item::Grid(d) => d.span,
             Item::Groups(d) => d.span,
             Item::Group(d) => d.span,
+            Item::Line(d) => d.span,
             Item::Edges(d) => d.span,
             Item::Start(d) => d.span,
             Item::Rule(d) => d.span,
@@ -142,14 +144,14 @@ pub enum Dir {
     In,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EdgeStep {
     pub dir: Dir,
     pub path: Path,
     pub span: Span,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PathKind {
     Label(Ident),
     Inverse(Box<Path>),
@@ -160,7 +162,7 @@ pub enum PathKind {
     Opt(Box<Path>),
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Path {
     pub kind: PathKind,
     pub span: Span,
@@ -184,11 +186,14 @@ pub struct Dims {
     pub span: Span,
 }
 
-/// `grid RxC of T [given U]` or `grid RxC = names...`.
+/// `grid RxC of T [given U]` or `grid RxC = names... [given U]`, either with
+/// `shape { mask }`.
 #[derive(Clone, Debug)]
 pub struct GridDecl {
     pub dims: Dims,
     pub kind: GridKind,
+    /// The layout mask: `#` a cell, `.` a hole, one character per position.
+    pub shape: Option<RawBlock>,
     pub span: Span,
 }
 
@@ -212,12 +217,32 @@ pub struct RawBlock {
     pub span: Span,
 }
 
-/// `groups rows, columns, boxes 2x2 via in`.
+/// `groups rows, columns, boxes 2x2 [in SUBGRID] [via in]`.
 #[derive(Clone, Debug)]
 pub struct GroupsDecl {
     pub shapes: Vec<GroupShape>,
+    /// The sub-grids the shapes are laid over; the whole grid when absent.
+    pub within: Option<SubGrid>,
     pub via: Option<Ident>,
     pub span: Span,
+}
+
+/// `in block RxC at CELL ...` or `in lattice RxC at CELL ... step S [blocks BxC]`: one
+/// sub-grid per anchor, its top-left position.
+#[derive(Clone, Debug)]
+pub struct SubGrid {
+    pub dims: Dims,
+    pub anchors: Vec<Ident>,
+    /// A lattice's spacing: `None` for a block.
+    pub lattice: Option<Lattice>,
+}
+
+/// A lattice takes runs of `blocks` adjacent rows (columns) whose first ones are `step`
+/// apart.
+#[derive(Clone, Copy, Debug)]
+pub struct Lattice {
+    pub step: Dims,
+    pub blocks: Option<Dims>,
 }
 
 #[derive(Clone, Debug)]
@@ -248,6 +273,17 @@ pub struct GroupDecl {
 pub enum GroupMembers {
     Block { dims: Dims, at: Ident },
     List(Vec<Ident>),
+}
+
+/// `line name: Type = cells [via label] [next label]`.
+#[derive(Clone, Debug)]
+pub struct LineDecl {
+    pub name: Ident,
+    pub ty: Ident,
+    pub members: Vec<Ident>,
+    pub via: Option<Ident>,
+    pub next: Option<Ident>,
+    pub span: Span,
 }
 
 /// `edges c -l-> d where cond`.
@@ -322,13 +358,13 @@ pub struct Param {
 }
 
 /// The elements of a pattern: a rule body's, a NAC's or a `final` pattern's.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PatternBlock {
     pub elems: Vec<PatternElem>,
     pub span: Span,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PatternElem {
     Chain(Chain),
     Where(Expr),
@@ -336,16 +372,15 @@ pub enum PatternElem {
 }
 
 /// `a: T { cond } -l-> b <-m- c`: a single node is a chain without steps.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Chain {
     pub first: NodeRef,
     pub steps: Vec<(EdgeStep, NodeRef)>,
-    #[allow(dead_code)] // every node keeps its span for diagnostics; this one has no reader yet
     pub span: Span,
 }
 
 /// `name`, `name: Type` or either with `{ conditions }`.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NodeRef {
     pub name: Ident,
     pub ty: Option<Ident>,
@@ -420,6 +455,8 @@ pub enum ExprKind {
     Attr(Ident, Ident),
     Unary(UnOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `count(PATTERN)` (no expression) or `sum(EXPR for PATTERN)` and the like.
+    Aggregate(AggOp, Option<Box<Expr>>, Box<PatternBlock>),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -31,6 +31,16 @@ pub fn describe(rule: Rule) -> &'static str {
         Rule::grid_of => "`of` and a node type",
         Rule::grid_given => "`given` and a node type",
         Rule::grid_names => "`=` and node names",
+        Rule::grid_shape => "`shape` and a layout `{ ... }`",
+        Rule::sub_grid | Rule::sub_block | Rule::sub_lattice => {
+            "`in block RxC at CELL` or `in lattice RxC at CELL step N`"
+        }
+        Rule::anchors => "a cell name",
+        Rule::step_size => "a step like `3` or `3x3`",
+        Rule::lattice_blocks => "`blocks` and a size like `3x3`",
+        Rule::line_decl => "a line",
+        Rule::line_members => "cell names",
+        Rule::line_next => "`next` and an edge label",
         Rule::groups_decl => "`groups`",
         Rule::shape_rows
         | Rule::shape_columns
@@ -76,6 +86,8 @@ pub fn describe(rule: Rule) -> &'static str {
         | Rule::unary
         | Rule::minus
         | Rule::abs_call
+        | Rule::count_call
+        | Rule::fold_call
         | Rule::none
         | Rule::true_lit
         | Rule::false_lit
@@ -103,6 +115,9 @@ pub fn describe(rule: Rule) -> &'static str {
         Rule::w_true => "`true`",
         Rule::w_false => "`false`",
         Rule::w_abs => "`abs`",
+        Rule::fold_op => "an aggregate (`sum`, `min`, `max`, `all` or `any`)",
+        Rule::w_count => "`count`",
+        Rule::w_for => "`for`",
         Rule::w_and => "`and`",
         Rule::w_or => "`or`",
         Rule::w_via => "`via`",
@@ -115,6 +130,12 @@ pub fn describe(rule: Rule) -> &'static str {
         Rule::w_regions => "`regions`",
         Rule::w_layer => "`layer`",
         Rule::w_lines => "`lines`",
+        Rule::w_shape => "`shape`",
+        Rule::w_in => "`in`",
+        Rule::w_lattice => "`lattice`",
+        Rule::w_step => "`step`",
+        Rule::w_blocks => "`blocks`",
+        Rule::w_line => "`line`",
         Rule::w_next => "`next`",
         Rule::open_brace => "`{`",
         Rule::close_brace => "`}`",
@@ -216,6 +237,7 @@ const GROUPS: &[Group] = &[
             Rule::w_edges,
             Rule::w_start,
             Rule::w_layer,
+            Rule::w_line,
             Rule::ident,
         ],
         name: "a declaration",

@@ -191,3 +191,85 @@ fn blocks_keep_their_raw_text_and_grids_their_names() {
     };
     assert!(raw.text.contains("AB // } in a comment"), "{:?}", raw.text);
 }
+
+/// The one `where` condition of the rule of `text`.
+fn where_of(text: &str) -> ast::Expr {
+    let f = parse_str(text).unwrap_or_else(|d| panic!("{d:?}"));
+    let Some(ast::Item::Rule(r)) = f.items.last() else {
+        panic!("{f:?}")
+    };
+    let Some(ast::PatternElem::Where(e)) = r.pattern.elems.last() else {
+        panic!("{r:?}")
+    };
+    e.clone()
+}
+
+#[test]
+fn aggregates_are_calls_of_their_name_with_a_pattern() {
+    use crate::rule::AggOp;
+    let e = where_of(
+        "values 1 rule r { k: Cage where sum(d.val for k <-cage- d: Cell { val != none }) + 1 > k.sum }",
+    );
+    let ast::ExprKind::Binary(_, lhs, _) = &e.kind else {
+        panic!("{e:?}")
+    };
+    let ast::ExprKind::Binary(_, sum, _) = &lhs.kind else {
+        panic!("{lhs:?}")
+    };
+    let ast::ExprKind::Aggregate(AggOp::Sum, Some(body), pattern) = &sum.kind else {
+        panic!("{sum:?}")
+    };
+    assert!(matches!(body.kind, ast::ExprKind::Attr(..)));
+    assert_eq!(pattern.elems.len(), 1);
+    let ast::PatternElem::Chain(chain) = &pattern.elems[0] else {
+        panic!()
+    };
+    assert_eq!(chain.steps[0].1.name.name, "d");
+    assert_eq!(chain.steps[0].1.conds.len(), 1);
+    for (text, op) in [
+        ("count(k <-cage- d: Cell) > 0", AggOp::Count),
+        ("min(d.val for d: Cell) == 1", AggOp::Min),
+        (
+            "max(d.val for d: Cell where d.row > 1 not { d -in-> g: G }) == 1",
+            AggOp::Max,
+        ),
+        ("all(d.val != none for d: Cell)", AggOp::All),
+        ("not any (d.val == 1 for d: Cell)", AggOp::Any),
+    ] {
+        let e = where_of(&format!("values 1 rule r {{ where {text} }}"));
+        let mut found = None;
+        fn first(e: &ast::Expr, out: &mut Option<AggOp>) {
+            match &e.kind {
+                ast::ExprKind::Aggregate(op, ..) => *out = out.or(Some(*op)),
+                ast::ExprKind::Binary(_, a, b) => {
+                    first(a, out);
+                    first(b, out);
+                }
+                ast::ExprKind::Unary(_, a) => first(a, out),
+                _ => {}
+            }
+        }
+        first(&e, &mut found);
+        assert_eq!(found, Some(op), "{text}");
+    }
+}
+
+#[test]
+fn aggregate_words_stay_names_without_a_call() {
+    // A cage's `sum`, a node named `count`, an attribute `max` and `for`: all names.
+    let f = parse_str(
+        "values 1 node Cage { sum: int, max: int } count: Cage { sum = 3, max = 1 }
+         rule r { for: Cage { sum == max } where for.sum > 0 }",
+    )
+    .unwrap_or_else(|d| panic!("{d:?}"));
+    assert_eq!(f.items.len(), 4);
+}
+
+#[test]
+fn a_broken_aggregate_names_what_was_expected() {
+    let e = error_of("values 1..4\nrule r { where sum(d.val k <-cage- d: Cell) > 1 }");
+    assert!(e.contains("2:26: error: expected"), "{e}");
+    assert!(e.contains("`for`"), "{e}");
+    let e = error_of("values 1..4\nrule r { where count() > 1 }");
+    assert!(e.contains("2:22: error: expected a pattern element"), "{e}");
+}

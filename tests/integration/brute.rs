@@ -21,8 +21,21 @@ struct Plan {
     /// The cages with a total, and the ones each cell is in.
     sums: Vec<(Vec<usize>, i64)>,
     sums_of: Vec<Vec<usize>>,
-    /// Per value index, its number (numeric domains with sums only).
+    /// Per value index, its number (numeric domains with sums, arrows, runs or odd counts
+    /// only).
     numbers: Vec<i64>,
+    /// (other cell, k): values at least k apart.
+    distant: Vec<Vec<(usize, usize)>>,
+    /// Cells whose value must equal each cell's.
+    equal: Vec<Vec<usize>>,
+    /// The arrows (circle, cells) each cell is on, decided once all are filled.
+    arrows: Vec<Vec<(usize, Vec<usize>)>>,
+    /// Positions without a cell, skipped.
+    holes: Vec<bool>,
+    /// Per cell: the runs it belongs to.
+    runs: Vec<Vec<Vec<usize>>>,
+    /// Per cell: the zones it belongs to, as (cells, odd numbers they hold).
+    odds: Vec<Vec<(Vec<usize>, usize)>>,
 }
 
 impl Plan {
@@ -55,11 +68,41 @@ impl Plan {
                 sums_of[a].push(k);
             }
         }
-        let numbers = if v.sums.is_empty() {
+        let arithmetic =
+            !(v.sums.is_empty() && v.arrows.is_empty() && v.runs.is_empty() && v.odds.is_empty());
+        let numbers = if !arithmetic {
             Vec::new()
         } else {
             (0..v.values.len()).map(|x| v.number(x)).collect()
         };
+        let mut distant = vec![Vec::new(); v.cells()];
+        for &(a, b, k) in &v.distant {
+            distant[a].push((b, k));
+            distant[b].push((a, k));
+        }
+        let mut equal = vec![Vec::new(); v.cells()];
+        for &(a, b) in &v.equal {
+            equal[a].push(b);
+            equal[b].push(a);
+        }
+        let mut arrows = vec![Vec::new(); v.cells()];
+        for (circle, cells) in &v.arrows {
+            for &c in std::iter::once(circle).chain(cells) {
+                arrows[c].push((*circle, cells.clone()));
+            }
+        }
+        let mut runs = vec![Vec::new(); v.cells()];
+        for cells in &v.runs {
+            for &c in cells {
+                runs[c].push(cells.clone());
+            }
+        }
+        let mut odds = vec![Vec::new(); v.cells()];
+        for (cells, n) in &v.odds {
+            for &c in cells {
+                odds[c].push((cells.clone(), *n));
+            }
+        }
         Plan {
             differ: v.neighbours(),
             greater,
@@ -70,7 +113,37 @@ impl Plan {
             sums: v.sums.clone(),
             sums_of,
             numbers,
+            distant,
+            equal,
+            arrows,
+            holes: v.holes.clone(),
+            runs,
+            odds,
         }
+    }
+
+    /// Whether `cell = x` keeps every run and zone of the cell completable: a run's numbers
+    /// (distinct) stay within a window of its size and an odd count within its count, and
+    /// both are exact once full.
+    fn sets_allow(&self, vals: &[Option<usize>], cell: usize, x: usize) -> bool {
+        let filled = |cells: &[usize]| {
+            let mut nums: Vec<i64> = cells
+                .iter()
+                .filter(|&&c| c != cell)
+                .filter_map(|&c| vals[c].map(|y| self.numbers[y]))
+                .collect();
+            nums.push(self.numbers[x]);
+            nums
+        };
+        self.runs[cell].iter().all(|cells| {
+            let nums = filled(cells);
+            let (lo, hi) = (nums.iter().min().unwrap(), nums.iter().max().unwrap());
+            hi - lo < cells.len() as i64
+        }) && self.odds[cell].iter().all(|(cells, n)| {
+            let nums = filled(cells);
+            let odd = nums.iter().filter(|&&y| y % 2 != 0).count();
+            odd <= *n && (nums.len() < cells.len() || odd == *n)
+        })
     }
 
     /// Whether `cell = x` agrees with every filled cell of `vals`.
@@ -89,6 +162,24 @@ impl Plan {
             && self.sums_of[cell]
                 .iter()
                 .all(|&k| self.sum_allows(vals, cell, x, k))
+            && self.distant[cell]
+                .iter()
+                .all(|&(d, k)| vals[d].is_none_or(|y| x.abs_diff(y) >= k))
+            && self.equal[cell]
+                .iter()
+                .all(|&d| vals[d].is_none_or(|y| x == y))
+            && self.arrows[cell].iter().all(|(circle, cells)| {
+                let number = |c: usize| {
+                    let v = if c == cell { Some(x) } else { vals[c] };
+                    v.map(|y| self.numbers[y])
+                };
+                let parts: Option<Vec<i64>> = cells.iter().map(|&c| number(c)).collect();
+                match (number(*circle), parts) {
+                    (Some(total), Some(parts)) => parts.iter().sum::<i64>() == total,
+                    _ => true,
+                }
+            })
+            && self.sets_allow(vals, cell, x)
     }
 
     /// Whether `cell = x` keeps cage `k` able to reach its total: a full cage adds up to
@@ -133,7 +224,7 @@ pub fn count(v: &Variant, givens: &[Option<usize>]) -> u64 {
         return 0;
     }
     let mut vals = givens.to_vec();
-    let empty: Vec<usize> = (0..v.cells()).filter(|&i| givens[i].is_none()).collect();
+    let empty = open_cells(v, givens);
     fn go(plan: &Plan, n: usize, vals: &mut Vec<Option<usize>>, empty: &[usize]) -> u64 {
         let Some((&cell, rest)) = empty.split_first() else {
             return 1;
@@ -149,6 +240,52 @@ pub fn count(v: &Variant, givens: &[Option<usize>]) -> u64 {
         total
     }
     go(&plan, v.values.len(), &mut vals, &empty)
+}
+
+/// The cells to fill: neither given nor holes.
+fn open_cells(v: &Variant, givens: &[Option<usize>]) -> Vec<usize> {
+    (0..v.cells())
+        .filter(|&i| givens[i].is_none() && !v.is_hole(i))
+        .collect()
+}
+
+/// A hole's entry in a solution: holes hold no value.
+pub const HOLE: usize = usize::MAX;
+
+/// The number of solutions extending the givens, filling first the open cell with the
+/// fewest allowed values: the same plain enumeration as [`count`], in an order that finishes
+/// on large grids with many givens (the shaped grids' start blocks).
+pub fn count_fewest_first(v: &Variant, givens: &[Option<usize>]) -> u64 {
+    let plan = Plan::new(v);
+    if !plan.consistent(givens) {
+        return 0;
+    }
+    let mut vals = givens.to_vec();
+    let mut open = open_cells(v, givens);
+    fn go(plan: &Plan, n: usize, vals: &mut Vec<Option<usize>>, open: &mut Vec<usize>) -> u64 {
+        let Some((k, _)) = open
+            .iter()
+            .enumerate()
+            .map(|(k, &c)| (k, (0..n).filter(|&x| plan.allows(vals, c, x)).count()))
+            .min_by_key(|&(_, m)| m)
+        else {
+            return 1;
+        };
+        let cell = open.swap_remove(k);
+        let mut total = 0;
+        for x in 0..n {
+            if plan.allows(vals, cell, x) {
+                vals[cell] = Some(x);
+                total += go(plan, n, vals, open);
+                vals[cell] = None;
+            }
+        }
+        open.push(cell);
+        let last = open.len() - 1;
+        open.swap(k, last);
+        total
+    }
+    go(&plan, v.values.len(), &mut vals, &mut open)
 }
 
 /// Every solution extending the givens, as value indices, in lexicographic order.
@@ -167,10 +304,10 @@ pub fn solutions(v: &Variant, givens: &[Option<usize>]) -> Vec<Vec<usize>> {
         out: &mut Vec<Vec<usize>>,
     ) {
         if cell == vals.len() {
-            out.push(vals.iter().map(|x| x.unwrap()).collect());
+            out.push(vals.iter().map(|x| x.unwrap_or(HOLE)).collect());
             return;
         }
-        if vals[cell].is_some() {
+        if vals[cell].is_some() || plan.holes[cell] {
             return go(plan, n, vals, cell + 1, out);
         }
         for x in 0..n {
@@ -206,7 +343,7 @@ pub fn first_solution(
         if cell == vals.len() {
             return true;
         }
-        if vals[cell].is_some() {
+        if vals[cell].is_some() || plan.holes[cell] {
             return go(plan, vals, cell + 1, order, budget);
         }
         if *budget == 0 {
@@ -226,7 +363,8 @@ pub fn first_solution(
     }
     // A budget keeps unsatisfiable random variants quick; they then count as having none.
     let mut budget = 2_000_000;
-    go(&plan, &mut vals, 0, order, &mut budget).then(|| vals.iter().map(|x| x.unwrap()).collect())
+    go(&plan, &mut vals, 0, order, &mut budget)
+        .then(|| vals.iter().map(|x| x.unwrap_or(HOLE)).collect())
 }
 
 /// The `--expand all` state space: consistent partial fillings extending the givens.
@@ -252,7 +390,7 @@ pub fn space(v: &Variant, givens: &[Option<usize>], cap: u64) -> Option<Space> {
     if !plan.consistent(givens) {
         return Some(s);
     }
-    let empty: Vec<usize> = (0..v.cells()).filter(|&i| givens[i].is_none()).collect();
+    let empty = open_cells(v, givens);
     let mut vals = givens.to_vec();
     struct Walk<'a> {
         plan: &'a Plan,

@@ -1,9 +1,11 @@
 //! An independent solution checker: a grid is a solution when every cell holds a domain
 //! value, the givens are kept and every group, difference and inequality constraint holds.
 
+use crate::brute::HOLE;
 use crate::variant::Variant;
 
-/// Checks a solution grid written one character per cell against a variant and its givens.
+/// Checks a solution grid written one character per position (a blank at a hole) against
+/// a variant and its givens.
 pub fn check(v: &Variant, givens: &[Option<usize>], grid: &str) -> Result<(), String> {
     let chars: Vec<char> = grid.chars().collect();
     if chars.len() != v.cells() {
@@ -16,6 +18,15 @@ pub fn check(v: &Variant, givens: &[Option<usize>], grid: &str) -> Result<(), St
     let mut vals = Vec::with_capacity(chars.len());
     for (i, &ch) in chars.iter().enumerate() {
         let (r, c) = v.rc(i);
+        if v.is_hole(i) {
+            if ch != ' ' {
+                return Err(format!(
+                    "grid {grid:?}: r{r}c{c} is a hole but holds {ch:?}"
+                ));
+            }
+            vals.push(HOLE);
+            continue;
+        }
         match v.value_of_char(ch) {
             Some(x) => vals.push(x),
             None => {
@@ -99,6 +110,62 @@ pub fn check_values(v: &Variant, givens: &[Option<usize>], vals: &[usize]) -> Re
                 "{} is marked {kind} but holds {}",
                 name(a),
                 v.values[vals[a]]
+            ));
+        }
+    }
+    for &(a, b, k) in &v.distant {
+        if vals[a].abs_diff(vals[b]) < k {
+            return Err(format!(
+                "{} and {} are neighbours on a whisper and hold {} and {}, less than {k} apart",
+                name(a),
+                name(b),
+                v.values[vals[a]],
+                v.values[vals[b]]
+            ));
+        }
+    }
+    for &(a, b) in &v.equal {
+        if vals[a] != vals[b] {
+            return Err(format!(
+                "{} and {} mirror each other on a palindrome but hold {} and {}",
+                name(a),
+                name(b),
+                v.values[vals[a]],
+                v.values[vals[b]]
+            ));
+        }
+    }
+    for (circle, cells) in &v.arrows {
+        let total: i64 = cells.iter().map(|&c| v.number(vals[c])).sum();
+        if total != v.number(vals[*circle]) {
+            return Err(format!(
+                "the arrow from {} adds up to {total}, but its circle holds {}",
+                name(*circle),
+                v.values[vals[*circle]]
+            ));
+        }
+    }
+    let numbers =
+        |cells: &[usize]| -> Vec<i64> { cells.iter().map(|&c| v.number(vals[c])).collect() };
+    let cells_named = |cells: &[usize]| -> String {
+        cells.iter().map(|&c| name(c)).collect::<Vec<_>>().join(" ")
+    };
+    for cells in &v.runs {
+        let nums = numbers(cells);
+        let (lo, hi) = (nums.iter().min().unwrap(), nums.iter().max().unwrap());
+        if hi - lo + 1 != cells.len() as i64 {
+            return Err(format!(
+                "run {} holds {nums:?}, not consecutive numbers",
+                cells_named(cells)
+            ));
+        }
+    }
+    for (cells, n) in &v.odds {
+        let odd = numbers(cells).iter().filter(|&&y| y % 2 != 0).count();
+        if odd != *n {
+            return Err(format!(
+                "zone {} holds {odd} odd numbers, not {n}",
+                cells_named(cells)
             ));
         }
     }

@@ -57,26 +57,46 @@ fn parse(run: &Run) -> Document<'_> {
 /// The board's cells, row-major, read from the picture: their rectangles must tile a grid
 /// of `rows` x `cols` equal squares without overlap.
 fn cells(doc: &Document, rows: usize, cols: usize, what: &str) -> Vec<Rect> {
-    let mut cells: Vec<Rect> = by_class(doc, "cell").iter().map(rect).collect();
-    assert_eq!(cells.len(), rows * cols, "{what}: cell rectangles");
-    for (i, &a) in cells.iter().enumerate() {
+    shaped_cells(doc, rows, cols, &[], what)
+}
+
+/// As [`cells`] for a grid with holes (`holes[i]`: position i has no cell; empty: none):
+/// exactly the other positions are drawn. A hole's entry is the square it would have.
+fn shaped_cells(doc: &Document, rows: usize, cols: usize, holes: &[bool], what: &str) -> Vec<Rect> {
+    let is_hole = |i: usize| holes.get(i).copied().unwrap_or(false);
+    let drawn: Vec<Rect> = by_class(doc, "cell").iter().map(rect).collect();
+    let want = (0..rows * cols).filter(|&i| !is_hole(i)).count();
+    assert_eq!(drawn.len(), want, "{what}: cell rectangles");
+    for (i, &a) in drawn.iter().enumerate() {
         assert!(
-            a.2 > 0.0 && (a.2 - cells[0].2).abs() < 1e-6 && (a.3 - a.2).abs() < 1e-6,
+            a.2 > 0.0 && (a.2 - drawn[0].2).abs() < 1e-6 && (a.3 - a.2).abs() < 1e-6,
             "{what}: cell {i} is not a square like the others"
         );
-        for &b in &cells[i + 1..] {
+        for &b in &drawn[i + 1..] {
             assert!(!overlap(a, b), "{what}: cells {a:?} and {b:?} overlap");
         }
     }
-    cells.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.total_cmp(&b.0)));
-    let s = cells[0].2;
-    for (i, c) in cells.iter().enumerate() {
-        let (r, k) = (i / cols, i % cols);
+    // Every row and column of a shape holds a cell, so the least x and y are the grid's.
+    let s = drawn[0].2;
+    let x0 = drawn.iter().map(|c| c.0).fold(f64::INFINITY, f64::min);
+    let y0 = drawn.iter().map(|c| c.1).fold(f64::INFINITY, f64::min);
+    let mut cells: Vec<Rect> = (0..rows * cols)
+        .map(|i| (x0 + (i % cols) as f64 * s, y0 + (i / cols) as f64 * s, s, s))
+        .collect();
+    for c in &drawn {
+        let (k, r) = ((c.0 - x0) / s, (c.1 - y0) / s);
         assert!(
-            (c.0 - cells[0].0 - k as f64 * s).abs() < 1e-6
-                && (c.1 - cells[0].1 - r as f64 * s).abs() < 1e-6,
-            "{what}: cell {i} is not at row {r} column {k}"
+            (k - k.round()).abs() < 1e-6 && (r - r.round()).abs() < 1e-6,
+            "{what}: the cell {c:?} is off the grid's squares"
         );
+        let (r, k) = (r.round() as usize, k.round() as usize);
+        assert!(
+            r < rows && k < cols,
+            "{what}: the cell {c:?} is outside the grid"
+        );
+        let i = r * cols + k;
+        assert!(!is_hole(i), "{what}: a cell drawn at hole {i}");
+        cells[i] = *c;
     }
     cells
 }
@@ -169,6 +189,30 @@ fn shaded(doc: &Document, cells: &[Rect]) -> Vec<BTreeSet<usize>> {
         .collect()
 }
 
+/// The cells of each cage's dashed outline: the cells its sides are drawn in.
+fn caged(doc: &Document, cells: &[Rect]) -> Vec<BTreeSet<usize>> {
+    by_class(doc, "cage")
+        .iter()
+        .filter(|n| n.tag_name().name() == "path")
+        .map(|path| {
+            let nums: Vec<f64> = path
+                .attribute("d")
+                .unwrap()
+                .split(|c: char| c == 'M' || c == 'L' || c.is_whitespace())
+                .filter(|w| !w.is_empty())
+                .map(|w| w.parse().unwrap())
+                .collect();
+            // Each side is `M x y L x y`: its middle lies in the cell it outlines.
+            nums.chunks(4)
+                .map(|s| {
+                    let mid = ((s[0] + s[2]) / 2.0, (s[1] + s[3]) / 2.0);
+                    cell_at(cells, mid).expect("a cage side inside a cell")
+                })
+                .collect()
+        })
+        .collect()
+}
+
 /// The lines drawn along diagonals, as (first cell, last cell).
 fn diagonals(doc: &Document, cells: &[Rect]) -> BTreeSet<(usize, usize)> {
     by_class(doc, "diagonal")
@@ -183,10 +227,15 @@ fn diagonals(doc: &Document, cells: &[Rect]) -> BTreeSet<(usize, usize)> {
         .collect()
 }
 
-/// True when the group is one whole row or column (drawn by the grid).
+/// True when the group is an unbroken run of one row or column (drawn by the grid).
 fn row_or_column(v: &Variant, group: &[usize]) -> bool {
-    group.len() == v.cols && group.iter().all(|&c| c / v.cols == group[0] / v.cols)
-        || group.len() == v.rows && group.iter().all(|&c| c % v.cols == group[0] % v.cols)
+    // A sub-grid's row or column is an unbroken run of one row or column of the board.
+    let mut cells: Vec<usize> = group.to_vec();
+    cells.sort_unstable();
+    let one_row = cells.iter().all(|&c| c / v.cols == cells[0] / v.cols);
+    let one_col = cells.iter().all(|&c| c % v.cols == cells[0] % v.cols);
+    let step = if one_row { 1 } else { v.cols };
+    (one_row || one_col) && cells.windows(2).all(|w| w[1] - w[0] == step)
 }
 
 #[test]
@@ -197,7 +246,7 @@ fn every_rule_files_board_draws_its_cells_givens_and_groups() {
         run.ok();
         let doc = parse(&run);
         let v = &rf.variant;
-        let cells = cells(&doc, v.rows, v.cols, rf.name);
+        let cells = shaped_cells(&doc, v.rows, v.cols, &v.holes, rf.name);
         // Every given in its cell, nothing placed.
         let text = std::fs::read_to_string(&path).unwrap();
         let givens = v.parse_givens(&start_givens(&text));
@@ -213,10 +262,11 @@ fn every_rule_files_board_draws_its_cells_givens_and_groups() {
             "{}: values placed in the start",
             rf.name
         );
-        // Every group visible: bordered, shaded, or along a drawn diagonal.
+        // Every group visible: bordered, shaded, caged, or along a drawn diagonal.
         let sides = thick_sides(&doc, &cells);
         let shades = shaded(&doc, &cells);
         let diags = diagonals(&doc, &cells);
+        let cages = caged(&doc, &cells);
         for g in &v.groups {
             if row_or_column(v, g) {
                 continue;
@@ -224,7 +274,10 @@ fn every_rule_files_board_draws_its_cells_givens_and_groups() {
             let set: BTreeSet<usize> = g.iter().copied().collect();
             let (lo, hi) = (*set.first().unwrap(), *set.last().unwrap());
             assert!(
-                bordered(v, g, &sides) || shades.contains(&set) || diags.contains(&(lo, hi)),
+                bordered(v, g, &sides)
+                    || shades.contains(&set)
+                    || cages.contains(&set)
+                    || diags.contains(&(lo, hi)),
                 "{}: the group {g:?} is not visible",
                 rf.name
             );
@@ -247,11 +300,39 @@ fn every_rule_files_board_draws_its_cells_givens_and_groups() {
                 rf.name
             );
         }
-        // Each inequality: a sign between its cells, its point on the smaller one's side.
+        // An inequality along a drawn line (a thermometer) is a member before another on
+        // the line; any other is a sign between its cells, its point on the smaller one's
+        // side.
+        let lines: Vec<Vec<(f64, f64)>> = by_class(&doc, "line")
+            .iter()
+            .filter(|n| n.tag_name().name() == "polyline")
+            .map(|n| {
+                let pts = n.attribute("points").unwrap();
+                pts.split_whitespace()
+                    .map(|p| {
+                        let (x, y) = p.split_once(',').unwrap();
+                        (x.parse().unwrap(), y.parse().unwrap())
+                    })
+                    .collect()
+            })
+            .collect();
+        let centre = |i: usize| (cells[i].0 + cells[i].2 / 2.0, cells[i].1 + cells[i].3 / 2.0);
+        let at = |p: (f64, f64), q: (f64, f64)| (p.0 - q.0).hypot(p.1 - q.1) < 1e-3;
+        let apart: Vec<(usize, usize)> = v
+            .less
+            .iter()
+            .copied()
+            .filter(|&(a, b)| {
+                !lines.iter().any(|l| {
+                    let i = l.iter().position(|&p| at(p, centre(a)));
+                    let j = l.iter().position(|&p| at(p, centre(b)));
+                    matches!((i, j), (Some(i), Some(j)) if i < j)
+                })
+            })
+            .collect();
         let signs = by_class(&doc, "ineq");
-        assert_eq!(signs.len(), v.less.len(), "{}: inequality signs", rf.name);
-        for &(a, b) in &v.less {
-            let centre = |i: usize| (cells[i].0 + cells[i].2 / 2.0, cells[i].1 + cells[i].3 / 2.0);
+        assert_eq!(signs.len(), apart.len(), "{}: inequality signs", rf.name);
+        for &(a, b) in &apart {
             let (ca, cb) = (centre(a), centre(b));
             let mid = ((ca.0 + cb.0) / 2.0, (ca.1 + cb.1) / 2.0);
             let found = signs.iter().any(|s| {
@@ -295,7 +376,7 @@ fn a_drawn_solution_passes_the_checker_and_keeps_its_givens_bold() {
             ]);
             run.ok();
             let doc = parse(&run);
-            let cells = cells(&doc, v.rows, v.cols, name);
+            let cells = shaped_cells(&doc, v.rows, v.cols, &v.holes, name);
             let given = values(&doc, &cells, "given");
             let placed = values(&doc, &cells, "placed");
             assert_eq!(

@@ -267,6 +267,8 @@ struct EdgeLabel {
 struct GridShape {
     rows: u64,
     cols: u64,
+    cells: u64,
+    holes: u64,
     givens: u64,
 }
 
@@ -386,10 +388,22 @@ fn check_in_json_states_what_the_text_states() {
             ));
         }
         match &j.grid {
-            Some(g) => has(&format!(
-                "grid: {}x{} ({} givens)",
-                g.rows, g.cols, g.givens
-            )),
+            Some(g) => {
+                assert_eq!(
+                    g.cells + g.holes,
+                    g.rows * g.cols,
+                    "{name}: cells and holes"
+                );
+                let holes = if g.holes > 0 {
+                    format!(", {} cells, {} holes", g.cells, g.holes)
+                } else {
+                    String::new()
+                };
+                has(&format!(
+                    "grid: {}x{} ({} givens{holes})",
+                    g.rows, g.cols, g.givens
+                ))
+            }
             None => assert!(!t.contains("\ngrid: "), "{name}"),
         }
         for r in &j.rules {

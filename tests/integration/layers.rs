@@ -208,7 +208,6 @@ fn lines_of_cells_count_as_the_brute_force_does() {
 }
 
 #[test]
-#[ignore = "needs aggregates (branch agg)"]
 fn killer_cages_and_sums_per_line_count_as_the_brute_force_does() {
     let counts = assert_batch(&rule("killer-4x4"), &layers("killer-4x4.txt"), killer);
     assert!(counts.contains(&1) && counts.iter().any(|&c| c > 1));

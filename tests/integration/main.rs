@@ -1,6 +1,7 @@
 //! The integration test binary: runs `grafter` on the rule files, data and fixtures, and
 //! compares with an independent checker and brute-force enumerator.
 
+mod aggregates;
 mod analysis;
 mod bad_input;
 mod brute;
@@ -14,17 +15,20 @@ mod encodings;
 mod engines;
 mod fuzz;
 mod heuristics;
+mod janko;
 mod json;
 mod layers;
 mod layout;
 mod limits;
 mod limits_check;
+mod lines;
 mod playground;
 mod progress;
 mod random_variants;
 mod refusals;
 mod semantics;
 mod serve;
+mod shapes;
 mod solutions;
 mod stops;
 mod support;

@@ -21,6 +21,19 @@ pub struct Variant {
     pub parity: Vec<(usize, usize)>,
     /// Cages whose values, as numbers, add up to a total.
     pub sums: Vec<(Vec<usize>, i64)>,
+    /// (a, b, k): the values of a and b are at least k apart in the domain (whispers).
+    pub distant: Vec<(usize, usize, usize)>,
+    /// Pairs of cells that hold the same value (palindromes).
+    pub equal: Vec<(usize, usize)>,
+    /// (circle, cells): the circle's number is the sum of the cells' numbers (arrows).
+    pub arrows: Vec<(usize, Vec<usize>)>,
+    /// Positions without a cell (the holes of a shaped grid): in no constraint, never filled.
+    pub holes: Vec<bool>,
+    /// Sets of cells whose numbers form a run of consecutive numbers (renban; that they
+    /// differ is a group of `groups`).
+    pub runs: Vec<Vec<usize>>,
+    /// Sets of cells of which exactly this many hold an odd number.
+    pub odds: Vec<(Vec<usize>, usize)>,
 }
 
 impl Variant {
@@ -42,9 +55,145 @@ impl Variant {
             apart: Vec::new(),
             parity: Vec::new(),
             sums: Vec::new(),
+            distant: Vec::new(),
+            equal: Vec::new(),
+            arrows: Vec::new(),
+            holes: vec![false; n * n],
+            runs: Vec::new(),
+            odds: Vec::new(),
         };
         v.add_rows_and_columns();
         v
+    }
+
+    /// A grid of `mask` (one string per row: `#` a cell, `.` a hole) without constraints.
+    pub fn shaped(mask: &[&str], values: Vec<String>) -> Variant {
+        let holes: Vec<bool> = mask
+            .iter()
+            .flat_map(|l| l.chars().map(|c| c == '.'))
+            .collect();
+        let cols = mask[0].chars().count();
+        assert!(mask.iter().all(|l| l.chars().count() == cols));
+        Variant {
+            rows: mask.len(),
+            cols,
+            values,
+            groups: Vec::new(),
+            differ: Vec::new(),
+            less: Vec::new(),
+            apart: Vec::new(),
+            parity: Vec::new(),
+            sums: Vec::new(),
+            distant: Vec::new(),
+            equal: Vec::new(),
+            arrows: Vec::new(),
+            holes,
+            runs: Vec::new(),
+            odds: Vec::new(),
+        }
+    }
+
+    /// The rows, columns and br x bc boxes of an n x n Sudoku whose top-left cell is at
+    /// 1-based (r, c).
+    pub fn with_sudoku_at(mut self, r: usize, c: usize, n: usize, br: usize, bc: usize) -> Variant {
+        for i in 0..n {
+            let row = (0..n).map(|j| self.at(r + i, c + j)).collect();
+            let col = (0..n).map(|j| self.at(r + j, c + i)).collect();
+            self.groups.push(row);
+            self.groups.push(col);
+        }
+        for i in (0..n).step_by(br) {
+            for j in (0..n).step_by(bc) {
+                let b = self.block(r + i, c + j, br, bc);
+                self.groups.push(b);
+            }
+        }
+        self
+    }
+
+    /// A 9x9 Sudoku on a lattice: its cell (i, j), from 0, is at 1-based row
+    /// `r + (i / run) * step + i % run` and the column alike.
+    pub fn with_lattice_sudoku(mut self, r: usize, c: usize, step: usize, run: usize) -> Variant {
+        let at = |i: usize| (i / run) * step + i % run;
+        let cell = |v: &Variant, i: usize, j: usize| v.at(r + at(i), c + at(j));
+        for i in 0..9 {
+            let row = (0..9).map(|j| cell(&self, i, j)).collect();
+            let col = (0..9).map(|j| cell(&self, j, i)).collect();
+            self.groups.push(row);
+            self.groups.push(col);
+            let (bi, bj) = (3 * (i / 3), 3 * (i % 3));
+            let b = (0..9)
+                .map(|k| cell(&self, bi + k / 3, bj + k % 3))
+                .collect();
+            self.groups.push(b);
+        }
+        self
+    }
+
+    /// 9x9 Sudokus with their top-left cells at the 1-based `anchors`, in a grid of
+    /// `rows` x `cols` whose positions outside every Sudoku are holes.
+    pub fn sudokus(rows: usize, cols: usize, anchors: &[(usize, usize)]) -> Variant {
+        let inside = |r: usize, c: usize| {
+            anchors
+                .iter()
+                .any(|&(r0, c0)| (r0..r0 + 9).contains(&r) && (c0..c0 + 9).contains(&c))
+        };
+        let mask: Vec<String> = (1..=rows)
+            .map(|r| {
+                (1..=cols)
+                    .map(|c| if inside(r, c) { '#' } else { '.' })
+                    .collect()
+            })
+            .collect();
+        let mask: Vec<&str> = mask.iter().map(String::as_str).collect();
+        anchors
+            .iter()
+            .fold(Variant::shaped(&mask, Variant::digits(9)), |v, &(r, c)| {
+                v.with_sudoku_at(r, c, 9, 3, 3)
+            })
+    }
+
+    /// Whether the position is a hole.
+    pub fn is_hole(&self, cell: usize) -> bool {
+        self.holes[cell]
+    }
+
+    /// A thermometer, bulb first: every cell holds less than each cell after it.
+    pub fn with_thermometer(mut self, cells: &[(usize, usize)]) -> Variant {
+        let cells: Vec<usize> = cells.iter().map(|&(r, c)| self.at(r, c)).collect();
+        for (i, &a) in cells.iter().enumerate() {
+            for &b in &cells[i + 1..] {
+                self.less.push((a, b));
+            }
+        }
+        self
+    }
+
+    /// A whisper line: cells next to each other on it hold values at least `k` apart.
+    pub fn with_whisper(mut self, k: usize, cells: &[(usize, usize)]) -> Variant {
+        for w in cells.windows(2) {
+            let (a, b) = (self.at(w[0].0, w[0].1), self.at(w[1].0, w[1].1));
+            self.distant.push((a, b, k));
+        }
+        self
+    }
+
+    /// A palindrome line: it reads the same from either end.
+    pub fn with_palindrome(mut self, cells: &[(usize, usize)]) -> Variant {
+        let n = cells.len();
+        for i in 0..n / 2 {
+            let (a, b) = (cells[i], cells[n - 1 - i]);
+            let (a, b) = (self.at(a.0, a.1), self.at(b.0, b.1));
+            self.equal.push((a, b));
+        }
+        self
+    }
+
+    /// An arrow: the circle (the first cell) is the sum of the others.
+    pub fn with_arrow(mut self, cells: &[(usize, usize)]) -> Variant {
+        let cells: Vec<usize> = cells.iter().map(|&(r, c)| self.at(r, c)).collect();
+        self.arrows.push((cells[0], cells[1..].to_vec()));
+        self
     }
 
     /// A Sudoku of side n with boxes of br rows x bc columns.
@@ -218,6 +367,52 @@ impl Variant {
         self
     }
 
+    /// The cells of each letter of a layout (one string per row; `.` is no cell).
+    fn letters(&self, layout: &[&str]) -> std::collections::BTreeMap<char, Vec<usize>> {
+        assert_eq!(layout.len(), self.rows);
+        let mut by_letter: std::collections::BTreeMap<char, Vec<usize>> = Default::default();
+        for (r, line) in layout.iter().enumerate() {
+            assert_eq!(line.chars().count(), self.cols);
+            for (c, ch) in line.chars().enumerate() {
+                if ch != '.' {
+                    by_letter.entry(ch).or_default().push(self.at(r + 1, c + 1));
+                }
+            }
+        }
+        by_letter
+    }
+
+    /// Killer cages, one per letter of a layout, with their sums: distinct values adding up
+    /// to the sum.
+    pub fn with_cages(mut self, layout: &[&str], sums: &[(char, i64)]) -> Variant {
+        let cages = self.letters(layout);
+        assert_eq!(cages.len(), sums.len(), "one sum per cage");
+        for (letter, cells) in cages {
+            let sum = sums.iter().find(|s| s.0 == letter).expect("a sum").1;
+            self.groups.push(cells.clone());
+            self.sums.push((cells, sum));
+        }
+        self
+    }
+
+    /// Renban regions, one per letter of a layout: distinct values forming a run.
+    pub fn with_runs(mut self, layout: &[&str]) -> Variant {
+        for cells in self.letters(layout).into_values() {
+            self.groups.push(cells.clone());
+            self.runs.push(cells);
+        }
+        self
+    }
+
+    /// Zones, one per letter of a layout, holding exactly as many odd numbers as given.
+    pub fn with_odds(mut self, layout: &[&str], odds: &[(char, usize)]) -> Variant {
+        for (letter, cells) in self.letters(layout) {
+            let n = odds.iter().find(|s| s.0 == letter).expect("a count").1;
+            self.odds.push((cells, n));
+        }
+        self
+    }
+
     /// The index of a value written as one character, if it is one.
     pub fn value_of_char(&self, ch: char) -> Option<usize> {
         self.values
@@ -225,10 +420,13 @@ impl Variant {
             .position(|v| v.chars().eq(std::iter::once(ch)))
     }
 
-    /// Parses givens written one character per cell (`.`, or `0` when 0 is not a value,
-    /// for an empty cell). Panics on anything else: the test data are fixed.
+    /// Parses givens written one character per position (`.`, or `0` when 0 is not a
+    /// value, for an empty cell; anything at a hole). Panics on anything else: the test
+    /// data are fixed.
     pub fn parse_givens(&self, text: &str) -> Vec<Option<usize>> {
-        let cells: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
+        // A puzzle line's layer sections follow its givens after `|`.
+        let givens = text.split('|').next().unwrap_or_default();
+        let cells: Vec<char> = givens.chars().filter(|c| !c.is_whitespace()).collect();
         assert_eq!(
             cells.len(),
             self.cells(),
@@ -236,7 +434,9 @@ impl Variant {
         );
         cells
             .iter()
-            .map(|&ch| match self.value_of_char(ch) {
+            .enumerate()
+            .map(|(i, &ch)| match self.value_of_char(ch) {
+                _ if self.is_hole(i) => None,
                 Some(v) => Some(v),
                 None if ch == '.' || ch == '0' => None,
                 None => panic!("givens {text:?}: {ch:?} is no value"),
@@ -290,6 +490,88 @@ pub const JIGSAW_6X6: [&str; 6] = ["AABBBB", "AAACBB", "ADDCCC", "DDDCCE", "FDFE
 /// The marks of `rules/even-odd-6x6.graft`'s own puzzle (0 even, 1 odd).
 pub const EVEN_ODD_6X6: &str = "1....1 .1.010 ...1.. .1..1. .....1 0.1.01";
 
+/// The cages of `rules/killer-4x4.graft`'s own puzzle (its `layer cages ... = { }` and
+/// `layer sums ... = { }`), one letter per cage.
+pub const KILLER_4X4: [&str; 4] = ["AABB", "AACB", "DCCE", "DDFE"];
+pub const KILLER_4X4_SUMS: [(char, i64); 6] =
+    [('A', 10), ('B', 8), ('C', 9), ('D', 7), ('E', 5), ('F', 1)];
+
+/// The cages of `rules/killer-6x6.graft` (janko.at Killer Sudoku 17).
+pub const KILLER_6X6: [&str; 6] = ["AABBCD", "AEFFCD", "GEHHCI", "GJKKLI", "MJNNLO", "MMPPLO"];
+pub const KILLER_6X6_SUMS: [(char, i64); 16] = [
+    ('A', 8),
+    ('B', 7),
+    ('C', 13),
+    ('D', 3),
+    ('E', 7),
+    ('F', 8),
+    ('G', 9),
+    ('H', 6),
+    ('I', 11),
+    ('J', 9),
+    ('K', 6),
+    ('L', 8),
+    ('M', 9),
+    ('N', 8),
+    ('O', 7),
+    ('P', 7),
+];
+
+/// The cages of `rules/killer-9x9.graft` (janko.at Killer Sudoku 25).
+pub const KILLER_9X9: [&str; 9] = [
+    "AABBCDEEF",
+    "GGHICDEJF",
+    "KKHICLLJF",
+    "MNNOOPPQQ",
+    "MRRSSSTTU",
+    "VVWWXXYYU",
+    "Zabbcdeff",
+    "Zaghcdeii",
+    "Zgghcjjkk",
+];
+pub const KILLER_9X9_SUMS: [(char, i64); 37] = [
+    ('A', 8),
+    ('B', 9),
+    ('C', 16),
+    ('D', 8),
+    ('E', 16),
+    ('F', 18),
+    ('G', 9),
+    ('H', 6),
+    ('I', 16),
+    ('J', 7),
+    ('K', 17),
+    ('L', 5),
+    ('M', 9),
+    ('N', 15),
+    ('O', 9),
+    ('P', 7),
+    ('Q', 13),
+    ('R', 12),
+    ('S', 13),
+    ('T', 6),
+    ('U', 7),
+    ('V', 6),
+    ('W', 11),
+    ('X', 11),
+    ('Y', 16),
+    ('Z', 15),
+    ('a', 9),
+    ('b', 15),
+    ('c', 7),
+    ('d', 15),
+    ('e', 7),
+    ('f', 5),
+    ('g', 12),
+    ('h', 8),
+    ('i', 14),
+    ('j', 17),
+    ('k', 11),
+];
+
+/// The runs of `rules/renban-6x6.graft` (janko.at Renban 1), one letter per run.
+pub const RENBAN_6X6: [&str; 6] = ["ABCCDE", "AAACCE", "FGAHII", "FFJJJJ", "KKLMNN", "OKMMNP"];
+
 /// A rule file in `rules/`: its variant, its data file and its start block's solution count.
 pub struct RuleFile {
     pub name: &'static str,
@@ -326,6 +608,8 @@ pub fn rule_files() -> Vec<RuleFile> {
             v.with_less(a, b)
         })
     };
+    let samurai = Variant::sudokus(21, 21, &[(1, 1), (1, 13), (7, 7), (13, 1), (13, 13)]);
+    let nine = grid_of_sudokus(&[1, 10, 19], &[1, 10, 19], &[], &[]);
     let rf = |name, variant, data, start_solutions| RuleFile {
         name,
         variant,
@@ -438,12 +722,142 @@ pub fn rule_files() -> Vec<RuleFile> {
             12,
         ),
         rf(
+            "twin-4x4",
+            Variant::shaped(
+                &["####..", "####..", "######", "######", "..####", "..####"],
+                Variant::digits(4),
+            )
+            .with_sudoku_at(1, 1, 4, 2, 2)
+            .with_sudoku_at(3, 3, 4, 2, 2),
+            &[],
+            3,
+        ),
+        rf(
+            "thermo-6x6",
+            Variant::sudoku(6, 2, 3, Variant::digits(6))
+                .with_thermometer(&[(1, 1), (2, 1), (3, 1), (3, 2)])
+                .with_thermometer(&[(1, 6), (1, 5), (1, 4)])
+                .with_thermometer(&[(6, 6), (5, 6), (4, 5)])
+                .with_thermometer(&[(5, 2), (5, 3), (6, 4)]),
+            &[],
+            6,
+        ),
+        rf(
+            "whisper-6x6",
+            Variant::sudoku(6, 2, 3, Variant::digits(6))
+                .with_whisper(3, &[(1, 1), (2, 2), (3, 2), (4, 1)])
+                .with_whisper(3, &[(2, 4), (2, 5), (3, 6), (4, 6), (5, 5)])
+                .with_whisper(3, &[(6, 2), (5, 3), (6, 4)]),
+            &[],
+            4,
+        ),
+        rf("samurai-21x21", samurai, &[], 1),
+        rf(
+            "butterfly-12x12",
+            Variant::sudokus(12, 12, &[(1, 1), (1, 4), (4, 1), (4, 4)]),
+            &[],
+            1,
+        ),
+        rf(
+            "gattai-8-21x33",
+            Variant::sudokus(
+                21,
+                33,
+                &grid_of_sudokus(&[1, 13], &[1, 13, 25], &[7], &[7, 19]),
+            ),
+            &[],
+            1,
+        ),
+        rf(
+            "shogun-21x45",
+            Variant::sudokus(
+                21,
+                45,
+                &grid_of_sudokus(&[1, 13], &[1, 13, 25, 37], &[7], &[7, 19, 31]),
+            ),
+            &[],
+            1,
+        ),
+        rf(
+            "sohei-21x21",
+            Variant::sudokus(21, 21, &[(1, 7), (7, 1), (7, 13), (13, 7)]),
+            &[],
+            1,
+        ),
+        rf(
+            "sumo-33x33",
+            Variant::sudokus(
+                33,
+                33,
+                &grid_of_sudokus(&[1, 13, 25], &[1, 13, 25], &[7, 19], &[7, 19]),
+            ),
+            &[],
+            1,
+        ),
+        rf(
+            "windmill-21x21",
+            Variant::sudokus(21, 21, &[(1, 4), (4, 13), (7, 7), (10, 1), (13, 10)]),
+            &[],
+            1,
+        ),
+        rf(
+            "clueless-1-27x27",
+            Variant::sudokus(27, 27, &nine).with_lattice_sudoku(2, 2, 3, 1),
+            &[],
+            1,
+        ),
+        rf(
+            "clueless-2-27x27",
+            Variant::sudokus(27, 27, &nine).with_lattice_sudoku(4, 4, 9, 3),
+            &[],
+            1,
+        ),
+        rf(
+            "killer-4x4",
+            Variant::sudoku(4, 2, 2, Variant::digits(4)).with_cages(&KILLER_4X4, &KILLER_4X4_SUMS),
+            &[],
+            3,
+        ),
+        rf(
+            "killer-6x6",
+            Variant::sudoku(6, 2, 3, Variant::digits(6)).with_cages(&KILLER_6X6, &KILLER_6X6_SUMS),
+            &[],
+            1,
+        ),
+        rf(
+            "killer-9x9",
+            Variant::sudoku(9, 3, 3, d9()).with_cages(&KILLER_9X9, &KILLER_9X9_SUMS),
+            &[],
+            1,
+        ),
+        rf(
+            "renban-6x6",
+            Variant::latin(6, Variant::digits(6)).with_runs(&RENBAN_6X6),
+            &[],
+            1,
+        ),
+        rf(
             "nonconsecutive-6x6",
             Variant::sudoku(6, 2, 3, Variant::digits(6)).with_nonconsecutive(),
             &[],
             3,
         ),
     ]
+}
+
+/// The anchors of Sudokus in rows `rows` x columns `cols`, and of those in between at rows
+/// `mid_rows` x columns `mid_cols`.
+fn grid_of_sudokus(
+    rows: &[usize],
+    cols: &[usize],
+    mid_rows: &[usize],
+    mid_cols: &[usize],
+) -> Vec<(usize, usize)> {
+    let outer = rows.iter().flat_map(|&r| cols.iter().map(move |&c| (r, c)));
+    let mid = mid_rows
+        .iter()
+        .flat_map(|&r| mid_cols.iter().map(move |&c| (r, c)));
+    outer.chain(mid).collect()
 }
 
 /// The description of one rule file.

@@ -120,6 +120,7 @@ impl RuleCompiler<'_> {
                     graph: &g.base,
                     binding: b,
                     params: p,
+                    folds: None,
                 };
                 let node = b[c.index()];
                 match (value.eval(&env), model.slot_of.get(&(node, attr))) {
@@ -184,6 +185,7 @@ pub(super) fn replacement(
                 graph: &g.base,
                 binding: &i.binding,
                 params: &i.params,
+                folds: None,
             };
             let mut attrs = SmallVec::from_elem(Value::None, width);
             for (a, e) in assigns.iter() {

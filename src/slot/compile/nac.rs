@@ -5,7 +5,7 @@ use std::ops::ControlFlow;
 
 use crate::matcher::{BindingEnv, GraphIndex, Matcher, SearchPlan};
 use crate::model::{AttrId, Graph, NodeId, Value, VarId};
-use crate::rule::{Env, Pattern};
+use crate::rule::{Aggregate, Env, Pattern};
 
 use super::super::model::SlotModel;
 use super::hubs::add_hubs;
@@ -154,6 +154,7 @@ impl RuleCompiler<'_> {
                     graph: host,
                     binding: &i.binding,
                     params: &i.params,
+                    folds: None,
                 },
                 witness: witness_attr,
                 value: y,
@@ -263,5 +264,10 @@ impl Env for TableEnv<'_> {
             return self.value;
         }
         self.instance.attr(var, attr)
+    }
+
+    /// Slot grammars have no aggregates (the analysis refuses them).
+    fn aggregate(&self, agg: &Aggregate) -> Value {
+        self.instance.aggregate(agg)
     }
 }

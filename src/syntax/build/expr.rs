@@ -5,7 +5,7 @@ use pest::iterators::Pair;
 
 use super::{kids, next_ident, span_of, Builder, MAX_CHAIN};
 use crate::diag::Span;
-use crate::rule::{BinOp, UnOp};
+use crate::rule::{AggOp, BinOp, UnOp};
 use crate::syntax::ast::*;
 use crate::syntax::Rule;
 
@@ -108,6 +108,7 @@ impl Builder {
                 }
                 None => (placeholder(span), 0),
             },
+            Rule::count_call | Rule::fold_call => (self.aggregate(p), 1),
             Rule::int => {
                 let kind = ExprKind::Int(self.int(&p));
                 (Expr { kind, span }, 1)
@@ -129,6 +130,44 @@ impl Builder {
         }
     }
 
+    /// `count(PATTERN)` or `op(EXPR for PATTERN)`. The pattern nests like a NAC's, so it
+    /// counts towards the nesting bound.
+    fn aggregate(&mut self, p: Pair<Rule>) -> Expr {
+        let span = span_of(&p);
+        let count = p.as_rule() == Rule::count_call;
+        let mut it = kids(p).peekable();
+        let op = if count {
+            AggOp::Count
+        } else {
+            match it.next().map(|o| o.as_str()) {
+                Some("sum") => AggOp::Sum,
+                Some("min") => AggOp::Min,
+                Some("max") => AggOp::Max,
+                Some("all") => AggOp::All,
+                _ => AggOp::Any,
+            }
+        };
+        if !self.enter(span) {
+            return placeholder(span);
+        }
+        let body = if count {
+            None
+        } else {
+            it.next().map(|e| Box::new(self.expr(e)))
+        };
+        let elems: Vec<PatternElem> = it.filter_map(|e| self.pattern_elem(e)).collect();
+        self.leave();
+        let pattern_span = match (elems.first(), elems.last()) {
+            (Some(a), Some(b)) => elem_span(a).to(elem_span(b)),
+            _ => span,
+        };
+        let pattern = Box::new(PatternBlock {
+            elems,
+            span: pattern_span,
+        });
+        leaf(ExprKind::Aggregate(op, body, pattern), span)
+    }
+
     fn binary(
         &mut self,
         op: BinOp,
@@ -143,6 +182,15 @@ impl Builder {
         }
         let kind = ExprKind::Binary(op, Box::new(a), Box::new(b));
         (Expr { kind, span }, depth)
+    }
+}
+
+/// Where a pattern element stands.
+fn elem_span(e: &PatternElem) -> Span {
+    match e {
+        PatternElem::Chain(c) => c.span,
+        PatternElem::Where(x) => x.span,
+        PatternElem::Not(b) => b.span,
     }
 }
 

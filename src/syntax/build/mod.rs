@@ -140,6 +140,7 @@ impl Builder {
             Rule::grid_decl => Item::Grid(self.grid_decl(p)),
             Rule::groups_decl => Item::Groups(self.groups_decl(p)),
             Rule::group_decl => Item::Group(self.group_decl(p)),
+            Rule::line_decl => Item::Line(self.line_decl(p)),
             Rule::edges_decl => Item::Edges(self.edges_decl(p)),
             Rule::start_block => {
                 let span = span_of(&p);
@@ -312,6 +313,7 @@ impl Builder {
                 span,
             },
         };
+        let mut shape = None;
         let kind = match it.next() {
             Some(k) if k.as_rule() == Rule::grid_of => {
                 let mut it = kids(k);
@@ -335,12 +337,21 @@ impl Builder {
                 given: None,
             },
         };
-        GridDecl { dims, kind, span }
+        if let Some(s) = it.next() {
+            shape = kids(s).next().map(raw_block);
+        }
+        GridDecl {
+            dims,
+            kind,
+            shape,
+            span,
+        }
     }
 
     fn groups_decl(&mut self, p: Pair<Rule>) -> GroupsDecl {
         let span = span_of(&p);
         let mut shapes = Vec::new();
+        let mut within = None;
         let mut via = None;
         for c in kids(p) {
             let span = span_of(&c);
@@ -360,11 +371,94 @@ impl Builder {
                     via = kids(c).next().map(ident);
                     continue;
                 }
+                Rule::sub_grid => {
+                    within = kids(c).next().map(|g| self.sub_grid(g, span));
+                    continue;
+                }
                 _ => continue,
             };
             shapes.push(GroupShape { kind, span });
         }
-        GroupsDecl { shapes, via, span }
+        GroupsDecl {
+            shapes,
+            within,
+            via,
+            span,
+        }
+    }
+
+    /// `block RxC at CELL ...` or `lattice RxC at CELL ... step S [blocks BxC]`.
+    fn sub_grid(&mut self, p: Pair<Rule>, span: Span) -> SubGrid {
+        let is_lattice = p.as_rule() == Rule::sub_lattice;
+        let mut dims = None;
+        let mut anchors = Vec::new();
+        let mut step = None;
+        let mut blocks = None;
+        for c in kids(p) {
+            match c.as_rule() {
+                Rule::dims => dims = Some(self.dims(c)),
+                Rule::anchors => anchors = kids(c).map(ident).collect(),
+                Rule::step_size => {
+                    let span = span_of(&c);
+                    step = kids(c).next().map(|s| match s.as_rule() {
+                        Rule::dims => self.dims(s),
+                        _ => {
+                            let n = u32::try_from(self.int(&s)).unwrap_or(0);
+                            Dims {
+                                rows: n,
+                                cols: n,
+                                span,
+                            }
+                        }
+                    });
+                }
+                Rule::lattice_blocks => blocks = kids(c).next().map(|d| self.dims(d)),
+                _ => {}
+            }
+        }
+        let dims = dims.unwrap_or(Dims {
+            rows: 0,
+            cols: 0,
+            span,
+        });
+        let lattice = is_lattice.then(|| Lattice {
+            step: step.unwrap_or(Dims {
+                rows: 0,
+                cols: 0,
+                span,
+            }),
+            blocks,
+        });
+        SubGrid {
+            dims,
+            anchors,
+            lattice,
+        }
+    }
+
+    fn line_decl(&mut self, p: Pair<Rule>) -> LineDecl {
+        let span = span_of(&p);
+        let mut it = kids(p);
+        let name = next_ident(&mut it);
+        let ty = next_ident(&mut it);
+        let mut members = Vec::new();
+        let (mut via, mut next) = (None, None);
+        for c in it {
+            match c.as_rule() {
+                Rule::line_members => members = kids(c).map(ident).collect(),
+                Rule::via => via = kids(c).next().map(ident),
+                Rule::line_next => next = kids(c).next().map(ident),
+                _ => {}
+            }
+        }
+        LineDecl {
+            name,
+            ty,
+            members,
+            via,
+            next,
+            span,
+        }
     }
 
     fn group_decl(&mut self, p: Pair<Rule>) -> GroupDecl {

@@ -68,7 +68,7 @@ impl Builder {
         PatternBlock { elems, span }
     }
 
-    fn pattern_elem(&mut self, p: Pair<Rule>) -> Option<PatternElem> {
+    pub(super) fn pattern_elem(&mut self, p: Pair<Rule>) -> Option<PatternElem> {
         Some(match p.as_rule() {
             Rule::nac => PatternElem::Not(self.pattern_block(p)),
             Rule::where_cond => PatternElem::Where(self.expr(kids(p).next()?)),
