@@ -24,6 +24,7 @@ Examples:
   grafter check rules/futoshiki-5x5.graft              check a file, summarise the grammar
   grafter draw rules/futoshiki-5x5.graft --solution 1 > s1.svg
                                                        a picture of a solution's board
+  grafter serve                                        the playground: edit and run in a browser
   grafter completions bash > ~/.local/share/bash-completion/completions/grafter
 
 Exit status:
@@ -84,6 +85,11 @@ pub enum Command {
     /// givens, or as a solution; or the state space of a small run, also as DOT or `.aut`.
     #[command(after_help = DRAW_HELP)]
     Draw(DrawArgs),
+    /// Open the playground: a local web page where a rule file and puzzles are edited and
+    /// run, with diagnostics in the text, the board, each solution, the statistics and the
+    /// state space of small runs.
+    #[command(after_help = SERVE_HELP)]
+    Serve(ServeArgs),
     /// Print a completion script for a shell (bash, zsh, fish, elvish, powershell).
     Completions {
         /// The shell to complete for.
@@ -143,6 +149,61 @@ pub struct DrawArgs {
     /// dot and aut).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_states: Option<u64>,
+}
+
+/// Shown after `grafter serve --help`.
+const SERVE_HELP: &str = "\
+Examples:
+  grafter serve                       the playground at http://127.0.0.1:7070/
+  grafter serve --port 0              on a free port (the address is printed on stderr)
+  grafter serve --timeout 5 --runs 1  shorter runs, one at a time
+
+Every run goes in a process of its own, under caps that hold whatever the page asks: its
+time (--timeout), states (--max-states), solutions (--max-solutions) and memory
+(--max-memory), and at most --runs runs at once. A run past a cap stops as a limit stops
+`grafter solve`, with what it found; one that does not stop in time is ended.";
+
+#[derive(clap::Args)]
+pub struct ServeArgs {
+    /// The port to listen on (0: a free one, printed on stderr).
+    #[arg(long, default_value_t = 7070)]
+    pub port: u16,
+    /// The address to listen on. The default serves this machine only; another address
+    /// lets others run rule files here (under the same caps).
+    #[arg(long, default_value = "127.0.0.1")]
+    pub bind: std::net::IpAddr,
+    /// The most runs at once; a run asked for beyond them is refused until one ends.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub runs: u32,
+    /// The longest a run may take, in seconds (0.1 to 3600); the page may ask for less.
+    #[arg(long, default_value_t = 30.0, value_parser = parse_run_timeout)]
+    pub timeout: f64,
+    /// The most states a run may explore; the page may ask for fewer.
+    #[arg(long, default_value_t = 20_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_states: u64,
+    /// The most solutions a run may list; the page may ask for fewer.
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub max_solutions: u64,
+    /// The most memory a run's process may hold, such as 512M or 2G (default: 1G, or
+    /// less where the machine has less to share among --runs runs).
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub max_memory: Option<u64>,
+    /// Run one request read from stdin and write its results as JSON lines (what the
+    /// server starts for each run; not for use by hand).
+    #[arg(long, hide = true)]
+    pub worker: bool,
+}
+
+/// `grafter serve --timeout SECS`: 0.1 to 3600 seconds.
+fn parse_run_timeout(text: &str) -> Result<f64, String> {
+    let secs: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| "expected a number of seconds".to_string())?;
+    if !(0.1..=3600.0).contains(&secs) {
+        return Err("expected a number of seconds from 0.1 to 3600".to_string());
+    }
+    Ok(secs)
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]

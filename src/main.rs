@@ -10,6 +10,7 @@ mod check_summary;
 mod cluster_cli;
 mod draw;
 mod live;
+mod serve;
 mod signals;
 
 use std::io::{self, BufWriter, Write};
@@ -66,6 +67,7 @@ fn main() -> ExitCode {
             puzzle,
         } => expand(&file, format, puzzles.as_deref(), puzzle),
         Command::Draw(args) => draw::draw(&args),
+        Command::Serve(args) => serve::serve(&args),
         Command::Completions { shell } => completions(shell),
         Command::Man { subcommand } => man(subcommand.as_deref()),
     };
