@@ -6,6 +6,7 @@ use std::io::Read;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -18,9 +19,12 @@ const KILL_AFTER: Duration = Duration::from_secs(240);
 /// The exit status of a run that lost a process.
 const LOST: i32 = 4;
 
-/// A scratch folder of this test process.
+/// A scratch folder of this test process, each call its own: tests run side by side, and
+/// two runs must not share a host file.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("grafter-dist-{}-{name}", std::process::id()));
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let k = NEXT.fetch_add(1, Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("grafter-dist-{}-{name}-{k}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a scratch folder");
     dir
 }
@@ -113,7 +117,26 @@ fn finish(p: Started, args: &[String], deadline: Instant) -> Run {
 /// `grafter ARGS` as a run of `n` processes; each process's run, process 0 first.
 fn cluster(n: usize, args: &[String]) -> Vec<Run> {
     let dir = scratch("hosts");
-    let hosts = hostfile(&dir, n);
+    for _ in 1..PORT_TRIES {
+        let runs = cluster_once(n, args, &dir);
+        if !runs.iter().any(port_taken) {
+            return runs;
+        }
+    }
+    cluster_once(n, args, &dir)
+}
+
+/// How many times a run is started on fresh ports when one of its ports was taken.
+const PORT_TRIES: usize = 5;
+
+/// True when the run could not listen because its port was taken in the moment between
+/// the host file's writing and the process's start (by another test's connections).
+fn port_taken(run: &Run) -> bool {
+    run.stderr.contains("cannot listen") && run.stderr.contains("Address already in use")
+}
+
+fn cluster_once(n: usize, args: &[String], dir: &Path) -> Vec<Run> {
+    let hosts = hostfile(dir, n);
     let children: Vec<Started> = (0..n).map(|i| spawn(args, &hosts, n, i)).collect();
     let deadline = Instant::now() + KILL_AFTER;
     children
