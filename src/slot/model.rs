@@ -14,6 +14,8 @@ use smallvec::SmallVec;
 use crate::model::{AttrId, NodeId, NodeTypeId, Value};
 use crate::rule::Condition;
 
+use super::group::{Group, GroupNac};
+
 /// A NAC index: the union of `table[value]` over its writers' values blocks those placed
 /// values in each of its readers.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,6 +73,9 @@ pub struct SlotModel {
     pub once: Vec<u32>,
     /// Set when rules fill a cell by replacing it with a new node.
     pub replaced: Option<Replacement>,
+    /// NACs with aggregates over the filled cell's group, and their groups.
+    pub group_nacs: Vec<GroupNac>,
+    pub groups: Vec<Group>,
 }
 
 impl SlotModel {
@@ -94,6 +99,8 @@ impl SlotModel {
             focus_sound: Ok(()),
             once: Vec::new(),
             replaced: None,
+            group_nacs: Vec::new(),
+            groups: Vec::new(),
         }
     }
 

@@ -20,9 +20,22 @@ impl RuleCompiler<'_> {
         model: &mut SlotModel,
         host: &Graph,
         instances: &Instances,
+        groups: &[usize],
     ) -> Result<(), Refusal> {
-        for nac in &self.r.lhs.nacs {
-            self.compile_nac(model, host, nac, instances)?;
+        for (i, nac) in self.r.lhs.nacs.iter().enumerate() {
+            if groups.contains(&i) {
+                self.compile_group_nac(model, host, nac, instances)?;
+            } else if let Some(e) = nac.conds.iter().find(|e| e.has_aggregate()) {
+                return not_slot(
+                    e.span,
+                    format!(
+                        "rule `{}` compares a cell's value with an aggregate in a NAC: the slot engine's tables hold value-by-value relations, and it evaluates aggregates only over the group of the filled cell (a cage's `sum(...) + v`)",
+                        self.r.name
+                    ),
+                );
+            } else {
+                self.compile_nac(model, host, nac, instances)?;
+            }
         }
         Ok(())
     }
