@@ -1,6 +1,6 @@
 //! NAC tables: a NAC becomes a table "witness value y blocks placed values x".
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::ops::ControlFlow;
 
 use crate::matcher::{BindingEnv, GraphIndex, Matcher, SearchPlan};
@@ -195,6 +195,7 @@ impl RuleCompiler<'_> {
         let mut witnesses_of: BTreeMap<u32, BTreeSet<NodeId>> = BTreeMap::new();
         let mut blocking_of: BTreeMap<u16, u128> = BTreeMap::new();
         let mut tuples: Vec<Vec<NodeId>> = Vec::new();
+        let mut listed_bindings: HashSet<&Vec<NodeId>> = HashSet::new();
         for (&(s, x), i) in instances {
             let found = matches.get(&i.binding).map_or(&[][..], Vec::as_slice);
             let ws: BTreeSet<NodeId> = found.iter().map(|t| t[wi]).collect();
@@ -231,7 +232,11 @@ impl RuleCompiler<'_> {
                     "this NAC holds while its witness is empty, so filling a cell can enable a rule",
                 );
             }
-            tuples.extend(found.iter().cloned());
+            // An instance's matches depend on its left-side binding only, most often the
+            // same for every value placed in one slot: listed once per binding.
+            if listed_bindings.insert(&i.binding) {
+                tuples.extend(found.iter().cloned());
+            }
         }
         tuples.sort_unstable();
         tuples.dedup();

@@ -29,6 +29,21 @@ impl<M: Mask> Tables<M> {
         &self.slot_groups[self.group_start[s] as usize..self.group_start[s + 1] as usize]
     }
 
+    /// Marks the groups to be looked at once `s` is placed: those holding it, and those
+    /// whose members its hubs block.
+    #[inline]
+    pub(super) fn touch_near_groups<const W: usize>(&self, w: &mut Work<M>, s: usize) {
+        let gw = self.group_words;
+        if gw == 0 {
+            return;
+        }
+        let at = self.groups_at::<W>();
+        let near = &self.near_groups[s * gw..(s + 1) * gw];
+        for (d, &g) in w.bits[at..at + gw].iter_mut().zip(near) {
+            *d |= g;
+        }
+    }
+
     /// Marks the groups holding `s` to be looked at.
     #[inline]
     pub(super) fn touch_groups<const W: usize>(&self, w: &mut Work<M>, s: usize) {

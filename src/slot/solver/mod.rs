@@ -78,6 +78,9 @@ pub struct Tables<M: Mask> {
     slot_groups: Vec<u32>,
     /// Words of a group bitset (none without groups).
     group_words: usize,
+    /// Per slot (`group_words` words each), the groups whose members' candidates placing
+    /// there may change: its own, and those of the readers of the hubs it writes.
+    near_groups: Vec<u64>,
     /// The bit buffer of the empty state (see [`Work`]): board `x` holds the slots that
     /// allow `x`, every slot is empty, no hub holds a value.
     init_bits: Vec<u64>,
@@ -211,6 +214,16 @@ impl<M: Mask> Tables<M> {
                 of_slot[s as usize].push(gi as u32);
             }
         }
+        let mut near_groups = vec![0u64; n * group_words];
+        for s in 0..n {
+            let near = &mut near_groups[s * group_words..(s + 1) * group_words];
+            let readers = m.hubs.iter().filter(|h| h.writers.contains(&(s as u32)));
+            for r in readers.flat_map(|h| &h.readers).chain([&(s as u32)]) {
+                for &g in &of_slot[*r as usize] {
+                    near[g as usize / WORD_BITS] |= 1 << (g as usize % WORD_BITS);
+                }
+            }
+        }
         let (group_start, slot_groups) = flatten(&of_slot);
         Tables {
             n,
@@ -244,6 +257,7 @@ impl<M: Mask> Tables<M> {
             group_start,
             slot_groups,
             group_words,
+            near_groups,
             init_bits,
         }
     }
