@@ -3,14 +3,12 @@
 
 use std::path::PathBuf;
 
-/// One killer: its size, per cell its cage's label and the sum shown there (if any), and
-/// the published solution (row-major digits).
+/// One killer: its size, and per cell its cage's label and the sum shown there (if any).
 pub struct Killer {
     pub name: String,
     pub n: usize,
     pub cages: Vec<String>,
     pub sums: Vec<Option<i64>>,
-    pub solution: String,
 }
 
 impl Killer {
@@ -82,19 +80,11 @@ pub fn load() -> Result<Vec<Killer>, String> {
             .flatten()
             .map(|t| format!("k{t}"))
             .collect();
-        let solution = p["solution"]
-            .as_str()
-            .unwrap_or_default()
-            .lines()
-            .skip(1)
-            .flat_map(|l| l.split_whitespace())
-            .collect();
         out.push(Killer {
             name: name.clone(),
             n,
             cages,
             sums,
-            solution,
         });
     }
     Ok(out)
