@@ -4,12 +4,13 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::ControlFlow;
+use std::sync::{Mutex, OnceLock};
 
 use crate::analysis::slot_fill::not_slot;
 use crate::analysis::Refusal;
 use crate::matcher::{GraphIndex, Matcher, SearchPlan, UNBOUND};
 use crate::model::{AttrId, Graph, NodeId, Value, VarId};
-use crate::rule::{ExprKind, Pattern};
+use crate::rule::{Expr, ExprKind, Pattern};
 
 use super::super::group::{subsets, Group, GroupAgg, GroupNac};
 use super::super::model::SlotModel;
@@ -189,6 +190,39 @@ impl RuleCompiler<'_> {
     }
 }
 
+/// What the value sets of a group depend on: its NAC's conditions, the unchanging attributes
+/// they read (a cage's sum), the values its members allow and its size.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct FeasibleKey {
+    conds: Vec<Expr>,
+    statics: Vec<Value>,
+    domain: u128,
+    size: usize,
+}
+
+/// The most listings kept between compilations.
+const MAX_KEPT: usize = 1 << 12;
+
+/// The value sets for `key`, from `list` the first time. Kept for the process: a batch of
+/// puzzles with layers compiles a model per puzzle, and their cages repeat the same few
+/// sizes and sums.
+fn feasible_sets(key: FeasibleKey, list: impl FnOnce() -> Option<Vec<u128>>) -> Option<Vec<u128>> {
+    type Kept = HashMap<FeasibleKey, Option<Vec<u128>>>;
+    static KEPT: OnceLock<Mutex<Kept>> = OnceLock::new();
+    let kept = KEPT.get_or_init(|| Mutex::new(HashMap::new()));
+    if let Some(sets) = kept.lock().ok().and_then(|k| k.get(&key).cloned()) {
+        return sets;
+    }
+    let sets = list();
+    if let Ok(mut k) = kept.lock() {
+        if k.len() >= MAX_KEPT {
+            k.clear();
+        }
+        k.insert(key, sets.clone());
+    }
+    sets
+}
+
 /// Lists, for each group whose members pairwise block equal values through some hub, the
 /// value sets it may end with. Runs once every NAC is compiled (the hubs that make a group's
 /// values differ may come from a later NAC). Groups alike (same NAC, size, unchanging
@@ -210,7 +244,6 @@ pub(super) fn list_feasible(model: &mut SlotModel) {
             }
         }
     }
-    let mut memo: HashMap<(u32, Vec<Value>, u128, usize), Option<Vec<u128>>> = HashMap::new();
     for gi in 0..model.groups.len() {
         let group = &model.groups[gi];
         let members = &group.members;
@@ -227,27 +260,23 @@ pub(super) fn list_feasible(model: &mut SlotModel) {
         let domain = members
             .iter()
             .fold(0u128, |m, &s| m | model.allowed[s as usize]);
-        let key = (
-            group.nac,
-            group.statics.iter().map(|s| s.2).collect(),
-            domain,
-            members.len(),
-        );
         let nac = &model.group_nacs[group.nac as usize];
-        let feasible = memo
-            .entry(key)
-            .or_insert_with(|| {
-                subsets(domain, members.len()).map(|sets| {
-                    sets.into_iter()
-                        .filter(|&set| {
-                            let values: Vec<u16> =
-                                (0..128u16).filter(|&x| set >> x & 1 == 1).collect();
-                            nac.allows_full(group, &values)
-                        })
-                        .collect()
-                })
+        let key = FeasibleKey {
+            conds: nac.conds.clone(),
+            statics: group.statics.iter().map(|s| s.2).collect(),
+            domain,
+            size: members.len(),
+        };
+        let feasible = feasible_sets(key, || {
+            subsets(domain, members.len()).map(|sets| {
+                sets.into_iter()
+                    .filter(|&set| {
+                        let values: Vec<u16> = (0..128u16).filter(|&x| set >> x & 1 == 1).collect();
+                        nac.allows_full(group, &values)
+                    })
+                    .collect()
             })
-            .clone();
+        });
         model.groups[gi].feasible = feasible;
     }
 }

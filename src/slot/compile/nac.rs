@@ -196,24 +196,51 @@ impl RuleCompiler<'_> {
         let mut blocking_of: BTreeMap<u16, u128> = BTreeMap::new();
         let mut tuples: Vec<Vec<NodeId>> = Vec::new();
         let mut listed_bindings: HashSet<&Vec<NodeId>> = HashSet::new();
+        // What the changing conditions read besides the witness: the parameters and the
+        // left side's unchanging attributes. Instances alike in those block alike.
+        let mut lhs_reads: Vec<(VarId, AttrId)> = Vec::new();
+        for e in &dyn_conds {
+            e.visit_attrs(&mut |v, a| {
+                if v.0 < nac.bound && !lhs_reads.contains(&(v, a)) {
+                    lhs_reads.push((v, a));
+                }
+            });
+        }
+        type Key = (Vec<Value>, Vec<Value>);
+        let mut judged: HashMap<Key, (u128, bool)> = HashMap::new();
         for (&(s, x), i) in instances {
             let found = matches.get(&i.binding).map_or(&[][..], Vec::as_slice);
-            let ws: BTreeSet<NodeId> = found.iter().map(|t| t[wi]).collect();
-            if witnesses_of.entry(s).or_insert_with(|| ws.clone()) != &ws {
-                return not_slot(
-                    nac.span,
-                    format!(
-                        "which nodes this NAC looks at for {} depends on the value placed; the slot engine needs it to depend on the cell only",
-                        model.slot_name(g, s)
-                    ),
-                );
-            }
-            let mut ys = 0u128;
-            for y in 0..d {
-                if holds(i, Value::Val(y as u16)) {
-                    ys |= 1u128 << y;
+            // An instance's matches depend on its left-side binding only, most often the
+            // same for every value placed in one slot: read once per binding.
+            if listed_bindings.insert(&i.binding) {
+                let ws: BTreeSet<NodeId> = found.iter().map(|t| t[wi]).collect();
+                if witnesses_of.entry(s).or_insert_with(|| ws.clone()) != &ws {
+                    return not_slot(
+                        nac.span,
+                        format!(
+                            "which nodes this NAC looks at for {} depends on the value placed; the slot engine needs it to depend on the cell only",
+                            model.slot_name(g, s)
+                        ),
+                    );
                 }
+                tuples.extend(found.iter().cloned());
             }
+            let key = (
+                i.params.clone(),
+                lhs_reads
+                    .iter()
+                    .map(|&(v, a)| host.attr(i.binding[v.index()], a))
+                    .collect(),
+            );
+            let (ys, holds_empty) = *judged.entry(key).or_insert_with(|| {
+                let mut ys = 0u128;
+                for y in 0..d {
+                    if holds(i, Value::Val(y as u16)) {
+                        ys |= 1u128 << y;
+                    }
+                }
+                (ys, holds(i, Value::None))
+            });
             if blocking_of.entry(x).or_insert(ys) != &ys {
                 return not_slot(
                     nac.span,
@@ -226,16 +253,11 @@ impl RuleCompiler<'_> {
             let witness_slot = found
                 .iter()
                 .any(|t| model.slot_of.contains_key(&(t[wi], wattr)));
-            if witness_slot && holds(i, Value::None) {
+            if witness_slot && holds_empty {
                 return not_slot(
                     nac.span,
                     "this NAC holds while its witness is empty, so filling a cell can enable a rule",
                 );
-            }
-            // An instance's matches depend on its left-side binding only, most often the
-            // same for every value placed in one slot: listed once per binding.
-            if listed_bindings.insert(&i.binding) {
-                tuples.extend(found.iter().cloned());
             }
         }
         tuples.sort_unstable();
