@@ -191,3 +191,28 @@ pub fn subsets(domain: u128, n: usize) -> Option<Vec<u128>> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subsets_are_every_set_of_that_size_once() {
+        let domain = 0b1011_0110u128;
+        for n in 0..=5 {
+            let got = subsets(domain, n).expect("few");
+            // Brute force: every mask within the domain with n bits.
+            let mut want: Vec<u128> = (0..256u128)
+                .filter(|&m| m & !domain == 0 && m.count_ones() as usize == n)
+                .collect();
+            let mut sorted = got.clone();
+            sorted.sort_unstable();
+            want.sort_unstable();
+            assert_eq!(sorted, want, "{n} values");
+            assert_eq!(got.len(), want.len(), "{n} values: no repeats");
+        }
+        // Past the limit: C(16, 8) = 12,870 sets are not listed.
+        assert_eq!(subsets(0xffff, 8), None);
+        assert_eq!(subsets(0xffff, 2).map(|s| s.len()), Some(120));
+    }
+}

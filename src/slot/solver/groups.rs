@@ -91,7 +91,9 @@ impl<M: Mask> Tables<M> {
 
     /// Propagates every group marked to be looked at. `None` on a dead state (a full group
     /// its NAC blocks, or an empty member left without values); otherwise whether some
-    /// candidate was taken.
+    /// candidate was taken. Kept out of line: grammars without groups never call it, and
+    /// their propagation loop stays as small as it was.
+    #[inline(never)]
     pub(super) fn propagate_groups<const W: usize>(&self, w: &mut Work<M>) -> Option<bool> {
         let at = self.groups_at::<W>();
         let gw = self.group_words;

@@ -228,6 +228,9 @@ impl<M: Mask> Tables<M> {
             }
             // Last, the groups whose content changed: the costliest step, on the fewest
             // candidates.
+            if !self.has_groups() {
+                return true;
+            }
             match self.propagate_groups::<W>(w) {
                 None => return false,
                 Some(true) => {}
