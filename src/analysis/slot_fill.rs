@@ -5,7 +5,7 @@
 use crate::diag::Span;
 use crate::grammar::Grammar;
 use crate::model::{AttrId, BaseType, NodeTypeId, TypeSystem, VarId};
-use crate::rule::{Effect, Expr, ExprKind, Pattern, Rule};
+use crate::rule::{Effect, Expr, ExprKind, Rule};
 
 use super::refusal::{refuse, Refusal, RefusalKind};
 
@@ -69,6 +69,8 @@ fn check_has_rules(g: &Grammar) -> Result<(), Refusal> {
 }
 
 /// The slot engine's tables hold values cell by cell; an aggregate reads many cells at once.
+/// NACs may hold aggregates (the compiler takes those over the filled cell's group, see
+/// [`crate::slot::group`]); a rule's own pattern and its effects may not.
 fn check_no_aggregates(g: &Grammar) -> Result<(), Refusal> {
     for r in &g.rules {
         let effects = r.effects.iter().flat_map(|e| match e {
@@ -76,10 +78,7 @@ fn check_no_aggregates(g: &Grammar) -> Result<(), Refusal> {
             Effect::NewNode { attrs, .. } => attrs.iter().map(|(_, x)| x).collect(),
             _ => Vec::new(),
         });
-        let found = pattern_exprs(&r.lhs)
-            .into_iter()
-            .chain(effects)
-            .find_map(first_aggregate);
+        let found = r.lhs.conds.iter().chain(effects).find_map(first_aggregate);
         if let Some(e) = found {
             let ExprKind::Aggregate(a) = &e.kind else {
                 continue;
@@ -87,7 +86,7 @@ fn check_no_aggregates(g: &Grammar) -> Result<(), Refusal> {
             return not_slot(
                 e.span,
                 format!(
-                    "rule `{}` uses `{}(...)`: the slot engine does not evaluate aggregates, the graph engine does",
+                    "rule `{}` uses `{}(...)` outside a NAC: the slot engine evaluates aggregates only in NACs, the graph engine everywhere",
                     r.name,
                     a.op.name()
                 ),
@@ -95,15 +94,6 @@ fn check_no_aggregates(g: &Grammar) -> Result<(), Refusal> {
         }
     }
     Ok(())
-}
-
-/// The conditions of a pattern and of its nested NACs.
-fn pattern_exprs(p: &Pattern) -> Vec<&Expr> {
-    let mut out: Vec<&Expr> = p.conds.iter().collect();
-    for n in &p.nacs {
-        out.extend(pattern_exprs(n));
-    }
-    out
 }
 
 /// The first aggregate in `e`, as the expression that stands for it.

@@ -133,7 +133,11 @@ impl<M: Mask> Space for ColouringSpace<'_, M> {
         let mut c = t.cand::<DYN>(&state.work, p.slot as usize);
         values.clear();
         while !c.is_zero() {
-            values.push(c.pop_first());
+            let y = c.pop_first();
+            // The boards hold the pairwise NACs; a group NAC is checked here.
+            if !t.group_blocked(&state.work, p.slot as usize, y) {
+                values.push(y);
+            }
         }
         if self.value == ValueOrder::Random {
             // Fisher–Yates: the first value is uniform among the candidates.

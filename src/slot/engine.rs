@@ -230,6 +230,7 @@ impl<'g> SlotEngine<'g> {
             tables.place_unchecked::<W>(&mut work, s, u32::from(y));
             placed.push(s);
         }
+        tables.settle_full_groups(&mut work);
         Ok(work)
     }
 

@@ -132,15 +132,26 @@ impl<M: Mask> Space for FullSpace<'_, M> {
         } else {
             0
         };
+        let w = &*w;
+        // A group NAC is checked move by move: the boards hold the pairwise NACs only.
+        let enabled = |s: u32, y: u32| !t.has_groups() || !t.group_blocked(w, s as usize, y);
         t.for_each_move(w, from, |s, y| {
+            if !enabled(s, y) {
+                return;
+            }
             let mut child = succ.copy_of(state);
             self.set(&mut child, s as usize, y as u8 + 1);
             child.last = s;
             succ.push(child);
         });
-        Expansion {
-            transitions: t.transitions(w),
-        }
+        let transitions = if t.has_groups() {
+            let mut n = 0;
+            t.for_each_move(w, 0, |s, y| n += u64::from(enabled(s, y)));
+            n
+        } else {
+            t.transitions(w)
+        };
+        Expansion { transitions }
     }
 
     fn is_final(&self, state: &Packed, exp: &Expansion) -> bool {

@@ -29,6 +29,7 @@ pub trait Mask:
     /// The lowest set bit's index (undefined on zero).
     fn first(self) -> u32;
     fn from_u128(m: u128) -> Self;
+    fn to_u128(self) -> u128;
     fn is_zero(self) -> bool {
         self == Self::ZERO
     }
@@ -69,6 +70,10 @@ macro_rules! mask {
             fn from_u128(m: u128) -> Self {
                 m as $t
             }
+            #[inline]
+            fn to_u128(self) -> u128 {
+                u128::from(self)
+            }
         }
     };
 }
@@ -104,5 +109,9 @@ impl Mask for u128 {
     #[inline]
     fn from_u128(m: u128) -> Self {
         m
+    }
+    #[inline]
+    fn to_u128(self) -> u128 {
+        self
     }
 }

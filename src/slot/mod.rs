@@ -8,6 +8,7 @@ pub mod conflict;
 pub mod engine;
 pub mod focus;
 pub mod full;
+pub mod group;
 pub mod mask;
 pub mod model;
 pub mod pick;

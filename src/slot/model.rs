@@ -14,6 +14,8 @@ use smallvec::SmallVec;
 use crate::model::{AttrId, NodeId, NodeTypeId, Value};
 use crate::rule::Condition;
 
+use super::group::{Group, GroupNac};
+
 /// A NAC index: the union of `table[value]` over its writers' values blocks those placed
 /// values in each of its readers.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,6 +73,9 @@ pub struct SlotModel {
     pub once: Vec<u32>,
     /// Set when rules fill a cell by replacing it with a new node.
     pub replaced: Option<Replacement>,
+    /// NACs with aggregates over the filled cell's group, and their groups.
+    pub group_nacs: Vec<GroupNac>,
+    pub groups: Vec<Group>,
 }
 
 impl SlotModel {
@@ -94,6 +99,8 @@ impl SlotModel {
             focus_sound: Ok(()),
             once: Vec::new(),
             replaced: None,
+            group_nacs: Vec::new(),
+            groups: Vec::new(),
         }
     }
 
@@ -224,6 +231,18 @@ impl SlotModel {
     /// Compares "x at a blocked by y at b" with "y at b blocked by x at a" over every pair
     /// of slots that share a hub.
     fn check_symmetric(&self, g: &Grammar) -> Result<(), Refusal> {
+        // Where every hub blocks its own writers symmetrically (readers are writers, and
+        // `x` blocked by `y` exactly when `y` is blocked by `x`: all-different groups), the
+        // union over hubs is symmetric too; pair by pair is only needed otherwise.
+        let self_symmetric = |hub: &Hub| {
+            let table = &self.tables[hub.table as usize];
+            hub.writers == hub.readers
+                && (0..self.d)
+                    .all(|y| (0..self.d).all(|x| (table[y] >> x & 1) == (table[x] >> y & 1)))
+        };
+        if self.hubs.iter().all(self_symmetric) {
+            return Ok(());
+        }
         let mut blocks: HashMap<(u32, u32), Vec<u128>> = HashMap::new();
         for hub in &self.hubs {
             let table = &self.tables[hub.table as usize];

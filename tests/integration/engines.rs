@@ -2,7 +2,7 @@
 //! on whole graphs), and one thread against several: the same states, transitions, dead
 //! ends and solutions, in the same order.
 
-use crate::support::{data, fixture, grafter, rule, solve_json, Puzzle};
+use crate::support::{all_rule_files, data, fixture, grafter, rule, solve_json, temp_path, Puzzle};
 
 /// Solutions, states, transitions and dead ends.
 type Space = (u64, u64, u64, u64);
@@ -68,6 +68,58 @@ fn group_nacs_agree_on_every_4x4_puzzle() {
     let path = crate::support::temp_path("engines-4x4", "txt");
     std::fs::write(&path, some).unwrap();
     assert_engines_agree("sudoku-4x4", Some(&path));
+    let _ = std::fs::remove_file(path);
+}
+
+/// Every rule file (the encodings too) has the same solutions on the engine it runs on as on
+/// the general matcher; `grafter check` names the engine, and for a file the slot engine
+/// does not take, the rule and the reason.
+#[test]
+fn every_rule_file_solves_alike_on_both_engines() {
+    for path in all_rule_files() {
+        let name = path.display().to_string();
+        let auto = solve_json(&path, None, &[]).remove(0);
+        let graph = solve_json(&path, None, &["--engine", "graph"]).remove(0);
+        assert_eq!(engine_of(&graph), "graph", "{name}");
+        assert_eq!(auto.stat("solutions"), graph.stat("solutions"), "{name}");
+        assert_eq!(auto.sorted_grids(), graph.sorted_grids(), "{name}");
+        let check = grafter(["check".as_ref(), path.as_os_str()]);
+        check.ok();
+        let engine = check
+            .stdout
+            .lines()
+            .find(|l| l.starts_with("engine: "))
+            .unwrap_or_default();
+        match engine_of(&auto).as_str() {
+            "slot" => assert!(engine.starts_with("engine: slot ("), "{name}: {engine}"),
+            _ => assert!(
+                engine.starts_with("engine: graph (not slot-filling: ")
+                    && engine.contains("rule `"),
+                "{name}: {engine}"
+            ),
+        }
+    }
+}
+
+/// Killer cages (NACs with `sum` and `count` over a cage) on the slot engine: every state,
+/// transition, dead end and solution of `--expand all` as the general matcher finds them,
+/// with each puzzle line's own cages and sums, and givens that keep the spaces small.
+#[test]
+fn group_nacs_with_aggregates_match_the_matcher() {
+    let layers = std::fs::read_to_string(fixture("layers/killer-4x4.txt")).unwrap();
+    let givens = ["1234341.........", "12..34..2.......", ".2.4..1.....3..2"];
+    let lines: Vec<String> = layers
+        .lines()
+        .filter(|l| l.starts_with('.'))
+        .take(3)
+        .flat_map(|l| {
+            let rest = &l[l.find('|').unwrap()..];
+            givens.iter().map(move |g| format!("{g} {rest}"))
+        })
+        .collect();
+    let path = temp_path("killer-givens", "txt");
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    assert_engines_agree("killer-4x4", Some(&path));
     let _ = std::fs::remove_file(path);
 }
 

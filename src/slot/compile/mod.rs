@@ -29,7 +29,7 @@ use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap};
 
 use crate::analysis::slot_fill::{not_slot, slot_fill};
-use crate::analysis::Refusal;
+use crate::analysis::{Monotone, Refusal};
 use crate::grammar::Grammar;
 use crate::model::{AttrId, Graph, NodeId, NodeTypeId, TypeSystem, VarId};
 use crate::rule::{Expr, Pattern, Rule};
@@ -39,6 +39,7 @@ use super::solver::WORD_BITS;
 use instances::replacement;
 use recognise::{check_givens, var_type};
 
+mod group;
 mod hubs;
 mod instances;
 mod nac;
@@ -166,9 +167,11 @@ pub fn compile(g: &Grammar) -> Result<SlotModel, Refusal> {
             Cow::Owned(host)
         }
     };
-    for (rule, inst) in rules.iter().zip(&instances) {
-        rule.compile_nacs(&mut model, &host, inst)?;
+    let group_nacs = group_nacs(g)?;
+    for ((rule, inst), groups) in rules.iter().zip(&instances).zip(&group_nacs) {
+        rule.compile_nacs(&mut model, &host, inst, groups)?;
     }
+    group::list_feasible(&mut model);
     let words = model.slots.len().div_ceil(WORD_BITS).max(1) as u64;
     let hub_words = model.hubs.len() as u64 * words;
     if hub_words > MAX_HUB_WORDS {
@@ -186,6 +189,26 @@ pub fn compile(g: &Grammar) -> Result<SlotModel, Refusal> {
     check_givens(g, &model)?;
     model.finish(g);
     Ok(model)
+}
+
+/// Per rule, the indexes of its NACs that read the filled cell's group through aggregates,
+/// as the analysis accepts them (condition 5 of [`crate::analysis`]); a NAC with an
+/// aggregate it refuses keeps the grammar off the slot engine, for the analysis' reason.
+fn group_nacs(g: &Grammar) -> Result<Vec<Vec<usize>>, Refusal> {
+    let any = g
+        .rules
+        .iter()
+        .any(|r| r.lhs.nacs.iter().any(Pattern::has_aggregate));
+    if !any {
+        return Ok(vec![Vec::new(); g.rules.len()]);
+    }
+    match Monotone::analyse(g) {
+        Ok(m) => Ok(m.aggregate_nacs),
+        Err(why) => not_slot(
+            why.span,
+            format!("a NAC holds an aggregate, which the slot engine evaluates only over the group of the filled cell, as the analysis accepts: {}", why.reason),
+        ),
+    }
 }
 
 /// One rule being compiled: the cell variable `c` it fills and the slot attribute.

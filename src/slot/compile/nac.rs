@@ -1,6 +1,6 @@
 //! NAC tables: a NAC becomes a table "witness value y blocks placed values x".
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::ops::ControlFlow;
 
 use crate::matcher::{BindingEnv, GraphIndex, Matcher, SearchPlan};
@@ -20,9 +20,22 @@ impl RuleCompiler<'_> {
         model: &mut SlotModel,
         host: &Graph,
         instances: &Instances,
+        groups: &[usize],
     ) -> Result<(), Refusal> {
-        for nac in &self.r.lhs.nacs {
-            self.compile_nac(model, host, nac, instances)?;
+        for (i, nac) in self.r.lhs.nacs.iter().enumerate() {
+            if groups.contains(&i) {
+                self.compile_group_nac(model, host, nac, instances)?;
+            } else if let Some(e) = nac.conds.iter().find(|e| e.has_aggregate()) {
+                return not_slot(
+                    e.span,
+                    format!(
+                        "rule `{}` compares a cell's value with an aggregate in a NAC: the slot engine's tables hold value-by-value relations, and it evaluates aggregates only over the group of the filled cell (a cage's `sum(...) + v`)",
+                        self.r.name
+                    ),
+                );
+            } else {
+                self.compile_nac(model, host, nac, instances)?;
+            }
         }
         Ok(())
     }
@@ -182,24 +195,52 @@ impl RuleCompiler<'_> {
         let mut witnesses_of: BTreeMap<u32, BTreeSet<NodeId>> = BTreeMap::new();
         let mut blocking_of: BTreeMap<u16, u128> = BTreeMap::new();
         let mut tuples: Vec<Vec<NodeId>> = Vec::new();
+        let mut listed_bindings: HashSet<&Vec<NodeId>> = HashSet::new();
+        // What the changing conditions read besides the witness: the parameters and the
+        // left side's unchanging attributes. Instances alike in those block alike.
+        let mut lhs_reads: Vec<(VarId, AttrId)> = Vec::new();
+        for e in &dyn_conds {
+            e.visit_attrs(&mut |v, a| {
+                if v.0 < nac.bound && !lhs_reads.contains(&(v, a)) {
+                    lhs_reads.push((v, a));
+                }
+            });
+        }
+        type Key = (Vec<Value>, Vec<Value>);
+        let mut judged: HashMap<Key, (u128, bool)> = HashMap::new();
         for (&(s, x), i) in instances {
             let found = matches.get(&i.binding).map_or(&[][..], Vec::as_slice);
-            let ws: BTreeSet<NodeId> = found.iter().map(|t| t[wi]).collect();
-            if witnesses_of.entry(s).or_insert_with(|| ws.clone()) != &ws {
-                return not_slot(
-                    nac.span,
-                    format!(
-                        "which nodes this NAC looks at for {} depends on the value placed; the slot engine needs it to depend on the cell only",
-                        model.slot_name(g, s)
-                    ),
-                );
-            }
-            let mut ys = 0u128;
-            for y in 0..d {
-                if holds(i, Value::Val(y as u16)) {
-                    ys |= 1u128 << y;
+            // An instance's matches depend on its left-side binding only, most often the
+            // same for every value placed in one slot: read once per binding.
+            if listed_bindings.insert(&i.binding) {
+                let ws: BTreeSet<NodeId> = found.iter().map(|t| t[wi]).collect();
+                if witnesses_of.entry(s).or_insert_with(|| ws.clone()) != &ws {
+                    return not_slot(
+                        nac.span,
+                        format!(
+                            "which nodes this NAC looks at for {} depends on the value placed; the slot engine needs it to depend on the cell only",
+                            model.slot_name(g, s)
+                        ),
+                    );
                 }
+                tuples.extend(found.iter().cloned());
             }
+            let key = (
+                i.params.clone(),
+                lhs_reads
+                    .iter()
+                    .map(|&(v, a)| host.attr(i.binding[v.index()], a))
+                    .collect(),
+            );
+            let (ys, holds_empty) = *judged.entry(key).or_insert_with(|| {
+                let mut ys = 0u128;
+                for y in 0..d {
+                    if holds(i, Value::Val(y as u16)) {
+                        ys |= 1u128 << y;
+                    }
+                }
+                (ys, holds(i, Value::None))
+            });
             if blocking_of.entry(x).or_insert(ys) != &ys {
                 return not_slot(
                     nac.span,
@@ -212,13 +253,12 @@ impl RuleCompiler<'_> {
             let witness_slot = found
                 .iter()
                 .any(|t| model.slot_of.contains_key(&(t[wi], wattr)));
-            if witness_slot && holds(i, Value::None) {
+            if witness_slot && holds_empty {
                 return not_slot(
                     nac.span,
                     "this NAC holds while its witness is empty, so filling a cell can enable a rule",
                 );
             }
-            tuples.extend(found.iter().cloned());
         }
         tuples.sort_unstable();
         tuples.dedup();

@@ -9,8 +9,10 @@
 //! propagates, `branch` chooses where to branch and lists moves.
 
 mod branch;
+mod groups;
 mod place;
 
+use super::group::{Group, GroupNac};
 use super::mask::Mask;
 use super::model::SlotModel;
 
@@ -68,6 +70,17 @@ pub struct Tables<M: Mask> {
     table: Vec<M>,
     /// Exactly-once hubs: the first `once`.
     pub once: usize,
+    /// NACs over a group's content and their groups (see [`super::group`]).
+    group_nacs: Vec<GroupNac>,
+    groups: Vec<Group>,
+    /// Per slot, the groups holding it: `slot_groups[group_start[s]..group_start[s + 1]]`.
+    group_start: Vec<u32>,
+    slot_groups: Vec<u32>,
+    /// Words of a group bitset (none without groups).
+    group_words: usize,
+    /// Per slot (`group_words` words each), the groups whose members' candidates placing
+    /// there may change: its own, and those of the readers of the hubs it writes.
+    near_groups: Vec<u64>,
     /// The bit buffer of the empty state (see [`Work`]): board `x` holds the slots that
     /// allow `x`, every slot is empty, no hub holds a value.
     init_bits: Vec<u64>,
@@ -184,6 +197,34 @@ impl<M: Mask> Tables<M> {
             (1u64 << tracked) - 1
         };
         init_bits.extend(std::iter::repeat_n(lacking, m.d));
+        // Groups: every one to be looked at (dirty), none judged full (settled).
+        let group_words = m.groups.len().div_ceil(WORD_BITS);
+        init_bits.extend((0..group_words).map(|i| {
+            let left = m.groups.len() - i * WORD_BITS;
+            if left >= WORD_BITS {
+                !0
+            } else {
+                (1u64 << left) - 1
+            }
+        }));
+        init_bits.resize(init_bits.len() + group_words, 0);
+        let mut of_slot = vec![Vec::new(); n];
+        for (gi, group) in m.groups.iter().enumerate() {
+            for &s in &group.members {
+                of_slot[s as usize].push(gi as u32);
+            }
+        }
+        let mut near_groups = vec![0u64; n * group_words];
+        for s in 0..n {
+            let near = &mut near_groups[s * group_words..(s + 1) * group_words];
+            let readers = m.hubs.iter().filter(|h| h.writers.contains(&(s as u32)));
+            for r in readers.flat_map(|h| &h.readers).chain([&(s as u32)]) {
+                for &g in &of_slot[*r as usize] {
+                    near[g as usize / WORD_BITS] |= 1 << (g as usize % WORD_BITS);
+                }
+            }
+        }
+        let (group_start, slot_groups) = flatten(&of_slot);
         Tables {
             n,
             d: m.d,
@@ -211,6 +252,12 @@ impl<M: Mask> Tables<M> {
                 .flat_map(|t| t.iter().map(|&r| M::from_u128(r)))
                 .collect(),
             once: m.once.len(),
+            group_nacs: m.group_nacs.clone(),
+            groups: m.groups.clone(),
+            group_start,
+            slot_groups,
+            group_words,
+            near_groups,
             init_bits,
         }
     }

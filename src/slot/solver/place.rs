@@ -21,6 +21,7 @@ impl<M: Mask> Tables<M> {
         // for the values taken from readers, in any group.
         let info = self.slot_info[s];
         w.dirty_hubs |= info.once_of;
+        self.touch_near_groups::<W>(w, s);
         if info.equal_only {
             let range = info.writes.0 as usize..info.writes.1 as usize;
             let bit = M::bit(y);
@@ -108,8 +109,9 @@ impl<M: Mask> Tables<M> {
         }
     }
 
-    /// Applies forced moves until none is left: slots with one candidate, and values that
-    /// only one member of an exactly-once hub can still take. False on a dead state (a slot
+    /// Applies forced moves until none is left: slots with one candidate, values that
+    /// only one member of an exactly-once hub can still take, and values no content of a
+    /// group NAC's group allows (see [`super::super::group`]). False on a dead state (a slot
     /// without candidates, or a value no member of an exactly-once hub can take).
     pub fn propagate<const W: usize>(&self, w: &mut Work<M>) -> bool {
         let words = self.words_of::<W>();
@@ -221,8 +223,18 @@ impl<M: Mask> Tables<M> {
                     }
                 }
             }
-            if !progress {
+            if progress {
+                continue;
+            }
+            // Last, the groups whose content changed: the costliest step, on the fewest
+            // candidates.
+            if !self.has_groups() {
                 return true;
+            }
+            match self.propagate_groups::<W>(w) {
+                None => return false,
+                Some(true) => {}
+                Some(false) => return true,
             }
         }
     }

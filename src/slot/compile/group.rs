@@ -1,0 +1,282 @@
+//! NACs with aggregates over the filled cell's group (condition 5 of [`crate::analysis`])
+//! compiled to groups: matched once on the start graph, one group per match of the NAC's
+//! own nodes, with the cells its aggregates range over.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::ops::ControlFlow;
+use std::sync::{Mutex, OnceLock};
+
+use crate::analysis::slot_fill::not_slot;
+use crate::analysis::Refusal;
+use crate::matcher::{GraphIndex, Matcher, SearchPlan, UNBOUND};
+use crate::model::{AttrId, Graph, NodeId, Value, VarId};
+use crate::rule::{Expr, ExprKind, Pattern};
+
+use super::super::group::{subsets, Group, GroupAgg, GroupNac};
+use super::super::model::SlotModel;
+use super::instances::Instances;
+use super::{attr_key, RuleCompiler, MAX_NAC_MATCHES};
+
+impl RuleCompiler<'_> {
+    /// Compiles a NAC the analysis accepted as reading the filled cell's group.
+    pub(super) fn compile_group_nac(
+        &self,
+        model: &mut SlotModel,
+        host: &Graph,
+        nac: &Pattern,
+        instances: &Instances,
+    ) -> Result<(), Refusal> {
+        let (g, r) = (self.g, self.r);
+        if self.created.is_some() || !matches!(self.value.kind, ExprKind::Param(0)) {
+            return not_slot(
+                nac.span,
+                format!(
+                    "rule `{}` holds an aggregate NAC; the slot engine evaluates those where the rule sets the cell to its parameter (`set c.val = v`)",
+                    r.name
+                ),
+            );
+        }
+        // The aggregates over the group: one cell `d` of the filled type each.
+        let mut aggs = Vec::new();
+        let mut foreign = None;
+        for e in &nac.conds {
+            e.visit_aggregates(&mut |a| {
+                let p = &a.pattern;
+                let cell = match p.nodes.as_slice() {
+                    [d] => self.dynamic.contains(&attr_key(&g.types, d.ty, self.attr)),
+                    _ => false,
+                };
+                if cell && p.nacs.is_empty() {
+                    aggs.push(GroupAgg {
+                        id: a.id,
+                        op: a.op,
+                        d: VarId(p.bound),
+                        attr: self.attr,
+                        conds: p.conds.clone(),
+                        body: a.body.clone(),
+                    });
+                } else {
+                    foreign.get_or_insert((a.op.name(), e.span));
+                }
+            });
+        }
+        if let Some((op, span)) = foreign {
+            return not_slot(
+                span,
+                format!(
+                    "beside aggregates over the filled cell's group, this NAC holds `{op}(...)` over other nodes, which the slot engine does not evaluate"
+                ),
+            );
+        }
+        let Some(first) = nac.conds.iter().find_map(|e| {
+            let mut found = None;
+            e.visit_aggregates(&mut |a| {
+                found.get_or_insert(a);
+            });
+            found
+        }) else {
+            return not_slot(nac.span, "this NAC holds no aggregate over the group");
+        };
+        // The NAC's structure: the left side's nodes and the NAC's, joined by its edges.
+        let structure = Pattern {
+            bound: 0,
+            nodes: r.lhs.nodes.iter().chain(&nac.nodes).cloned().collect(),
+            edges: nac.edges.clone(),
+            conds: Vec::new(),
+            nacs: Vec::new(),
+            span: nac.span,
+        };
+        let lhs_len = nac.bound as usize;
+        let end = structure.var_end() as usize;
+        let index = GraphIndex::new(&g.types, host, &[]);
+        let m = Matcher::new(&g.types, host, &[]).with_index(&index);
+        let mut matches: HashMap<Vec<NodeId>, Vec<Vec<NodeId>>> = HashMap::new();
+        let mut listed = 0usize;
+        let plan = SearchPlan::compile(&structure);
+        let flow = m.for_each_match(&plan, &mut Vec::new(), &mut |b| {
+            listed += 1;
+            if listed > MAX_NAC_MATCHES {
+                return ControlFlow::Break(());
+            }
+            matches
+                .entry(b[..lhs_len].to_vec())
+                .or_default()
+                .push(b[..end].to_vec());
+            ControlFlow::Continue(())
+        });
+        if flow.is_break() {
+            return not_slot(
+                nac.span,
+                format!(
+                    "this NAC's structure has more than {MAX_NAC_MATCHES} matches on the start graph, too many to compile into groups"
+                ),
+            );
+        }
+        // The cells an aggregate ranges over, from a full match: its pattern without the
+        // conditions on the cell's value, which the group's evaluation reads.
+        let range = Pattern {
+            bound: first.pattern.bound,
+            nodes: first.pattern.nodes.clone(),
+            edges: first.pattern.edges.clone(),
+            conds: Vec::new(),
+            nacs: Vec::new(),
+            span: first.pattern.span,
+        };
+        let range_plan = SearchPlan::compile(&range);
+        let c = self.c.index();
+        // Per match of the NAC's own nodes: the group's slots, and the slots whose
+        // instances reach it (which must be members).
+        let mut groups: BTreeMap<Vec<NodeId>, (BTreeSet<u32>, Vec<NodeId>)> = BTreeMap::new();
+        for (&(s, _), i) in instances {
+            for t in matches.get(&i.binding).map_or(&[][..], Vec::as_slice) {
+                let key = t[lhs_len..].to_vec();
+                if let Some((readers, _)) = groups.get_mut(&key) {
+                    readers.insert(s);
+                    continue;
+                }
+                groups.insert(key, (BTreeSet::from([s]), t.clone()));
+            }
+        }
+        let gi = model.group_nacs.len() as u32;
+        let mut reads: Vec<(VarId, AttrId)> = Vec::new();
+        for e in &nac.conds {
+            e.visit_attrs(&mut |v, a| {
+                if v.index() < end && v.index() >= lhs_len && !reads.contains(&(v, a)) {
+                    reads.push((v, a));
+                }
+            });
+        }
+        for (readers, t) in groups.values() {
+            let mut members: BTreeSet<u32> = BTreeSet::new();
+            let mut outside = false;
+            let mut binding = t.clone();
+            binding.resize(range_plan.depth.max(range.var_end() as usize), UNBOUND);
+            let _ = m.for_each_match(&range_plan, &mut binding, &mut |b| {
+                match model.slot_of.get(&(b[range.bound as usize], self.attr)) {
+                    Some(&s) => {
+                        members.insert(s);
+                    }
+                    None => outside = true,
+                }
+                ControlFlow::Continue(())
+            });
+            match model.slot_of.get(&(t[c], self.attr)) {
+                Some(&s) => {
+                    members.insert(s);
+                }
+                None => outside = true,
+            }
+            if outside || !readers.is_subset(&members) {
+                return not_slot(
+                    nac.span,
+                    "this NAC's aggregates range over cells other than the slots of one group holding the filled cell",
+                );
+            }
+            model.groups.push(Group {
+                nac: gi,
+                members: members.into_iter().collect(),
+                statics: reads
+                    .iter()
+                    .map(|&(v, a)| (v, a, host.attr(t[v.index()], a)))
+                    .collect(),
+                feasible: None,
+            });
+        }
+        model.group_nacs.push(GroupNac {
+            conds: nac.conds.clone(),
+            aggs,
+        });
+        Ok(())
+    }
+}
+
+/// What the value sets of a group depend on: its NAC's conditions, the unchanging attributes
+/// they read (a cage's sum), the values its members allow and its size.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct FeasibleKey {
+    conds: Vec<Expr>,
+    statics: Vec<Value>,
+    domain: u128,
+    size: usize,
+}
+
+/// The most listings kept between compilations.
+const MAX_KEPT: usize = 1 << 12;
+
+/// The value sets for `key`, from `list` the first time. Kept for the process: a batch of
+/// puzzles with layers compiles a model per puzzle, and their cages repeat the same few
+/// sizes and sums.
+fn feasible_sets(key: FeasibleKey, list: impl FnOnce() -> Option<Vec<u128>>) -> Option<Vec<u128>> {
+    type Kept = HashMap<FeasibleKey, Option<Vec<u128>>>;
+    static KEPT: OnceLock<Mutex<Kept>> = OnceLock::new();
+    let kept = KEPT.get_or_init(|| Mutex::new(HashMap::new()));
+    if let Some(sets) = kept.lock().ok().and_then(|k| k.get(&key).cloned()) {
+        return sets;
+    }
+    let sets = list();
+    if let Ok(mut k) = kept.lock() {
+        if k.len() >= MAX_KEPT {
+            k.clear();
+        }
+        k.insert(key, sets.clone());
+    }
+    sets
+}
+
+/// Lists, for each group whose members pairwise block equal values through some hub, the
+/// value sets it may end with. Runs once every NAC is compiled (the hubs that make a group's
+/// values differ may come from a later NAC). Groups alike (same NAC, size, unchanging
+/// attributes and values) share one listing.
+pub(super) fn list_feasible(model: &mut SlotModel) {
+    let d = model.d;
+    let identity = |t: u32| {
+        let t = &model.tables[t as usize];
+        (0..d).all(|y| t[y] == 1u128 << y)
+    };
+    // Per slot, the identity hubs it both writes and reads.
+    let mut differ: Vec<Vec<u32>> = vec![Vec::new(); model.slots.len()];
+    for (h, hub) in model.hubs.iter().enumerate() {
+        if identity(hub.table) {
+            for &w in &hub.writers {
+                if hub.readers.contains(&w) {
+                    differ[w as usize].push(h as u32);
+                }
+            }
+        }
+    }
+    for gi in 0..model.groups.len() {
+        let group = &model.groups[gi];
+        let members = &group.members;
+        let distinct = members.iter().enumerate().all(|(i, &a)| {
+            members[i + 1..].iter().all(|&b| {
+                differ[a as usize]
+                    .iter()
+                    .any(|h| differ[b as usize].contains(h))
+            })
+        });
+        if !distinct {
+            continue;
+        }
+        let domain = members
+            .iter()
+            .fold(0u128, |m, &s| m | model.allowed[s as usize]);
+        let nac = &model.group_nacs[group.nac as usize];
+        let key = FeasibleKey {
+            conds: nac.conds.clone(),
+            statics: group.statics.iter().map(|s| s.2).collect(),
+            domain,
+            size: members.len(),
+        };
+        let feasible = feasible_sets(key, || {
+            subsets(domain, members.len()).map(|sets| {
+                sets.into_iter()
+                    .filter(|&set| {
+                        let values: Vec<u16> = (0..128u16).filter(|&x| set >> x & 1 == 1).collect();
+                        nac.allows_full(group, &values)
+                    })
+                    .collect()
+            })
+        });
+        model.groups[gi].feasible = feasible;
+    }
+}

@@ -1,0 +1,218 @@
+//! NACs over a group's content (a killer cage's `sum(...) + v > k.sum`) on the slot engine:
+//! the group's cells, the NAC's condition evaluated exactly on their values, and the
+//! contents a group of different values may end with.
+//!
+//! The analysis ([`crate::analysis::aggregate`]) accepts such a NAC when its condition is
+//! a function of the group's content once the cell is filled, the same for every cell of
+//! the group, that only turns from false to true as cells fill. So placing `x` in a cell
+//! is blocked exactly when the condition holds on the group's values with `x` added, and a
+//! final state's group holds a content on which it is false (its last cell filled saw that
+//! content). The second fact lets the solver keep, in each empty cell, only the values of
+//! some content the group can still end with.
+
+use crate::model::{AttrId, Value, VarId};
+use crate::rule::{AggId, AggOp, Aggregate, Env, Expr, Fold};
+
+/// One NAC with aggregates over the filled cell's group, shared by all its groups.
+#[derive(Clone, Debug)]
+pub struct GroupNac {
+    /// The NAC's conditions: it blocks when all hold.
+    pub conds: Vec<Expr>,
+    /// The aggregates over the group the conditions hold.
+    pub aggs: Vec<GroupAgg>,
+}
+
+/// An aggregate over the group without the filled cell: each other cell `d` counts when
+/// `conds` hold on its value, and adds `body`.
+#[derive(Clone, Debug)]
+pub struct GroupAgg {
+    pub id: AggId,
+    pub op: AggOp,
+    /// The variable of `d` and the attribute holding its value.
+    pub d: VarId,
+    pub attr: AttrId,
+    pub conds: Vec<Expr>,
+    pub body: Option<Expr>,
+}
+
+/// One group of one such NAC: the match of the NAC's own nodes (a cage) and the cells
+/// joined to them as the filled cell is.
+#[derive(Clone, Debug)]
+pub struct Group {
+    /// Index into the model's group NACs.
+    pub nac: u32,
+    /// The member slots, in increasing order.
+    pub members: Vec<u32>,
+    /// The unchanging attributes the conditions read (the cage's sum).
+    pub statics: Vec<(VarId, AttrId, Value)>,
+    /// Where every two members block each other's equal values: the value sets the
+    /// group may end with (its condition false once full). `None` when the members may
+    /// repeat values or the sets are too many to list.
+    pub feasible: Option<Vec<u128>>,
+}
+
+impl GroupNac {
+    /// Whether the NAC blocks placing `x` in member `c` of `group` while each other
+    /// member `m` holds `value(m)`.
+    pub fn blocks(
+        &self,
+        group: &Group,
+        c: u32,
+        x: u16,
+        value: &dyn Fn(u32) -> Option<u16>,
+    ) -> bool {
+        let env = GroupEnv {
+            nac: self,
+            group,
+            c,
+            x,
+            value,
+        };
+        self.conds.iter().all(|e| e.holds(&env))
+    }
+
+    /// Whether a group whose members hold `values` (in member order, all filled) is a
+    /// content the NAC allows its last cell to complete: the NAC does not block the first
+    /// member's value with the others placed (the analysis makes the choice of cell moot).
+    pub fn allows_full(&self, group: &Group, values: &[u16]) -> bool {
+        let value = |m: u32| {
+            group
+                .members
+                .iter()
+                .position(|&s| s == m)
+                .map(|i| values[i])
+        };
+        !self.blocks(group, group.members[0], values[0], &value)
+    }
+}
+
+/// The NAC's condition for one placement: the parameter is the value placed, attributes
+/// are the group's unchanging ones, aggregates fold over the other members' values.
+struct GroupEnv<'a> {
+    nac: &'a GroupNac,
+    group: &'a Group,
+    c: u32,
+    x: u16,
+    value: &'a dyn Fn(u32) -> Option<u16>,
+}
+
+impl Env for GroupEnv<'_> {
+    fn param(&self, _: u32) -> Value {
+        Value::Val(self.x)
+    }
+
+    fn attr(&self, var: VarId, attr: AttrId) -> Value {
+        self.group
+            .statics
+            .iter()
+            .find(|s| s.0 == var && s.1 == attr)
+            .map_or(Value::None, |s| s.2)
+    }
+
+    fn aggregate(&self, agg: &Aggregate) -> Value {
+        let Some(a) = self.nac.aggs.iter().find(|a| a.id == agg.id) else {
+            return Value::None;
+        };
+        let mut fold = Fold::new(a.op);
+        for &m in &self.group.members {
+            if m == self.c {
+                continue;
+            }
+            let cell = Cell {
+                d: a.d,
+                attr: a.attr,
+                value: (self.value)(m).map_or(Value::None, Value::Val),
+            };
+            if a.conds.iter().all(|e| e.holds(&cell)) {
+                let v = a.body.as_ref().map_or(Value::None, |b| b.eval(&cell));
+                if fold.add(v) {
+                    break;
+                }
+            }
+        }
+        fold.finish()
+    }
+}
+
+/// One member `d` of a group, read through its value only.
+struct Cell {
+    d: VarId,
+    attr: AttrId,
+    value: Value,
+}
+
+impl Env for Cell {
+    fn param(&self, _: u32) -> Value {
+        Value::None
+    }
+
+    fn attr(&self, var: VarId, attr: AttrId) -> Value {
+        if (var, attr) == (self.d, self.attr) {
+            self.value
+        } else {
+            Value::None
+        }
+    }
+
+    fn aggregate(&self, _: &Aggregate) -> Value {
+        Value::None
+    }
+}
+
+/// The most value sets of one group listed: past it the group is propagated by its NAC
+/// alone, cell by cell.
+pub const MAX_FEASIBLE: u64 = 1 << 12;
+
+/// Every subset of `domain` with `n` values, in increasing order of their masks' lowest
+/// differing bit, or `None` when there are more than [`MAX_FEASIBLE`].
+pub fn subsets(domain: u128, n: usize) -> Option<Vec<u128>> {
+    let values: Vec<u32> = (0..128).filter(|&x| domain >> x & 1 == 1).collect();
+    let mut count: u64 = 1;
+    for i in 0..n.min(values.len()) as u64 {
+        count = count * (values.len() as u64 - i) / (i + 1);
+        if count > MAX_FEASIBLE {
+            return None;
+        }
+    }
+    if n > values.len() {
+        return Some(Vec::new());
+    }
+    let mut out = Vec::new();
+    let mut pick: Vec<usize> = (0..n).collect();
+    loop {
+        out.push(pick.iter().fold(0u128, |m, &i| m | 1u128 << values[i]));
+        // The next combination: the rightmost index that can move, moved, the rest after it.
+        let Some(i) = (0..n).rev().find(|&i| pick[i] < values.len() - n + i) else {
+            return Some(out);
+        };
+        pick[i] += 1;
+        for j in i + 1..n {
+            pick[j] = pick[j - 1] + 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subsets_are_every_set_of_that_size_once() {
+        let domain = 0b1011_0110u128;
+        for n in 0..=5 {
+            let got = subsets(domain, n).expect("few");
+            // Brute force: every mask within the domain with n bits.
+            let mut want: Vec<u128> = (0..256u128)
+                .filter(|&m| m & !domain == 0 && m.count_ones() as usize == n)
+                .collect();
+            let mut sorted = got.clone();
+            sorted.sort_unstable();
+            want.sort_unstable();
+            assert_eq!(sorted, want, "{n} values");
+            assert_eq!(got.len(), want.len(), "{n} values: no repeats");
+        }
+        // Past the limit: C(16, 8) = 12,870 sets are not listed.
+        assert_eq!(subsets(0xffff, 8), None);
+        assert_eq!(subsets(0xffff, 2).map(|s| s.len()), Some(120));
+    }
+}

@@ -1,0 +1,198 @@
+//! Propagating NACs over a group's content (see [`crate::slot::group`]): a group whose
+//! values differ keeps in each empty member only the values of some content it can still
+//! end with; any other group drops the values its NAC blocks; a full group is judged once.
+//!
+//! A state's buffer holds, after the exactly-once words, a bitset of the groups to look at
+//! (a member was placed or lost a candidate) and one of the groups already judged full.
+
+use smallvec::SmallVec;
+
+use super::super::mask::Mask;
+use super::{Tables, Work, WORD_BITS};
+
+impl<M: Mask> Tables<M> {
+    /// Where the bitset of groups to look at starts in a state's buffer; the bitset of
+    /// groups judged full follows it.
+    #[inline]
+    fn groups_at<const W: usize>(&self) -> usize {
+        self.lacks_at::<W>(0) + self.d
+    }
+
+    /// True when the grammar has NACs over a group's content.
+    #[inline]
+    pub fn has_groups(&self) -> bool {
+        self.group_words != 0
+    }
+
+    #[inline]
+    fn groups_of(&self, s: usize) -> &[u32] {
+        &self.slot_groups[self.group_start[s] as usize..self.group_start[s + 1] as usize]
+    }
+
+    /// Marks the groups to be looked at once `s` is placed: those holding it, and those
+    /// whose members its hubs block.
+    #[inline]
+    pub(super) fn touch_near_groups<const W: usize>(&self, w: &mut Work<M>, s: usize) {
+        let gw = self.group_words;
+        if gw == 0 {
+            return;
+        }
+        let at = self.groups_at::<W>();
+        let near = &self.near_groups[s * gw..(s + 1) * gw];
+        for (d, &g) in w.bits[at..at + gw].iter_mut().zip(near) {
+            *d |= g;
+        }
+    }
+
+    /// Marks the groups holding `s` to be looked at.
+    #[inline]
+    pub(super) fn touch_groups<const W: usize>(&self, w: &mut Work<M>, s: usize) {
+        if self.group_words == 0 {
+            return;
+        }
+        let at = self.groups_at::<W>();
+        for &g in self.groups_of(s) {
+            w.bits[at + g as usize / WORD_BITS] |= 1 << (g as usize % WORD_BITS);
+        }
+    }
+
+    /// Marks the groups whose members are all filled in `w` (givens, which no NAC judged)
+    /// as judged: a group's NAC only speaks of contents a rule completed.
+    pub fn settle_full_groups(&self, w: &mut Work<M>) {
+        let at = self.groups_at::<{ super::DYN }>() + self.group_words;
+        for (g, group) in self.groups.iter().enumerate() {
+            if group.members.iter().all(|&m| w.vals[m as usize] != 0) {
+                w.bits[at + g / WORD_BITS] |= 1 << (g % WORD_BITS);
+            }
+        }
+    }
+
+    /// Whether a group NAC blocks placing `y` in `s`, exactly as the rule's NAC would.
+    pub fn group_blocked(&self, w: &Work<M>, s: usize, y: u32) -> bool {
+        let value = |m: u32| match w.vals[m as usize] {
+            0 => None,
+            v => Some(u16::from(v) - 1),
+        };
+        self.groups_of(s).iter().any(|&g| {
+            let group = &self.groups[g as usize];
+            self.group_nacs[group.nac as usize].blocks(group, s as u32, y as u16, &value)
+        })
+    }
+
+    /// Takes `x` from the candidates of empty slot `s`.
+    #[inline]
+    fn remove<const W: usize>(&self, w: &mut Work<M>, s: usize, x: usize) {
+        let words = self.words_of::<W>();
+        w.bits[x * words + s / WORD_BITS] &= !(1 << (s % WORD_BITS));
+        // The places of `x` changed in the exactly-once hubs holding `s`.
+        w.dirty_values |= M::bit(x as u32);
+        self.touch_groups::<W>(w, s);
+    }
+
+    /// Propagates every group marked to be looked at. `None` on a dead state (a full group
+    /// its NAC blocks, or an empty member left without values); otherwise whether some
+    /// candidate was taken. Kept out of line: grammars without groups never call it, and
+    /// their propagation loop stays as small as it was.
+    #[inline(never)]
+    pub(super) fn propagate_groups<const W: usize>(&self, w: &mut Work<M>) -> Option<bool> {
+        let at = self.groups_at::<W>();
+        let gw = self.group_words;
+        let mut changed = false;
+        for i in 0..gw {
+            loop {
+                let todo = w.bits[at + i] & !w.bits[at + gw + i];
+                w.bits[at + i] = 0;
+                if todo == 0 {
+                    break;
+                }
+                let mut todo = todo;
+                while todo != 0 {
+                    let g = i * WORD_BITS + todo.trailing_zeros() as usize;
+                    todo &= todo - 1;
+                    match self.propagate_group::<W>(w, g)? {
+                        Some(more) => changed |= more,
+                        None => w.bits[at + gw + i] |= 1 << (g % WORD_BITS),
+                    }
+                }
+            }
+        }
+        Some(changed)
+    }
+
+    /// One group: `None` when dead; `Some(None)` when full and allowed (judged for good);
+    /// `Some(Some(changed))` otherwise.
+    fn propagate_group<const W: usize>(&self, w: &mut Work<M>, g: usize) -> Option<Option<bool>> {
+        let group = &self.groups[g];
+        let nac = &self.group_nacs[group.nac as usize];
+        let mut placed = 0u128;
+        let mut empties: SmallVec<[(u32, u128); 16]> = SmallVec::new();
+        for &m in &group.members {
+            match w.vals[m as usize] {
+                0 => empties.push((m, self.cand::<W>(w, m as usize).to_u128())),
+                v => placed |= 1u128 << (v - 1),
+            }
+        }
+        let value = |m: u32| match w.vals[m as usize] {
+            0 => None,
+            v => Some(u16::from(v) - 1),
+        };
+        if empties.is_empty() {
+            let first = group.members[0];
+            let x = value(first).unwrap_or(0);
+            return if nac.blocks(group, first, x, &value) {
+                None
+            } else {
+                Some(None)
+            };
+        }
+        let mut keep: SmallVec<[u128; 16]> = SmallVec::from_elem(0, empties.len());
+        match &group.feasible {
+            Some(sets) => {
+                // Each content the group can still end with: it holds the placed values,
+                // and each empty member can take one of the rest.
+                for &set in sets {
+                    if set & placed != placed {
+                        continue;
+                    }
+                    let rest = set & !placed;
+                    if empties.iter().any(|&(_, c)| c & rest == 0) {
+                        continue;
+                    }
+                    let reach = empties.iter().fold(0u128, |u, &(_, c)| u | (c & rest));
+                    if reach != rest {
+                        continue;
+                    }
+                    for (k, &(_, c)) in keep.iter_mut().zip(&empties) {
+                        *k |= c & rest;
+                    }
+                }
+            }
+            None => {
+                for (k, &(m, c)) in keep.iter_mut().zip(&empties) {
+                    let mut left = c;
+                    while left != 0 {
+                        let x = left.trailing_zeros();
+                        left &= left - 1;
+                        if !nac.blocks(group, m, x as u16, &value) {
+                            *k |= 1u128 << x;
+                        }
+                    }
+                }
+            }
+        }
+        let mut changed = false;
+        for (&k, &(m, c)) in keep.iter().zip(&empties) {
+            if k == 0 {
+                return None;
+            }
+            let mut gone = c & !k;
+            changed |= gone != 0;
+            while gone != 0 {
+                let x = gone.trailing_zeros() as usize;
+                gone &= gone - 1;
+                self.remove::<W>(w, m as usize, x);
+            }
+        }
+        Some(Some(changed))
+    }
+}
