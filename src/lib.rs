@@ -52,6 +52,7 @@ mod engine;
 mod explore;
 mod grammar;
 mod graph;
+pub mod import;
 mod layer;
 mod matcher;
 mod model;
