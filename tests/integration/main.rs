@@ -13,6 +13,7 @@ mod diagnostics;
 mod draw;
 mod encodings;
 mod engines;
+mod fpuzzles;
 mod fuzz;
 mod heuristics;
 mod janko;

@@ -278,11 +278,8 @@ layer quadruple_digits: quadruples.digit
 layer quadruple_times: quadruples.times
 ",
         condition: "",
-        nacs: "  not { c -quadruple-> q: Quadruple
-        where v != q.digit
-          and count(q <-quadruple- d: Cell { val == none or val == q.digit }) < q.times }
-",
-        final_cond: "",
+        nacs: "",
+        final_cond: "not { q: Quadruple where count(q <-quadruple- d: Cell { val == q.digit }) < q.times }",
     },
     Family {
         name: "thermometer",
@@ -320,38 +317,27 @@ layer slow_thermometers: lines of SlowThermometer via slow_thermometer next slow
     },
     Family {
         name: "arrow",
-        cell_attrs: "",
+        cell_attrs: "circle: int?",
         group_attrs: "",
         decls: "\
 // Arrows: the cells of a shaft add up to its circle. A line is the circle then the
 // shaft; `size` is the circle's number of cells (a pill of two reads as a two-digit
-// number).
+// number); a circle's cells have `circle` 1.
 node Arrow { size: int? }
 edge arrow: Cell -> Arrow
 edge shaft: Cell -> Cell
 layer arrows: lines of Arrow via arrow next shaft
 layer arrow_sizes: arrows.size
+layer circles: circle
 ",
         condition: "",
-        nacs: "  // c is a circle of one cell: its shaft overflows v even at 1 per empty cell, falls
-  // short even at {N}, or is full with another sum
-  not { c -arrow-> a: Arrow { size == 1 }
-        not { e: Cell -shaft-> c  e -arrow-> a }
-        where sum(d.val for a <-arrow- d: Cell) + count(a <-arrow- d: Cell { val == none }) > v
-           or sum(d.val for a <-arrow- d: Cell) + {N} * count(a <-arrow- d: Cell { val == none }) < v
-           or count(a <-arrow- d: Cell { val == none }) == 0 and sum(d.val for a <-arrow- d: Cell) != v }
-  // c is on the shaft of circle o: the same, with o's value or, while it is empty, {N}
-  not { c -arrow-> a: Arrow { size == 1 } <-arrow- o: Cell
-        not { e: Cell -shaft-> o  e -arrow-> a }
-        where sum(d.val for a <-arrow- d: Cell) + v + count(a <-arrow- d: Cell { val == none }) > {N}
-           or sum(d.val for a <-arrow- d: Cell) + v + count(a <-arrow- d: Cell { val == none }) > o.val
-           or sum(d.val for a <-arrow- d: Cell) + v + {N} * count(a <-arrow- d: Cell { val == none }) < o.val
-           or count(a <-arrow- d: Cell { val == none }) == 0 and sum(d.val for a <-arrow- d: Cell) + v != o.val }
-",
+        nacs: "",
         // A pill of two cells o p reads as the number 10 * o + p.
-        final_cond: "not { a: Arrow { size == 2 }  o: Cell -arrow-> a  p: Cell -arrow-> a  o -shaft-> p
-        not { e: Cell -shaft-> o  e -arrow-> a }
-        where 10 * o.val + p.val != sum(d.val for a <-arrow- d: Cell) }",
+        final_cond: "not { a: Arrow { size == 1 }  o: Cell { circle == 1 } -arrow-> a
+        where o.val != sum(d.val for a <-arrow- d: Cell) }
+  and not { a: Arrow { size == 2 }  o: Cell -arrow-> a  p: Cell -arrow-> a  o -shaft-> p
+        where o.circle == 1 and p.circle == 1
+          and 10 * o.val + p.val != sum(d.val for a <-arrow- d: Cell) }",
     },
     Family {
         name: "palindrome",
@@ -464,25 +450,12 @@ edge between_next: Cell -> Cell
 layer betweens: lines of Between via between next between_next
 ",
         condition: "",
-        nacs: "  // c inside the line, both ends filled
-  not { a: Cell { val != none } -between_next+-> c -between_next+-> b: Cell { val != none }
-        a -between-> l: Between <-between- b
-        not { x: Cell -between_next-> a  x -between-> l }
-        not { b -between_next-> y: Cell  y -between-> l }
-        where (a.val >= v or v >= b.val) and (b.val >= v or v >= a.val) }
-  // c an end, the other end and a cell inside filled
-  not { c -between_next+-> d: Cell { val != none } -between_next+-> b: Cell { val != none }
-        c -between-> l: Between <-between- b
-        not { x: Cell -between_next-> c  x -between-> l }
-        not { b -between_next-> y: Cell  y -between-> l }
-        where (v >= d.val or d.val >= b.val) and (b.val >= d.val or d.val >= v) }
-  not { a: Cell { val != none } -between_next+-> d: Cell { val != none } -between_next+-> c
-        a -between-> l: Between <-between- c
-        not { x: Cell -between_next-> a  x -between-> l }
-        not { c -between_next-> y: Cell  y -between-> l }
-        where (a.val >= d.val or d.val >= v) and (v >= d.val or d.val >= a.val) }
-",
-        final_cond: "",
+        nacs: "",
+        final_cond: "not { a: Cell -between_next+-> c: Cell -between_next+-> b: Cell
+        a -between-> l: Between <-between- b  c -between-> l
+        where count(x: Cell -between_next-> a  x -between-> l) == 0
+          and count(b -between_next-> y: Cell  y -between-> l) == 0
+          and (a.val >= c.val or c.val >= b.val) and (b.val >= c.val or c.val >= a.val) }",
     },
     Family {
         name: "double-arrow",

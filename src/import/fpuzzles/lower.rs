@@ -436,6 +436,9 @@ impl Builder {
                     }
                 }
                 if cells.len() > circle.len() {
+                    for &p in &circle {
+                        self.cell_attr("arrow", "circles", p, "1")?;
+                    }
                     self.line("arrow", "arrows", cells);
                     self.line_attr("arrow_sizes", circle.len().to_string());
                 }
