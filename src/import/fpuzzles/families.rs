@@ -270,16 +270,20 @@ layer clones: lines of Clone via clone
         cell_attrs: "",
         group_attrs: "",
         decls: "\
-// Quadruples: the four cells around a circle hold its digit at least `times` times.
-node Quadruple { digit: value?, times: int? }
-edge quadruple: Cell -> Quadruple
-layer quadruples: lines of Quadruple via quadruple
-layer quadruple_digits: quadruples.digit
-layer quadruple_times: quadruples.times
+// Quadruples: the four cells around a circle hold each of its digits at least `times`
+// times; a circle is a line per digit it shows, one label per digit.
+node Quadruple { times: int? }
+edge quadruple_{D}: Cell -> Quadruple
+layer quadruples_{D}: lines of Quadruple via quadruple_{D}
+layer quadruple_times_{D}: quadruples_{D}.times
 ",
         condition: "",
-        nacs: "",
-        final_cond: "not { q: Quadruple where count(q <-quadruple- d: Cell { val == q.digit }) < q.times }",
+        // More of the four hold another value than leave room for the digit's `times`,
+        // counting c's share: 0 when v is the digit, else 1.
+        nacs: "  not { c -quadruple_{D}-> q: Quadruple
+        where count(q <-quadruple_{D}- d: Cell { val != none and val != {D} }) + (abs(v - {D}) + {N} - 1) / {N} > 4 - q.times }
+",
+        final_cond: "",
     },
     Family {
         name: "thermometer",

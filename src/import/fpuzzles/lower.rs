@@ -535,8 +535,15 @@ impl Builder {
                 }
             }
         }
+        let mut digits = BTreeSet::new();
         for quad in &doc.quadruple {
             let cells = cells::inside_all(&quad.cells, n, "a quadruple")?;
+            if cells.len() != 4 {
+                return Err(format!(
+                    "a quadruple has {} cells: expected the four around its circle",
+                    cells.len()
+                ));
+            }
             let mut times: BTreeMap<i64, usize> = BTreeMap::new();
             for v in &quad.values {
                 match number(v) {
@@ -552,10 +559,15 @@ impl Builder {
                 ));
             }
             for (d, t) in times {
-                self.line("quadruple", "quadruples", cells.clone());
-                self.line_attr("quadruple_digits", d.to_string());
-                self.line_attr("quadruple_times", t.to_string());
+                digits.insert(d);
+                let (lines, attrs) = quadruple_layers(d);
+                self.lines.entry(lines).or_default().push(cells.clone());
+                self.line_attr(attrs, t.to_string());
             }
+        }
+        if !digits.is_empty() {
+            let list: Vec<String> = digits.iter().map(i64::to_string).collect();
+            self.use_family("quadruple", list.join(","));
         }
         for clue in &doc.sandwichsum {
             let Some(total) = optional_number(&clue.value, "a sandwich clue")? else {
@@ -629,6 +641,47 @@ impl Builder {
             ignored: self.ignored,
         }
     }
+}
+
+/// The layers of the quadruples showing digit `d`: their lines, their `times`.
+fn quadruple_layers(d: i64) -> (&'static str, &'static str) {
+    const LINES: [&str; 16] = [
+        "quadruples_1",
+        "quadruples_2",
+        "quadruples_3",
+        "quadruples_4",
+        "quadruples_5",
+        "quadruples_6",
+        "quadruples_7",
+        "quadruples_8",
+        "quadruples_9",
+        "quadruples_10",
+        "quadruples_11",
+        "quadruples_12",
+        "quadruples_13",
+        "quadruples_14",
+        "quadruples_15",
+        "quadruples_16",
+    ];
+    const TIMES: [&str; 16] = [
+        "quadruple_times_1",
+        "quadruple_times_2",
+        "quadruple_times_3",
+        "quadruple_times_4",
+        "quadruple_times_5",
+        "quadruple_times_6",
+        "quadruple_times_7",
+        "quadruple_times_8",
+        "quadruple_times_9",
+        "quadruple_times_10",
+        "quadruple_times_11",
+        "quadruple_times_12",
+        "quadruple_times_13",
+        "quadruple_times_14",
+        "quadruple_times_15",
+        "quadruple_times_16",
+    ];
+    (LINES[(d - 1) as usize], TIMES[(d - 1) as usize])
 }
 
 /// Two orthogonally adjacent cells, as a dot or a mark joins.

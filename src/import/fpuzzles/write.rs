@@ -12,6 +12,7 @@ pub fn rule_file(p: &Lowered) -> String {
         .map(|(&i, param)| (&FAMILIES[i], param.as_str()))
         .collect();
     let fill = |text: &str, param: &str| -> String {
+        let text = per_digit(text, param);
         let (h, w) = p.boxes.unwrap_or((1, n));
         // A cell's place in its box, 1 to n, row by row.
         let place = |c: &str| format!("(({c}.row - 1) % {h}) * {w} + ({c}.col - 1) % {w} + 1");
@@ -82,6 +83,36 @@ pub fn rule_file(p: &Lowered) -> String {
         }
     }
     out.push('\n');
+    out
+}
+
+/// Lines with `{D}` repeated once per digit of `param` (`1,2,5`), a run of such lines as
+/// one block; the other lines once.
+fn per_digit(text: &str, param: &str) -> String {
+    if !text.contains("{D}") {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    let mut block: Vec<&str> = Vec::new();
+    let flush = |block: &mut Vec<&str>, out: &mut String| {
+        for d in param.split(',') {
+            for line in block.iter() {
+                out.push_str(&line.replace("{D}", d));
+                out.push('\n');
+            }
+        }
+        block.clear();
+    };
+    for line in text.lines() {
+        if line.contains("{D}") {
+            block.push(line);
+        } else {
+            flush(&mut block, &mut out);
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    flush(&mut block, &mut out);
     out
 }
 
