@@ -247,6 +247,109 @@ fn satisfies(doc: &Value, g: &[i64], n: usize) -> bool {
             return false;
         }
     }
+    for l in lines("nabner") {
+        let far = l
+            .iter()
+            .enumerate()
+            .all(|(i, a)| l[i + 1..].iter().all(|b| (a - b).abs() > 1));
+        if !far {
+            return false;
+        }
+    }
+    let third = |x: i64| (x - 1) * 3 / n as i64;
+    for l in lines("entropicline") {
+        if l.windows(3).any(|w| {
+            third(w[0]) == third(w[1]) || third(w[1]) == third(w[2]) || third(w[0]) == third(w[2])
+        }) || l.windows(2).any(|w| third(w[0]) == third(w[1]))
+        {
+            return false;
+        }
+    }
+    for l in lines("modularline") {
+        if l.windows(3)
+            .any(|w| w[0] % 3 == w[1] % 3 || w[1] % 3 == w[2] % 3 || w[0] % 3 == w[2] % 3)
+            || l.windows(2).any(|w| w[0] % 3 == w[1] % 3)
+        {
+            return false;
+        }
+    }
+    for l in lines("zipperline") {
+        let k = l.len();
+        let total = if k % 2 == 1 {
+            l[k / 2]
+        } else {
+            l[k / 2 - 1] + l[k / 2]
+        };
+        if (0..k / 2).any(|i| l[i] + l[k - 1 - i] != total) {
+            return false;
+        }
+    }
+    for l in lines("doublearrow") {
+        if l[0] + l[l.len() - 1] != l[1..l.len() - 1].iter().sum::<i64>() {
+            return false;
+        }
+    }
+    for e in list("regionsumline") {
+        for line in e["lines"].as_array().unwrap() {
+            let mut sums = std::collections::BTreeMap::new();
+            for c in line.as_array().unwrap() {
+                let (r, col) = cell(c.as_str().unwrap());
+                let b = ((r - 1) / 2, (col - 1) / 2);
+                *sums.entry(b).or_insert(0) += at(c.as_str().unwrap());
+            }
+            let mut totals: Vec<i64> = sums.into_values().collect();
+            totals.dedup();
+            if totals.len() > 1 {
+                return false;
+            }
+        }
+    }
+    let neighbours = |r: usize, c: usize| -> Vec<i64> {
+        [(0i64, 1i64), (1, 0), (0, -1), (-1, 0)]
+            .iter()
+            .map(|&(dr, dc)| (r as i64 + dr, c as i64 + dc))
+            .filter(|&(a, b)| (1..=n as i64).contains(&a) && (1..=n as i64).contains(&b))
+            .map(|(a, b)| g[(a as usize - 1) * n + b as usize - 1])
+            .collect()
+    };
+    for (key, less) in [("minimum", true), ("maximum", false)] {
+        for m in list(key) {
+            let (r, c) = cell(m["cell"].as_str().unwrap());
+            let x = g[(r - 1) * n + c - 1];
+            if neighbours(r, c)
+                .iter()
+                .any(|&y| if less { y <= x } else { y >= x })
+            {
+                return false;
+            }
+        }
+    }
+    for (key, kind) in [("rowindexer", 0), ("columnindexer", 1)] {
+        for e in list(key) {
+            for c in e["cells"].as_array().unwrap() {
+                let (r, col) = cell(c.as_str().unwrap());
+                let x = g[(r - 1) * n + col - 1] as usize;
+                let ok = if kind == 0 {
+                    g[(x - 1) * n + col - 1] == r as i64
+                } else {
+                    g[(r - 1) * n + x - 1] == col as i64
+                };
+                if !ok {
+                    return false;
+                }
+            }
+        }
+    }
+    if doc.get("disjointgroups") == Some(&json!(true)) {
+        for place in 0..4 {
+            let v: Vec<i64> = (0..4)
+                .map(|b| g[((b / 2) * 2 + place / 2) * 4 + (b % 2) * 2 + place % 2])
+                .collect();
+            if !distinct(&v) {
+                return false;
+            }
+        }
+    }
     for l in lines("betweenline") {
         let (lo, hi) = (l[0].min(l[l.len() - 1]), l[0].max(l[l.len() - 1]));
         if l[1..l.len() - 1].iter().any(|&x| x <= lo || x >= hi) {
@@ -447,6 +550,16 @@ fn family_puzzles() -> Vec<Value> {
         json!({"size":4,"odd":[{"cell":"R1C1"},{"cell":"R2C3"}],"even":[{"cell":"R4C4"}]}),
         json!({"size":4,"quadruple":[{"cells":["R1C1","R1C2","R2C1","R2C2"],"values":[1,2]}]}),
         json!({"size":4,"diagonal+":true,"diagonal-":true}),
+        json!({"size":4,"extraregion":[{"cells":["R1C1","R2C3","R3C2","R4C4"]}]}),
+        json!({"size":4,"nabner":[{"lines":[["R1C1","R2C2","R3C3"]]}]}),
+        json!({"size":4,"entropicline":[{"lines":[["R1C1","R2C2","R3C3","R4C4"]]}]}),
+        json!({"size":4,"modularline":[{"lines":[["R1C1","R1C2","R2C3"]]}]}),
+        json!({"size":4,"zipperline":[{"lines":[["R1C1","R2C2","R3C3","R4C4"]]},{"lines":[["R1C4","R2C3","R3C4"]]}]}),
+        json!({"size":4,"doublearrow":[{"lines":[["R1C1","R2C2","R3C2","R4C1"]]}]}),
+        json!({"size":4,"regionsumline":[{"lines":[["R1C2","R2C2","R2C3"]]}]}),
+        json!({"size":4,"minimum":[{"cell":"R2C2"}],"maximum":[{"cell":"R3C3"}]}),
+        json!({"size":4,"rowindexer":[{"cells":["R1C1"]}],"columnindexer":[{"cells":["R2C1"]}]}),
+        json!({"size":4,"disjointgroups":true,"antiking":false}),
         json!({"size":4,"sandwichsum":[{"cell":"R0C1","value":"5"},{"cell":"R2C0","value":"0"}]}),
         json!({"size":4,"skyscraper":[{"cell":"R0C2","value":"3"},{"cell":"R3C5","value":"2"}]}),
         json!({"size":4,"xsum":[{"cell":"R1C0","value":"6"},{"cell":"R5C3","value":"4"}]}),

@@ -474,10 +474,13 @@ layer double_arrows: lines of DoubleArrow via double_arrow next double_arrow_nex
 ",
         condition: "",
         nacs: "",
+        // a before b, so that neither hides the other from the counts (matching is
+        // injective)
         final_cond: "not { l: DoubleArrow  a: Cell -double_arrow-> l  b: Cell -double_arrow-> l
-        not { x: Cell -double_arrow_next-> a  x -double_arrow-> l }
-        not { b -double_arrow_next-> y: Cell  y -double_arrow-> l }
-        where a.val + b.val != sum(d.val for l <-double_arrow- d: Cell) }",
+        a -double_arrow_next+-> b
+        where count(x: Cell -double_arrow_next-> a  x -double_arrow-> l) == 0
+          and count(b -double_arrow_next-> y: Cell  y -double_arrow-> l) == 0
+          and a.val + b.val != sum(d.val for l <-double_arrow- d: Cell) }",
     },
     Family {
         name: "region-sum",
