@@ -177,7 +177,7 @@ pub enum ImportFormat {
 #[derive(Clone, clap::Args)]
 pub struct SolveArgs {
     /// The rule file (`.graft`); with `--fpuzzles`, leave it out.
-    #[arg(required_unless_present = "fpuzzles", default_value = "")]
+    #[arg(required_unless_present = "fpuzzles", default_value = "-")]
     pub file: PathBuf,
     /// Solve one f-puzzles puzzle (an f-puzzles string, a `?load=` link, or JSON): it is
     /// imported into a temporary folder and solved with its rule file.

@@ -730,3 +730,45 @@ fn the_nine_samples_solve_with_exactly_their_published_solution() {
     }
     assert!(failed.is_empty(), "{failed:#?}");
 }
+
+#[test]
+fn one_puzzle_solves_in_one_step_and_prints_as_an_f_puzzles_link() {
+    let doc = json!({"size":4,"grid":[[{"value":1,"given":true},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]],
+                     "littlekillersum":[{"cell":"R0C0","direction":"DR","value":"10"}]});
+    let link = format!(
+        "https://www.f-puzzles.com/?load={}",
+        lz_str::compress_to_base64(doc.to_string().as_str())
+    );
+    let grids = grafter(["solve", "--fpuzzles", &link, "--format", "json"]);
+    grids.ok();
+    let solved = grids.puzzles();
+    let expected = all_4x4()
+        .into_iter()
+        .filter(|g| g[0] == 1 && satisfies(&doc, g, 4))
+        .count();
+    assert_eq!(solved[0].grids.len(), expected);
+    let links = grafter(["solve", "--fpuzzles", &link, "--format", "fpuzzles"]);
+    links.ok();
+    let mut printed: Vec<String> = links
+        .stdout
+        .lines()
+        .filter_map(|l| l.split("?load=").nth(1))
+        .map(|packed| {
+            let json = lz_str::decompress_from_base64(packed).unwrap();
+            let doc: Value = serde_json::from_str(&String::from_utf16(&json).unwrap()).unwrap();
+            doc["grid"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .flat_map(|row| {
+                    row.as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|c| c["value"].to_string())
+                })
+                .collect()
+        })
+        .collect();
+    printed.sort();
+    assert_eq!(printed, solved[0].sorted_grids());
+}
