@@ -704,7 +704,7 @@ fn candidates_are_the_values_over_all_solutions() {
 }
 
 #[test]
-#[ignore = "reads ../shared/data/fpuzzles (or $GRAFTER_DATA/fpuzzles); about a minute"]
+#[ignore = "reads ../shared/data/fpuzzles (or $GRAFTER_DATA/fpuzzles); up to 60 s a sample"]
 fn the_nine_samples_solve_with_exactly_their_published_solution() {
     let (Some(puzzles), Some(expected)) = (
         external_data("fpuzzles/puzzles.txt"),
