@@ -90,6 +90,9 @@ pub enum Command {
     /// state space of small runs.
     #[command(after_help = SERVE_HELP)]
     Serve(ServeArgs),
+    /// Turn puzzles in another tool's format into rule and puzzle files, with a
+    /// `manifest.tsv` saying where each puzzle went.
+    Import(ImportArgs),
     /// Print a completion script for a shell (bash, zsh, fish, elvish, powershell).
     Completions {
         /// The shell to complete for.
@@ -214,9 +217,33 @@ pub enum DrawFormat {
 }
 
 #[derive(clap::Args)]
+pub struct ImportArgs {
+    /// The input's format.
+    #[arg(value_enum)]
+    pub format: ImportFormat,
+    /// The input file (`-`: standard input).
+    pub input: PathBuf,
+    /// The folder to write the rule files, puzzle files and `manifest.tsv` into.
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+/// The formats `grafter import` reads.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum ImportFormat {
+    /// f-puzzles: one puzzle a line (an f-puzzles string, a `?load=` link, or JSON).
+    Fpuzzles,
+}
+
+#[derive(Clone, clap::Args)]
 pub struct SolveArgs {
-    /// The rule file (`.graft`).
+    /// The rule file (`.graft`); with `--fpuzzles`, leave it out.
+    #[arg(required_unless_present = "fpuzzles", default_value = "-")]
     pub file: PathBuf,
+    /// Solve one f-puzzles puzzle (an f-puzzles string, a `?load=` link, or JSON): it is
+    /// imported into a temporary folder and solved with its rule file.
+    #[arg(long, value_name = "STRING-OR-LINK", conflicts_with = "puzzles")]
+    pub fpuzzles: Option<String>,
     /// One start graph per line of this puzzle file, for the same rules (`-`: standard
     /// input).
     #[arg(long)]
@@ -231,7 +258,8 @@ pub struct SolveArgs {
     pub deny_warnings: bool,
     /// `text`: grids and a summary; `json`: one JSON object per line, each with a `type`
     /// (`solution`, `summary`); `svg`: one picture of every solution's board (or graph),
-    /// with each puzzle's summary below.
+    /// with each puzzle's summary below; `candidates` (`candidates-json`): per cell the
+    /// values it takes over all solutions; `fpuzzles`: each solution as an f-puzzles link.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// `linear` follows one path and never backtracks (the greedy heuristics).
@@ -368,6 +396,12 @@ pub enum Format {
     Text,
     Json,
     Svg,
+    /// Per cell, the values it takes over all solutions (the true candidates), as a grid.
+    Candidates,
+    /// The true candidates as one JSON object per puzzle, then its summary.
+    CandidatesJson,
+    /// Each solution as an f-puzzles link.
+    Fpuzzles,
 }
 
 /// The output of `check` and `heuristics`: a text report or one JSON object.

@@ -54,6 +54,7 @@ mod engine;
 mod explore;
 mod grammar;
 mod graph;
+pub mod import;
 mod layer;
 mod matcher;
 mod model;

@@ -30,7 +30,8 @@ use grafter::{
 };
 
 use args::{
-    Cli, Command, ExpandFormat, FocusArg, Format, HeuristicsArgs, ReportFormat, SolveArgs, ValueArg,
+    Cli, Command, ExpandFormat, FocusArg, Format, HeuristicsArgs, ImportArgs, ImportFormat,
+    ReportFormat, SolveArgs, ValueArg,
 };
 use live::Live;
 use signals::Interrupts;
@@ -68,6 +69,7 @@ fn main() -> ExitCode {
         } => expand(&file, format, puzzles.as_deref(), puzzle),
         Command::Draw(args) => draw::draw(&args),
         Command::Serve(args) => serve::serve(&args),
+        Command::Import(args) => import(&args),
         Command::Completions { shell } => completions(shell),
         Command::Man { subcommand } => man(subcommand.as_deref()),
     };
@@ -184,7 +186,71 @@ fn render_all(source: &Source, items: &[Diagnostic]) -> String {
     items.iter().map(|d| render(source, d)).collect()
 }
 
+/// `grafter import FORMAT IN --out DIR`: bad lines are reported, the others imported;
+/// any bad line makes the exit status 1.
+fn import(args: &ImportArgs) -> Result<u8, Failure> {
+    let source = read_source(&args.input)?;
+    let outcome = match args.format {
+        ImportFormat::Fpuzzles => {
+            grafter::import::fpuzzles::import(&source.name, &source.text, &args.out)
+        }
+    }
+    .map_err(|e| {
+        Failure::BadInput(format!(
+            "{}: error: cannot write: {e}\n",
+            args.out.display()
+        ))
+    })?;
+    for kind in &outcome.ignored {
+        to_stderr(&format!(
+            "note: ignored `{kind}`: it draws and states no rule\n"
+        ));
+    }
+    for e in &outcome.errors {
+        to_stderr(&format!("{e}\n"));
+    }
+    Ok(if outcome.errors.is_empty() {
+        0
+    } else {
+        BAD_INPUT
+    })
+}
+
+/// `grafter solve --fpuzzles STRING`: the puzzle imported into a temporary folder, then
+/// solved as `solve RULE --puzzles PUZZLES` would.
+fn solve_fpuzzles(args: &SolveArgs, puzzle: &str) -> Result<u8, Failure> {
+    let dir = std::env::temp_dir().join(format!("grafter-fpuzzles-{}", std::process::id()));
+    let outcome = grafter::import::fpuzzles::import("--fpuzzles", puzzle, &dir)
+        .map_err(|e| Failure::BadInput(format!("{}: error: cannot write: {e}\n", dir.display())));
+    let result = outcome.and_then(|outcome| {
+        for kind in &outcome.ignored {
+            to_stderr(&format!(
+                "note: ignored `{kind}`: it draws and states no rule\n"
+            ));
+        }
+        if let Some(e) = outcome.errors.first() {
+            return Err(Failure::BadInput(format!("{e}\n")));
+        }
+        let Some(entry) = outcome.entries.first() else {
+            return Err(Failure::BadInput(
+                "--fpuzzles: error: no puzzle given: expected an f-puzzles string, link or JSON\n"
+                    .to_string(),
+            ));
+        };
+        let mut inner = args.clone();
+        inner.fpuzzles = None;
+        inner.file = dir.join(&entry.rule);
+        inner.puzzles = Some(dir.join(&entry.puzzles));
+        solve(&inner)
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+    result
+}
+
 fn solve(args: &SolveArgs) -> Result<u8, Failure> {
+    if let Some(puzzle) = &args.fpuzzles {
+        return solve_fpuzzles(args, puzzle);
+    }
     if matches!(args.value, ValueArg::Random) && matches!(args.focus, FocusArg::Propagate) {
         Cli::command()
             .error(
@@ -375,10 +441,20 @@ fn run_one(
     let mut found = 0u64;
     let mut io_error: Option<io::Error> = None;
     let mut flushed = Instant::now();
+    let mut candidates = output::candidates::Candidates::default();
     let mut print = |graph: &grafter::Graph| {
         found += 1;
         let text = match args.format {
             Format::Json => output::json::solution(grammar, number, found, graph) + "\n",
+            Format::Candidates | Format::CandidatesJson => {
+                candidates.add(grammar, graph);
+                return;
+            }
+            Format::Fpuzzles => match output::fpuzzles::link(grammar, graph) {
+                Some(link) if many => format!("puzzle {number} solution {found} {link}\n"),
+                Some(link) => format!("solution {found} {link}\n"),
+                None => format!("solution {found}: not a square grid\n"),
+            },
             Format::Text | Format::Svg => {
                 let body = output::draw_grid(grammar, graph)
                     .unwrap_or_else(|| output::text::list_nodes(grammar, graph));
@@ -414,9 +490,27 @@ fn run_one(
     }
     match (args.format, args.count) {
         // The summary holds the count, and says whether it is complete.
-        (Format::Json, _) => writeln!(out, "{}", output::json::summary(number, &report))?,
-        (Format::Text | Format::Svg, true) => writeln!(out, "{}", report.counts.solutions)?,
-        (Format::Text | Format::Svg, false) => {
+        (Format::Json | Format::CandidatesJson, true) => {
+            writeln!(out, "{}", output::json::summary(number, &report))?
+        }
+        (Format::Json, false) => writeln!(out, "{}", output::json::summary(number, &report))?,
+        (Format::CandidatesJson, false) => {
+            let complete = report.stop.is_none();
+            writeln!(out, "{}", candidates.to_json(grammar, number, complete))?;
+            writeln!(out, "{}", output::json::summary(number, &report))?
+        }
+        (Format::Candidates, false) => {
+            if many {
+                writeln!(out, "puzzle {number}")?;
+            }
+            let complete = report.stop.is_none();
+            write!(out, "{}", candidates.to_text(grammar, complete))?;
+            writeln!(out, "{}", output::text::summary(&report))?;
+        }
+        (Format::Text | Format::Svg | Format::Candidates | Format::Fpuzzles, true) => {
+            writeln!(out, "{}", report.counts.solutions)?
+        }
+        (Format::Text | Format::Svg | Format::Fpuzzles, false) => {
             if many {
                 writeln!(out, "puzzle {number}")?;
             }

@@ -167,7 +167,7 @@ impl Checker<'_> {
         }
     }
 
-    /// `R.attr` for the regions layer `R`.
+    /// `R.attr` for the regions layer `R`, or for the lines layer `R`.
     fn region_attr(
         &mut self,
         decls: &[&ast::LayerDecl],
@@ -178,24 +178,41 @@ impl Checker<'_> {
         let Some(i) = decls.iter().position(|d| d.name.name == owner.name) else {
             let regions: Vec<String> = decls
                 .iter()
-                .filter(|d| matches!(d.kind, ast::LayerKind::Regions { .. }))
+                .filter(|d| {
+                    matches!(
+                        d.kind,
+                        ast::LayerKind::Regions { .. } | ast::LayerKind::Lines { .. }
+                    )
+                })
                 .map(|d| format!("`{}`", d.name.name))
                 .collect();
             self.error(
                 owner.span,
                 format!(
-                    "unknown layer `{}`: expected `rows`, `columns` or a regions layer ({})",
+                    "unknown layer `{}`: expected `rows`, `columns`, a regions or a lines layer ({})",
                     owner.name,
                     list_or(&regions)
                 ),
             );
             return None;
         };
+        if let ast::LayerKind::Lines { .. } = decls[i].kind {
+            // An owner that failed has its own error.
+            let Some(LayerKind::Lines { ty, .. }) = &lowered[i] else {
+                return None;
+            };
+            let (a, ty) = self.layer_attr(*ty, attr, "line nodes")?;
+            return Some(LayerKind::LineAttr {
+                lines: i,
+                attr: a,
+                ty,
+            });
+        }
         let ast::LayerKind::Regions { .. } = decls[i].kind else {
             self.error(
                 owner.span,
                 format!(
-                    "layer `{}` is not a regions layer: expected one declared `layer {}: regions of Type`",
+                    "layer `{}` is neither a regions nor a lines layer: expected one declared `layer {}: regions of Type` or `lines of Type`",
                     owner.name, owner.name
                 ),
             );

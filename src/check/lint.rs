@@ -71,6 +71,7 @@ impl Usage {
                     }
                 }
                 LayerKind::RegionAttr { .. }
+                | LayerKind::LineAttr { .. }
                 | LayerKind::CellAttr { .. }
                 | LayerKind::NodeAttr { .. } => {}
             }

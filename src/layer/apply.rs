@@ -24,6 +24,7 @@ pub struct Named<'a> {
 pub fn add_layers(layers: &[Layer], contents: &Layers, cells: &[NodeId], g: &mut Named) {
     let all = || layers.iter().zip(&contents.sections).enumerate();
     let mut regions: Vec<HashMap<&str, NodeId>> = vec![HashMap::new(); layers.len()];
+    let mut line_nodes: Vec<Vec<NodeId>> = vec![Vec::new(); layers.len()];
     for (i, (layer, content)) in all() {
         match (&layer.kind, content) {
             (LayerKind::Regions { ty, label }, Some(Content::Regions(tokens))) => {
@@ -47,6 +48,7 @@ pub fn add_layers(layers: &[Layer], contents: &Layers, cells: &[NodeId], g: &mut
                     let line = add_node(g, format!("{}_{}", layer.name, k + 1), *ty);
                     let members: Vec<NodeId> = members.iter().map(|&c| cells[c]).collect();
                     link_line(g.graph, line, &members, *label, *next);
+                    line_nodes[i].push(line);
                 }
             }
             _ => {}
@@ -72,6 +74,13 @@ pub fn add_layers(layers: &[Layer], contents: &Layers, cells: &[NodeId], g: &mut
                 for (i, v) in set {
                     let node = tokens[i].as_deref().and_then(|t| regions[*owner].get(t));
                     if let Some(&node) = node {
+                        g.graph.set_attr(node, *attr, v);
+                    }
+                }
+            }
+            LayerKind::LineAttr { lines, attr, .. } => {
+                for (i, v) in set {
+                    if let Some(&node) = line_nodes[*lines].get(i) {
                         g.graph.set_attr(node, *attr, v);
                     }
                 }

@@ -45,6 +45,16 @@ pub enum LayerKind {
         /// Its type, which each token must have.
         ty: AttrType,
     },
+    /// `L.attr` for a lines layer `L`: one token per line of that layer, in order, setting
+    /// the line node's `attr`; `.` sets nothing.
+    LineAttr {
+        /// The lines layer, by its index among the grammar's layers.
+        lines: usize,
+        /// The attribute set.
+        attr: AttrId,
+        /// Its type, which each token must have.
+        ty: AttrType,
+    },
     /// `attr`: one token per cell, setting the cell's attribute.
     CellAttr {
         /// The attribute set.
@@ -85,6 +95,7 @@ impl LayerKind {
                 "one token per cell".to_string()
             }
             LayerKind::NodeAttr { what, .. } => format!("one token per {what}"),
+            LayerKind::LineAttr { .. } => "one token per line".to_string(),
             LayerKind::Lines { .. } => "lines of cell names separated by `,`".to_string(),
         }
     }
@@ -110,7 +121,8 @@ impl Layers {
 pub enum Content {
     /// Per cell, its region's token; `None` for no region.
     Regions(Vec<Option<String>>),
-    /// Per cell (or per row or column node), the value to set; `None` sets nothing.
+    /// Per cell (or per row or column node, or per line), the value to set; `None` sets
+    /// nothing.
     Values(Vec<Option<Value>>),
     /// Each line's members, as indices into the grid's cells, in order.
     Lines(Vec<Vec<usize>>),

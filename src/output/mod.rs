@@ -1,6 +1,8 @@
 //! Printing what grafter found: grids, node lists, JSON lines, Graphviz DOT.
 
+pub mod candidates;
 pub mod dot;
+pub mod fpuzzles;
 pub mod grid;
 pub mod json;
 pub mod text;

@@ -102,12 +102,15 @@ impl<'g> Reader<'g> {
                 })
             }
             LayerKind::RegionAttr { ty, .. }
+            | LayerKind::LineAttr { ty, .. }
             | LayerKind::CellAttr { ty, .. }
             | LayerKind::NodeAttr { ty, .. } => {
                 let tokens = match &layer.kind {
                     LayerKind::NodeAttr { nodes, .. } => {
                         tokens(layer, nodes.len(), text, at, whole)?
                     }
+                    // As many words as the lines layer has lines: `check_line` counts.
+                    LayerKind::LineAttr { .. } => words(text, at),
                     _ => self.cell_tokens(layer, text, at, whole)?,
                 };
                 let values = tokens
@@ -270,6 +273,29 @@ impl<'g> Reader<'g> {
                         let span = section.spans[first];
                         self.check_new(&name, span, &mut made, &mut errors);
                         first += line.len();
+                    }
+                }
+                (LayerKind::LineAttr { lines, .. }, Content::Values(values)) => {
+                    let owner = &declared[*lines];
+                    let count = match layers.sections.get(*lines) {
+                        Some(Some(Content::Lines(l))) => l.len(),
+                        _ => 0,
+                    };
+                    if values.len() != count {
+                        let span = match (section.spans.first(), section.spans.last()) {
+                            (Some(a), Some(b)) => a.to(*b),
+                            _ => layer.span,
+                        };
+                        errors.push(Diagnostic::error(
+                            span,
+                            format!(
+                                "layer `{}` has {} token{}, expected {count}: one per line of layer `{}`, in order",
+                                layer.name,
+                                values.len(),
+                                if values.len() == 1 { "" } else { "s" },
+                                owner.name
+                            ),
+                        ));
                     }
                 }
                 (LayerKind::RegionAttr { regions, .. }, Content::Values(values)) => {

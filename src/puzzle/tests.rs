@@ -326,11 +326,16 @@ fn declarations_are_checked_against_the_types() {
     assert!(e.contains("error: expected"), "{e}");
     let e = check_errors("layer x: cages.sum\n");
     assert!(
-        e.contains("unknown layer `cages`: expected `rows`, `columns` or a regions layer (none)"),
+        e.contains(
+            "unknown layer `cages`: expected `rows`, `columns`, a regions or a lines layer (none)"
+        ),
         "{e}"
     );
     let e = check_errors("layer p: parity\nlayer x: p.sum\n");
-    assert!(e.contains("layer `p` is not a regions layer"), "{e}");
+    assert!(
+        e.contains("layer `p` is neither a regions nor a lines layer"),
+        "{e}"
+    );
     let e = check_errors("layer p: parity\nlayer p: parity\n");
     assert!(e.contains("duplicate layer `p`"), "{e}");
     let e = check_errors("layer t: lines of Thermo next on\n");

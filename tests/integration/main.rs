@@ -15,6 +15,7 @@ mod distributed;
 mod draw;
 mod encodings;
 mod engines;
+mod fpuzzles;
 mod fuzz;
 mod heuristics;
 mod janko;
