@@ -84,6 +84,9 @@ pub enum Command {
     /// givens, or as a solution; or the state space of a small run, also as DOT or `.aut`.
     #[command(after_help = DRAW_HELP)]
     Draw(DrawArgs),
+    /// Convert puzzles of another format into rule files, puzzle files and `DIR/manifest.tsv`
+    /// (`id<TAB>rule file<TAB>puzzle file<TAB>line`, paths relative to DIR).
+    Import(ImportArgs),
     /// Print a completion script for a shell (bash, zsh, fish, elvish, powershell).
     Completions {
         /// The shell to complete for.
@@ -94,6 +97,27 @@ pub enum Command {
         /// A subcommand whose page to print (`solve` gives grafter-solve(1)).
         subcommand: Option<String>,
     },
+}
+
+/// `grafter import FORMAT IN --out DIR`.
+#[derive(clap::Args)]
+pub struct ImportArgs {
+    /// The input's format.
+    #[arg(value_enum)]
+    pub format: ImportFormat,
+    /// The file to convert.
+    pub input: PathBuf,
+    /// The directory to write the rule files, puzzle files and `manifest.tsv` into.
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+/// The formats `grafter import` reads.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum ImportFormat {
+    /// A janko.at dataset file (`{"name", "data": {id: {"problem", ...}}}`), one of its 20
+    /// kinds, read from the file's "name" field or else its file name.
+    Janko,
 }
 
 /// Shown after `grafter draw --help`.

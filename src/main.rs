@@ -7,6 +7,7 @@
 mod args;
 mod check_summary;
 mod draw;
+mod import;
 mod live;
 mod signals;
 
@@ -64,6 +65,7 @@ fn main() -> ExitCode {
             puzzle,
         } => expand(&file, format, puzzles.as_deref(), puzzle),
         Command::Draw(args) => draw::draw(&args),
+        Command::Import(args) => import::run(&args).map_err(|e| Failure::BadInput(e + "\n")),
         Command::Completions { shell } => completions(shell),
         Command::Man { subcommand } => man(subcommand.as_deref()),
     };
