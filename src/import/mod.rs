@@ -16,10 +16,14 @@ const SOME_FAILED: u8 = 1;
 /// of the whole input (unreadable, not the format) or of the output directory.
 pub fn run(args: &ImportArgs) -> Result<u8, String> {
     let imported = match args.format {
-        ImportFormat::Janko => janko::import(&args.input, &args.out)?,
+        ImportFormat::Janko => janko::import(&args.input)?,
     };
-    std::fs::create_dir_all(&args.out)
-        .map_err(|e| format!("{}: error: cannot create the directory: {e}", args.out.display()))?;
+    std::fs::create_dir_all(&args.out).map_err(|e| {
+        format!(
+            "{}: error: cannot create the directory: {e}",
+            args.out.display()
+        )
+    })?;
     for (name, text) in &imported.files {
         let path = args.out.join(name);
         std::fs::write(&path, text)
@@ -35,9 +39,17 @@ pub fn run(args: &ImportArgs) -> Result<u8, String> {
         imported.manifest.len() + imported.errors.len(),
         imported.kind,
         args.out.display(),
-        imported.files.iter().filter(|(n, _)| n.ends_with(".graft")).count(),
+        imported
+            .files
+            .iter()
+            .filter(|(n, _)| n.ends_with(".graft"))
+            .count(),
     );
-    Ok(if imported.errors.is_empty() { 0 } else { SOME_FAILED })
+    Ok(if imported.errors.is_empty() {
+        0
+    } else {
+        SOME_FAILED
+    })
 }
 
 /// What an importer made of one input: the files to write (name relative to the output
@@ -70,11 +82,16 @@ pub struct Entry {
 pub fn write_manifest(dir: &Path, entries: &[Entry]) -> Result<(), String> {
     let mut text = String::new();
     for e in entries {
-        let id: String = e
-            .id
-            .chars()
-            .map(|c| if c == '\t' || c == '\n' || c == '\r' { ' ' } else { c })
-            .collect();
+        let id: String =
+            e.id.chars()
+                .map(|c| {
+                    if c == '\t' || c == '\n' || c == '\r' {
+                        ' '
+                    } else {
+                        c
+                    }
+                })
+                .collect();
         let _ = writeln!(text, "{id}\t{}\t{}\t{}", e.rules, e.puzzles, e.line);
     }
     let path = dir.join("manifest.tsv");

@@ -72,7 +72,8 @@ fn diagonals_differ(g: &Grid) -> bool {
         seen.dedup();
         seen.len() == cells.len()
     };
-    distinct((0..n).map(|i| &g[i][i]).collect()) && distinct((0..n).map(|i| &g[i][n - 1 - i]).collect())
+    distinct((0..n).map(|i| &g[i][i]).collect())
+        && distinct((0..n).map(|i| &g[i][n - 1 - i]).collect())
 }
 
 /// One puzzle's result: its solutions and the seconds its run took.
@@ -96,7 +97,10 @@ fn solve(dir: &Path, rules: &str, puzzles: &str) -> BTreeMap<u64, Solved> {
     let mut out: BTreeMap<u64, Solved> = BTreeMap::new();
     for line in run.stdout.lines() {
         let json = parse_json(line).unwrap();
-        let puzzle = json.get("puzzle").and_then(Json::as_u64).expect("a puzzle number");
+        let puzzle = json
+            .get("puzzle")
+            .and_then(Json::as_u64)
+            .expect("a puzzle number");
         let entry = out.entry(puzzle).or_insert(Solved {
             grids: Vec::new(),
             seconds: 0.0,
@@ -126,7 +130,10 @@ fn assert_kind(kind: &str) {
     };
     let text = std::fs::read_to_string(&path).unwrap();
     let json = parse_json(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let data = json.get("data").and_then(Json::as_object).expect("a \"data\" object");
+    let data = json
+        .get("data")
+        .and_then(Json::as_object)
+        .expect("a \"data\" object");
     let dir = temp_path(&format!("janko-{kind}"), "d");
     let run = grafter([
         "import".as_ref(),
@@ -138,7 +145,11 @@ fn assert_kind(kind: &str) {
     run.ok();
     let manifest = std::fs::read_to_string(dir.join("manifest.tsv")).unwrap();
     let entries: Vec<Vec<&str>> = manifest.lines().map(|l| l.split('\t').collect()).collect();
-    assert_eq!(entries.len(), data.len(), "{kind}: one manifest line per puzzle");
+    assert_eq!(
+        entries.len(),
+        data.len(),
+        "{kind}: one manifest line per puzzle"
+    );
     let mut runs: BTreeMap<(&str, &str), BTreeMap<u64, Solved>> = BTreeMap::new();
     for e in &entries {
         assert_eq!(e.len(), 4, "{kind}: manifest line {e:?}");
@@ -151,7 +162,10 @@ fn assert_kind(kind: &str) {
     let mut wrong = Vec::new();
     for e in &entries {
         let (id, line): (&str, u64) = (e[0], e[3].parse().expect("a line number"));
-        let solution = data[id].get("solution").and_then(Json::as_str).expect("a solution");
+        let solution = data[id]
+            .get("solution")
+            .and_then(Json::as_str)
+            .expect("a solution");
         let expected = published(kind, solution);
         let Some(solved) = runs[&(e[1], e[2])].get(&line) else {
             wrong.push(format!("{id} (no result for line {line})"));

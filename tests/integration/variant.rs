@@ -432,7 +432,10 @@ impl Variant {
     /// with a bar holds consecutive values, a pair without one does not.
     pub fn with_bars(mut self, right: &str, below: &str) -> Variant {
         let bits = |s: &str| -> Vec<bool> {
-            s.chars().filter(|c| !c.is_whitespace()).map(|c| c == '1').collect()
+            s.chars()
+                .filter(|c| !c.is_whitespace())
+                .map(|c| c == '1')
+                .collect()
         };
         let (right, below) = (bits(right), bits(below));
         assert_eq!(right.len(), self.cells());

@@ -25,9 +25,10 @@ pub fn read(path: &Path) -> Result<Dataset, String> {
             .map(|s| s.to_string_lossy().into_owned())
             .ok_or_else(|| format!("{shown}: error: no \"name\" field and no file name"))?,
     };
-    let data = json.get("data").and_then(|d| d.as_object()).ok_or_else(|| {
-        format!("{shown}: error: expected a \"data\" object of puzzles by id")
-    })?;
+    let data = json
+        .get("data")
+        .and_then(|d| d.as_object())
+        .ok_or_else(|| format!("{shown}: error: expected a \"data\" object of puzzles by id"))?;
     let puzzles = data
         .iter()
         .map(|(id, entry)| {
@@ -87,9 +88,10 @@ impl Problem {
     /// The next line, which must hold `n` tokens (`what` names it in the message).
     pub fn line(&mut self, n: usize, what: &str) -> Result<Vec<String>, String> {
         let at = self.next + 2;
-        let line = self.lines.get(self.next).ok_or_else(|| {
-            format!("expected {what} on line {at} of the problem, found the end")
-        })?;
+        let line = self
+            .lines
+            .get(self.next)
+            .ok_or_else(|| format!("expected {what} on line {at} of the problem, found the end"))?;
         if line.len() != n {
             return Err(format!(
                 "expected {n} tokens of {what} on line {at} of the problem, found {}",

@@ -62,7 +62,12 @@ pub fn convert(kind: &str, p: &mut Problem) -> Result<Converted, String> {
         "WindmillSudoku" => shaped(library::WINDMILL, p)?,
         "Clueless1Sudoku" => shaped(library::CLUELESS_1, p)?,
         "Clueless2Sudoku" => shaped(library::CLUELESS_2, p)?,
-        _ => return Err(format!("unknown kind `{kind}`; expected one of {}", KINDS.join(", "))),
+        _ => {
+            return Err(format!(
+                "unknown kind `{kind}`; expected one of {}",
+                KINDS.join(", ")
+            ))
+        }
     };
     p.end()?;
     Ok(c)
@@ -102,16 +107,24 @@ fn square(p: &Problem) -> Result<usize, String> {
 fn no_extra(p: &Problem) -> Result<(), String> {
     match p.extra.first() {
         None => Ok(()),
-        Some(w) => Err(format!("expected the header `rows cols`, found `{w}` after them")),
+        Some(w) => Err(format!(
+            "expected the header `rows cols`, found `{w}` after them"
+        )),
     }
 }
 
 /// The boxes of an n x n Sudoku: rows by columns, the rows the largest divisor of n not
 /// above its square root (3x3 for 9, 2x3 for 6, 4x4 for 16); none for a prime n.
 fn boxes(n: usize) -> Result<(usize, usize), String> {
-    let r = (1..=n).take_while(|r| r * r <= n).filter(|r| n % r == 0).last().unwrap_or(1);
+    let r = (1..=n)
+        .take_while(|r| r * r <= n)
+        .filter(|r| n.is_multiple_of(*r))
+        .last()
+        .unwrap_or(1);
     if r == 1 {
-        return Err(format!("a {n}x{n} Sudoku has no boxes: expected a size with a divisor"));
+        return Err(format!(
+            "a {n}x{n} Sudoku has no boxes: expected a size with a divisor"
+        ));
     }
     Ok((r, n / r))
 }
@@ -131,7 +144,12 @@ fn sudoku(p: &mut Problem) -> Result<Converted, String> {
     let n = square(p)?;
     let header = latin(n, Some(boxes(n)?));
     let line = givens(&p.grid("givens")?, n)?;
-    Ok(Converted { rules: format!("sudoku-{n}x{n}"), library: library::SUDOKU, header, line })
+    Ok(Converted {
+        rules: format!("sudoku-{n}x{n}"),
+        library: library::SUDOKU,
+        header,
+        line,
+    })
 }
 
 /// Givens, then a region map: jigsaw regions, renban runs.
@@ -175,7 +193,11 @@ fn killer(p: &mut Problem) -> Result<Converted, String> {
         rules: format!("killer-{n}x{n}"),
         library: library::KILLER,
         header: latin(n, Some(boxes(n)?)),
-        line: format!("{empty} | cages: {} | sums: {}", words(&cages), words(&sums)),
+        line: format!(
+            "{empty} | cages: {} | sums: {}",
+            words(&cages),
+            words(&sums)
+        ),
     })
 }
 
@@ -207,7 +229,11 @@ fn consecutive(p: &mut Problem) -> Result<Converted, String> {
         rules: format!("consecutive-{n}x{n}"),
         library: library::CONSECUTIVE,
         header: latin(n, None),
-        line: format!("{g} | right: {} | below: {}", right.join(" "), below.join(" ")),
+        line: format!(
+            "{g} | right: {} | below: {}",
+            right.join(" "),
+            below.join(" ")
+        ),
     })
 }
 
@@ -261,7 +287,9 @@ fn margin(p: &mut Problem) -> Result<Converted, String> {
     no_extra(p)?;
     let n = square(p)?;
     if n < 6 {
-        return Err(format!("expected a grid of at least 6x6 for margin sums, found {n}x{n}"));
+        return Err(format!(
+            "expected a grid of at least 6x6 for margin sums, found {n}x{n}"
+        ));
     }
     let [top, bottom, left, right] = clue_lines(p, n)?;
     let g = givens(&p.grid("givens")?, n)?;
@@ -351,7 +379,11 @@ fn skyscraper(p: &mut Problem) -> Result<Converted, String> {
         }
     }
     let mut header = Header {
-        values: Some(if max == n { format!("1..{n}") } else { format!("0..{max}") }),
+        values: Some(if max == n {
+            format!("1..{n}")
+        } else {
+            format!("0..{max}")
+        }),
         grid: Some((n, n)),
         ..Header::default()
     };
@@ -395,14 +427,20 @@ fn thermometer(p: &mut Problem) -> Result<Converted, String> {
             .split_once('.')
             .and_then(|(a, b)| Some((a.parse::<u32>().ok()?, b.parse::<u32>().ok()?)));
         let Some((thermo, pos)) = parsed else {
-            return Err(format!("expected a thermometer cell `T.P` or `-`, found `{t}`"));
+            return Err(format!(
+                "expected a thermometer cell `T.P` or `-`, found `{t}`"
+            ));
         };
         thermos.entry(thermo).or_default().push((pos, i));
     }
     let mut lines = Vec::new();
     for (t, mut members) in thermos {
         members.sort();
-        if members.iter().enumerate().any(|(k, &(pos, _))| pos as usize != k + 1) {
+        if members
+            .iter()
+            .enumerate()
+            .any(|(k, &(pos, _))| pos as usize != k + 1)
+        {
             return Err(format!(
                 "expected thermometer {t}'s positions to run 1, 2, ... from its bulb"
             ));
@@ -417,7 +455,10 @@ fn thermometer(p: &mut Problem) -> Result<Converted, String> {
     let g: Vec<&str> = (0..rows * cols)
         .map(|i| if off.contains(&i) { "0" } else { "." })
         .collect();
-    let mut header = Header { grid: Some((rows, cols)), ..Header::default() };
+    let mut header = Header {
+        grid: Some((rows, cols)),
+        ..Header::default()
+    };
     header.values = None;
     Ok(Converted {
         rules: format!("thermometer-{rows}x{cols}"),
@@ -450,7 +491,9 @@ fn kakuro(p: &mut Problem) -> Result<Converted, String> {
             continue;
         }
         let Some((d, r)) = t.split_once(',') else {
-            return Err(format!("expected `0`, `-` or a clue `down,right`, found `{t}`"));
+            return Err(format!(
+                "expected `0`, `-` or a clue `down,right`, found `{t}`"
+            ));
         };
         let sum = |s: &str| -> Result<Option<u32>, String> {
             match s {
@@ -479,18 +522,30 @@ fn kakuro(p: &mut Problem) -> Result<Converted, String> {
                 c += step.1;
             }
             if first {
-                return Err(format!("the clue `{t}` at r{}c{} has no run", row + 1, col + 1));
+                return Err(format!(
+                    "the clue `{t}` at r{}c{} has no run",
+                    row + 1,
+                    col + 1
+                ));
             }
         }
     }
     let shape: Vec<String> = (0..rows)
-        .map(|r| (0..cols).map(|c| if white[r * cols + c] { '#' } else { '.' }).collect())
+        .map(|r| {
+            (0..cols)
+                .map(|c| if white[r * cols + c] { '#' } else { '.' })
+                .collect()
+        })
         .collect();
     let g: Vec<&str> = white.iter().map(|&w| if w { "." } else { "-" }).collect();
     Ok(Converted {
         rules: format!("kakuro-{rows}x{cols}"),
         library: library::KAKURO,
-        header: Header { grid: Some((rows, cols)), shape: Some(shape), ..Header::default() },
+        header: Header {
+            grid: Some((rows, cols)),
+            shape: Some(shape),
+            ..Header::default()
+        },
         line: format!(
             "{} | across: {} | down: {} | across_sums: {} | down_sums: {}",
             g.join(" "),
@@ -514,5 +569,10 @@ fn shaped(lib: (&'static str, &'static str), p: &mut Problem) -> Result<Converte
         ));
     }
     let line = givens(&p.grid("givens")?, 9)?;
-    Ok(Converted { rules: name.to_string(), library: lib, header: Header::default(), line })
+    Ok(Converted {
+        rules: name.to_string(),
+        library: lib,
+        header: Header::default(),
+        line,
+    })
 }

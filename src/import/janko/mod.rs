@@ -19,7 +19,7 @@ use template::Header;
 /// Imports the dataset file `input`. Only a file that cannot be read as a dataset at all
 /// is an `Err`; a puzzle that cannot be converted is reported in [`Imported::errors`] as
 /// `FILE: puzzle ID: error: ...`.
-pub fn import(input: &Path, _out: &Path) -> Result<Imported, String> {
+pub fn import(input: &Path) -> Result<Imported, String> {
     let data = dataset::read(input)?;
     let shown = input.display();
     if !kinds::KINDS.contains(&data.kind.as_str()) {
@@ -30,10 +30,9 @@ pub fn import(input: &Path, _out: &Path) -> Result<Imported, String> {
             kinds::KINDS.join(", ")
         ));
     }
-    // Each rule file: its name, the header it was made with, its text, its puzzle lines.
+    // Each rule file: its name, its text, its puzzle lines.
     struct File {
         name: String,
-        header: Header,
         rules: String,
         lines: Vec<String>,
     }
@@ -66,7 +65,6 @@ pub fn import(input: &Path, _out: &Path) -> Result<Imported, String> {
             };
             files.push(File {
                 name,
-                header: c.header.clone(),
                 rules: template::instantiate(c.library, &c.header),
                 lines: Vec::new(),
             });
@@ -83,7 +81,6 @@ pub fn import(input: &Path, _out: &Path) -> Result<Imported, String> {
     }
     let mut out = Vec::new();
     for f in files {
-        let _ = &f.header;
         out.push((format!("{}.graft", f.name), f.rules));
         let mut text = format!(
             "# {} puzzles of {}: one a line, the givens then the layers; the ids after `#`.\n",

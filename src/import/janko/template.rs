@@ -4,42 +4,86 @@
 
 /// The library files the janko kinds are written with.
 pub mod library {
-    pub const SUDOKU: (&str, &str) = ("sudoku-9x9", include_str!("../../../rules/sudoku-9x9.graft"));
-    pub const JIGSAW: (&str, &str) = ("jigsaw-6x6", include_str!("../../../rules/jigsaw-6x6.graft"));
-    pub const KILLER: (&str, &str) = ("killer-4x4", include_str!("../../../rules/killer-4x4.graft"));
-    pub const CONSECUTIVE: (&str, &str) =
-        ("consecutive-6x6", include_str!("../../../rules/consecutive-6x6.graft"));
-    pub const EVEN_ODD: (&str, &str) =
-        ("even-odd-6x6", include_str!("../../../rules/even-odd-6x6.graft"));
-    pub const MARGIN: (&str, &str) = ("margin-6x6", include_str!("../../../rules/margin-6x6.graft"));
+    pub const SUDOKU: (&str, &str) = (
+        "sudoku-9x9",
+        include_str!("../../../rules/sudoku-9x9.graft"),
+    );
+    pub const JIGSAW: (&str, &str) = (
+        "jigsaw-6x6",
+        include_str!("../../../rules/jigsaw-6x6.graft"),
+    );
+    pub const KILLER: (&str, &str) = (
+        "killer-4x4",
+        include_str!("../../../rules/killer-4x4.graft"),
+    );
+    pub const CONSECUTIVE: (&str, &str) = (
+        "consecutive-6x6",
+        include_str!("../../../rules/consecutive-6x6.graft"),
+    );
+    pub const EVEN_ODD: (&str, &str) = (
+        "even-odd-6x6",
+        include_str!("../../../rules/even-odd-6x6.graft"),
+    );
+    pub const MARGIN: (&str, &str) = (
+        "margin-6x6",
+        include_str!("../../../rules/margin-6x6.graft"),
+    );
     pub const SKYSCRAPER_SUDOKU: (&str, &str) = (
         "skyscraper-sudoku-4x4",
         include_str!("../../../rules/skyscraper-sudoku-4x4.graft"),
     );
-    pub const SKYSCRAPER: (&str, &str) =
-        ("skyscraper-4x4", include_str!("../../../rules/skyscraper-4x4.graft"));
-    pub const RENBAN: (&str, &str) = ("renban-6x6", include_str!("../../../rules/renban-6x6.graft"));
+    pub const SKYSCRAPER: (&str, &str) = (
+        "skyscraper-4x4",
+        include_str!("../../../rules/skyscraper-4x4.graft"),
+    );
+    pub const RENBAN: (&str, &str) = (
+        "renban-6x6",
+        include_str!("../../../rules/renban-6x6.graft"),
+    );
     pub const THERMOMETER: (&str, &str) = (
         "thermometer-puzzle-4x4",
         include_str!("../../../rules/thermometer-puzzle-4x4.graft"),
     );
-    pub const KAKURO: (&str, &str) = ("kakuro-4x4", include_str!("../../../rules/kakuro-4x4.graft"));
-    pub const SAMURAI: (&str, &str) =
-        ("samurai-21x21", include_str!("../../../rules/samurai-21x21.graft"));
-    pub const BUTTERFLY: (&str, &str) =
-        ("butterfly-12x12", include_str!("../../../rules/butterfly-12x12.graft"));
-    pub const GATTAI_8: (&str, &str) =
-        ("gattai-8-21x33", include_str!("../../../rules/gattai-8-21x33.graft"));
-    pub const SHOGUN: (&str, &str) =
-        ("shogun-21x45", include_str!("../../../rules/shogun-21x45.graft"));
-    pub const SOHEI: (&str, &str) = ("sohei-21x21", include_str!("../../../rules/sohei-21x21.graft"));
-    pub const SUMO: (&str, &str) = ("sumo-33x33", include_str!("../../../rules/sumo-33x33.graft"));
-    pub const WINDMILL: (&str, &str) =
-        ("windmill-21x21", include_str!("../../../rules/windmill-21x21.graft"));
-    pub const CLUELESS_1: (&str, &str) =
-        ("clueless-1-27x27", include_str!("../../../rules/clueless-1-27x27.graft"));
-    pub const CLUELESS_2: (&str, &str) =
-        ("clueless-2-27x27", include_str!("../../../rules/clueless-2-27x27.graft"));
+    pub const KAKURO: (&str, &str) = (
+        "kakuro-4x4",
+        include_str!("../../../rules/kakuro-4x4.graft"),
+    );
+    pub const SAMURAI: (&str, &str) = (
+        "samurai-21x21",
+        include_str!("../../../rules/samurai-21x21.graft"),
+    );
+    pub const BUTTERFLY: (&str, &str) = (
+        "butterfly-12x12",
+        include_str!("../../../rules/butterfly-12x12.graft"),
+    );
+    pub const GATTAI_8: (&str, &str) = (
+        "gattai-8-21x33",
+        include_str!("../../../rules/gattai-8-21x33.graft"),
+    );
+    pub const SHOGUN: (&str, &str) = (
+        "shogun-21x45",
+        include_str!("../../../rules/shogun-21x45.graft"),
+    );
+    pub const SOHEI: (&str, &str) = (
+        "sohei-21x21",
+        include_str!("../../../rules/sohei-21x21.graft"),
+    );
+    pub const SUMO: (&str, &str) = (
+        "sumo-33x33",
+        include_str!("../../../rules/sumo-33x33.graft"),
+    );
+    pub const WINDMILL: (&str, &str) = (
+        "windmill-21x21",
+        include_str!("../../../rules/windmill-21x21.graft"),
+    );
+    pub const CLUELESS_1: (&str, &str) = (
+        "clueless-1-27x27",
+        include_str!("../../../rules/clueless-1-27x27.graft"),
+    );
+    pub const CLUELESS_2: (&str, &str) = (
+        "clueless-2-27x27",
+        include_str!("../../../rules/clueless-2-27x27.graft"),
+    );
 }
 
 /// The size-dependent parts of a rule file; `None` keeps the library file's.
@@ -187,6 +231,9 @@ mod tests {
         };
         let out = instantiate(("t", text), &h);
         let body: Vec<&str> = out.lines().skip(2).collect();
-        assert_eq!(body, ["grid 1x3 of Cell shape {", "  #.#", "}", "rule r {}"]);
+        assert_eq!(
+            body,
+            ["grid 1x3 of Cell shape {", "  #.#", "}", "rule r {}"]
+        );
     }
 }
