@@ -125,6 +125,18 @@ fn killer_allows(v: &Variant, s: &[Option<usize>], cell: usize, x: usize, lower:
             })
 }
 
+/// The floor `rules/killer-4x4.graft` adds: a cage's other filled numbers plus `x` plus 1
+/// in each of its other empty cells do not exceed its sum.
+fn cage_floor_allows(v: &Variant, s: &[Option<usize>], cell: usize, x: usize) -> bool {
+    v.sums
+        .iter()
+        .filter(|(c, _)| c.contains(&cell))
+        .all(|(cells, sum)| {
+            let (nums, empty) = others(v, s, cells, cell);
+            nums.iter().sum::<i64>() + v.number(x) + empty as i64 <= *sum
+        })
+}
+
 /// A 4x4 rule file: a Sudoku with the cages of `layout` (`.` is a cell in no cage); with
 /// `lower`, a second NAC blocks values that leave a cage short of its sum.
 fn killer_text(layout: &[&str], sums: &[(char, i64)], lower: bool) -> String {
@@ -240,7 +252,9 @@ fn assert_focus_all_brute(
 fn killer_4x4_focus_and_all_agree_with_brute_force() {
     let v = Variant::sudoku(4, 2, 2, Variant::digits(4)).with_cages(&KILLER_4X4, &KILLER_4X4_SUMS);
     let text = std::fs::read_to_string(rule("killer-4x4")).unwrap();
-    let allows = |s: &[Option<usize>], c: usize, x: usize| killer_allows(&v, s, c, x, false);
+    let allows = |s: &[Option<usize>], c: usize, x: usize| {
+        killer_allows(&v, s, c, x, false) && cage_floor_allows(&v, s, c, x)
+    };
     // The published solution, and half of it given in three ways; the whole space of the
     // empty grid (11 million states) is for the focus only.
     let solution = [1, 2, 3, 0, 3, 0, 2, 1, 2, 1, 0, 3, 0, 3, 1, 2];
@@ -360,6 +374,8 @@ fn renban_runs_agree_with_brute_force() {
         .enumerate()
         .map(|(i, ch)| if i % 2 == 0 || i > 23 { ch } else { '.' })
         .collect();
+    // The runs are the file's layer `run`: a puzzle line gives them.
+    let line = format!("{line} | run: {}", crate::variant::RENBAN_6X6.join(" "));
     assert!(assert_focus_all_brute(
         "renban-6x6",
         &text,
