@@ -374,8 +374,6 @@ fn renban_runs_agree_with_brute_force() {
         .enumerate()
         .map(|(i, ch)| if i % 2 == 0 || i > 23 { ch } else { '.' })
         .collect();
-    // The runs are the file's layer `run`: a puzzle line gives them.
-    let line = format!("{line} | run: {}", crate::variant::RENBAN_6X6.join(" "));
     assert!(assert_focus_all_brute(
         "renban-6x6",
         &text,
