@@ -216,6 +216,7 @@ pub enum DrawFormat {
     Aut,
 }
 
+/// `grafter import FORMAT IN --out DIR`.
 #[derive(clap::Args)]
 pub struct ImportArgs {
     /// The input's format.
@@ -233,6 +234,9 @@ pub struct ImportArgs {
 pub enum ImportFormat {
     /// f-puzzles: one puzzle a line (an f-puzzles string, a `?load=` link, or JSON).
     Fpuzzles,
+    /// A janko.at dataset file (`{"name", "data": {id: {"problem", ...}}}`), one of its 20
+    /// kinds, read from the file's "name" field or else its file name.
+    Janko,
 }
 
 #[derive(Clone, clap::Args)]

@@ -190,17 +190,16 @@ fn render_all(source: &Source, items: &[Diagnostic]) -> String {
 /// any bad line makes the exit status 1.
 fn import(args: &ImportArgs) -> Result<u8, Failure> {
     let source = read_source(&args.input)?;
-    let outcome = match args.format {
-        ImportFormat::Fpuzzles => {
-            grafter::import::fpuzzles::import(&source.name, &source.text, &args.out)
-        }
+    if let ImportFormat::Janko = args.format {
+        return import_janko(args, &source);
     }
-    .map_err(|e| {
-        Failure::BadInput(format!(
-            "{}: error: cannot write: {e}\n",
-            args.out.display()
-        ))
-    })?;
+    let outcome = grafter::import::fpuzzles::import(&source.name, &source.text, &args.out)
+        .map_err(|e| {
+            Failure::BadInput(format!(
+                "{}: error: cannot write: {e}\n",
+                args.out.display()
+            ))
+        })?;
     for kind in &outcome.ignored {
         to_stderr(&format!(
             "note: ignored `{kind}`: it draws and states no rule\n"
@@ -210,6 +209,45 @@ fn import(args: &ImportArgs) -> Result<u8, Failure> {
         to_stderr(&format!("{e}\n"));
     }
     Ok(if outcome.errors.is_empty() {
+        0
+    } else {
+        BAD_INPUT
+    })
+}
+
+/// `grafter import janko`: the dataset's files written to `--out` with the manifest; each
+/// puzzle that cannot be converted reported on stderr, the others still written.
+fn import_janko(args: &ImportArgs, source: &Source) -> Result<u8, Failure> {
+    let imported = grafter::import::janko::import(&source.name, &source.text)
+        .map_err(|e| Failure::BadInput(e + "\n"))?;
+    let written = std::fs::create_dir_all(&args.out).and_then(|()| {
+        for (name, text) in &imported.files {
+            std::fs::write(args.out.join(name), text)?;
+        }
+        grafter::import::write_manifest(&args.out, &imported.manifest)
+    });
+    written.map_err(|e| {
+        Failure::BadInput(format!(
+            "{}: error: cannot write: {e}\n",
+            args.out.display()
+        ))
+    })?;
+    for e in &imported.errors {
+        to_stderr(&format!("{e}\n"));
+    }
+    let rule_files = imported
+        .files
+        .iter()
+        .filter(|(n, _)| n.ends_with(".graft"))
+        .count();
+    to_stderr(&format!(
+        "imported {} of {} puzzles of {} into {} ({rule_files} rule files)\n",
+        imported.manifest.len(),
+        imported.manifest.len() + imported.errors.len(),
+        imported.kind,
+        args.out.display(),
+    ));
+    Ok(if imported.errors.is_empty() {
         0
     } else {
         BAD_INPUT

@@ -9,7 +9,7 @@ use crate::brute;
 use crate::checker::check_all;
 use crate::random_variants::Rng;
 use crate::support::{grafter, rule, solve_json, temp_path, Json, Puzzle};
-use crate::variant::{Variant, KILLER_4X4, KILLER_4X4_SUMS};
+use crate::variant::{Variant, KILLER_4X4, KILLER_4X4_SUMS, RENBAN_6X6};
 
 /// Solutions, states, transitions and dead ends.
 type Space = (u64, u64, u64, u64);
@@ -123,6 +123,18 @@ fn killer_allows(v: &Variant, s: &[Option<usize>], cell: usize, x: usize, lower:
                     && (empty > 0 || total == *sum)
                     && (!lower || total + most * empty as i64 >= *sum)
             })
+}
+
+/// The floor `rules/killer-4x4.graft` adds: a cage's other filled numbers plus `x` plus 1
+/// in each of its other empty cells do not exceed its sum.
+fn cage_floor_allows(v: &Variant, s: &[Option<usize>], cell: usize, x: usize) -> bool {
+    v.sums
+        .iter()
+        .filter(|(c, _)| c.contains(&cell))
+        .all(|(cells, sum)| {
+            let (nums, empty) = others(v, s, cells, cell);
+            nums.iter().sum::<i64>() + v.number(x) + empty as i64 <= *sum
+        })
 }
 
 /// A 4x4 rule file: a Sudoku with the cages of `layout` (`.` is a cell in no cage); with
@@ -240,7 +252,9 @@ fn assert_focus_all_brute(
 fn killer_4x4_focus_and_all_agree_with_brute_force() {
     let v = Variant::sudoku(4, 2, 2, Variant::digits(4)).with_cages(&KILLER_4X4, &KILLER_4X4_SUMS);
     let text = std::fs::read_to_string(rule("killer-4x4")).unwrap();
-    let allows = |s: &[Option<usize>], c: usize, x: usize| killer_allows(&v, s, c, x, false);
+    let allows = |s: &[Option<usize>], c: usize, x: usize| {
+        killer_allows(&v, s, c, x, false) && cage_floor_allows(&v, s, c, x)
+    };
     // A solution of the file's own puzzle, and half of it given in three ways, with the
     // puzzle's cages and sums as the line's layers; the whole space of the empty grid is
     // for the focus only.
@@ -357,11 +371,13 @@ fn renban_runs_agree_with_brute_force() {
     };
     let text = std::fs::read_to_string(rule("renban-6x6")).unwrap();
     let solution = "514362436251362145125634651423243516";
-    let line: String = solution
+    let mut line: String = solution
         .chars()
         .enumerate()
         .map(|(i, ch)| if i % 2 == 0 || i > 23 { ch } else { '.' })
         .collect();
+    // The runs are the file's own puzzle's, given on the line as its `run` layer.
+    line += &format!(" | run: {}", RENBAN_6X6.join(" "));
     assert!(assert_focus_all_brute(
         "renban-6x6",
         &text,

@@ -36,6 +36,13 @@ struct Plan {
     runs: Vec<Vec<Vec<usize>>>,
     /// Per cell: the zones it belongs to, as (cells, odd numbers they hold).
     odds: Vec<Vec<(Vec<usize>, usize)>>,
+    /// Cells whose value must be next to each cell's in the domain.
+    next_to: Vec<Vec<usize>>,
+    /// Cells whose value must not come after / before each cell's (`at_least` pairs).
+    not_above: Vec<Vec<usize>>,
+    not_below: Vec<Vec<usize>>,
+    /// Per cell: the sight lines it is on, decided once all their cells are filled.
+    sights: Vec<Vec<(Vec<usize>, usize)>>,
 }
 
 impl Plan {
@@ -68,8 +75,11 @@ impl Plan {
                 sums_of[a].push(k);
             }
         }
-        let arithmetic =
-            !(v.sums.is_empty() && v.arrows.is_empty() && v.runs.is_empty() && v.odds.is_empty());
+        let arithmetic = !(v.sums.is_empty()
+            && v.arrows.is_empty()
+            && v.runs.is_empty()
+            && v.odds.is_empty()
+            && v.sights.is_empty());
         let numbers = if !arithmetic {
             Vec::new()
         } else {
@@ -103,7 +113,28 @@ impl Plan {
                 odds[c].push((cells.clone(), *n));
             }
         }
+        let mut next_to = vec![Vec::new(); v.cells()];
+        for &(a, b) in &v.next_to {
+            next_to[a].push(b);
+            next_to[b].push(a);
+        }
+        let mut not_above = vec![Vec::new(); v.cells()];
+        let mut not_below = vec![Vec::new(); v.cells()];
+        for &(a, b) in &v.at_least {
+            not_above[a].push(b);
+            not_below[b].push(a);
+        }
+        let mut sights = vec![Vec::new(); v.cells()];
+        for (cells, n) in &v.sights {
+            for &c in cells {
+                sights[c].push((cells.clone(), *n));
+            }
+        }
         Plan {
+            next_to,
+            not_above,
+            not_below,
+            sights,
             differ: v.neighbours(),
             greater,
             smaller,
@@ -180,6 +211,25 @@ impl Plan {
                 }
             })
             && self.sets_allow(vals, cell, x)
+            && self.next_to[cell]
+                .iter()
+                .all(|&d| vals[d].is_none_or(|y| x.abs_diff(y) == 1))
+            && self.not_above[cell]
+                .iter()
+                .all(|&d| vals[d].is_none_or(|y| y <= x))
+            && self.not_below[cell]
+                .iter()
+                .all(|&d| vals[d].is_none_or(|y| y >= x))
+            && self.sights[cell].iter().all(|(cells, n)| {
+                let nums: Option<Vec<i64>> = cells
+                    .iter()
+                    .map(|&c| {
+                        let v = if c == cell { Some(x) } else { vals[c] };
+                        v.map(|y| self.numbers[y])
+                    })
+                    .collect();
+                nums.is_none_or(|nums| Variant::seen(&nums) == *n)
+            })
     }
 
     /// Whether `cell = x` keeps cage `k` able to reach its total: a full cage adds up to

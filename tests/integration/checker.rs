@@ -169,6 +169,37 @@ pub fn check_values(v: &Variant, givens: &[Option<usize>], vals: &[usize]) -> Re
             ));
         }
     }
+    for &(a, b) in &v.next_to {
+        if vals[a].abs_diff(vals[b]) != 1 {
+            return Err(format!(
+                "{} and {} have a bar between them but hold {} and {}, not consecutive",
+                name(a),
+                name(b),
+                v.values[vals[a]],
+                v.values[vals[b]]
+            ));
+        }
+    }
+    for &(a, b) in &v.at_least {
+        if vals[a] < vals[b] {
+            return Err(format!(
+                "{} holds {}, less than {} after it on its thermometer",
+                name(a),
+                v.values[vals[a]],
+                v.values[vals[b]]
+            ));
+        }
+    }
+    for (cells, n) in &v.sights {
+        let seen = Variant::seen(&numbers(cells));
+        if seen != *n {
+            return Err(format!(
+                "{} seen along {}, not {n}",
+                seen,
+                cells_named(cells)
+            ));
+        }
+    }
     for &(a, b) in &v.less {
         if vals[a] >= vals[b] {
             return Err(format!(

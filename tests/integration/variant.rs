@@ -34,6 +34,14 @@ pub struct Variant {
     pub runs: Vec<Vec<usize>>,
     /// Sets of cells of which exactly this many hold an odd number.
     pub odds: Vec<(Vec<usize>, usize)>,
+    /// Pairs of cells whose values must be neighbours in the domain (consecutive bars).
+    pub next_to: Vec<(usize, usize)>,
+    /// Pairs (a, b): the value of a does not come before that of b in the domain (along a
+    /// thermometer of the thermometer puzzle, nearer the bulb holds at least as much).
+    pub at_least: Vec<(usize, usize)>,
+    /// (cells in the order seen from one side, n): n of them are seen, a cell being seen
+    /// when its number is above 0 and above the number of every cell before it (skyscrapers).
+    pub sights: Vec<(Vec<usize>, usize)>,
 }
 
 impl Variant {
@@ -61,6 +69,9 @@ impl Variant {
             holes: vec![false; n * n],
             runs: Vec::new(),
             odds: Vec::new(),
+            next_to: Vec::new(),
+            at_least: Vec::new(),
+            sights: Vec::new(),
         };
         v.add_rows_and_columns();
         v
@@ -90,6 +101,9 @@ impl Variant {
             holes,
             runs: Vec::new(),
             odds: Vec::new(),
+            next_to: Vec::new(),
+            at_least: Vec::new(),
+            sights: Vec::new(),
         }
     }
 
@@ -413,6 +427,87 @@ impl Variant {
         self
     }
 
+    /// Bars between orthogonal neighbours, one character per cell row-major (blanks
+    /// ignored) for the border on the right (`right`) and below (`below`), `1` a bar: a pair
+    /// with a bar holds consecutive values, a pair without one does not.
+    pub fn with_bars(mut self, right: &str, below: &str) -> Variant {
+        let bits = |s: &str| -> Vec<bool> {
+            s.chars()
+                .filter(|c| !c.is_whitespace())
+                .map(|c| c == '1')
+                .collect()
+        };
+        let (right, below) = (bits(right), bits(below));
+        assert_eq!(right.len(), self.cells());
+        assert_eq!(below.len(), self.cells());
+        for a in 0..self.cells() {
+            let (r, c) = self.rc(a);
+            for (bar, other) in [
+                (right[a], (c < self.cols).then(|| self.at(r, c + 1))),
+                (below[a], (r < self.rows).then(|| self.at(r + 1, c))),
+            ] {
+                match (bar, other) {
+                    (true, Some(b)) => self.next_to.push((a, b)),
+                    (false, Some(b)) => self.apart.push((a, b)),
+                    (true, None) => panic!("a bar on the grid's edge"),
+                    (false, None) => {}
+                }
+            }
+        }
+        self
+    }
+
+    /// Thermometers of the thermometer puzzle (cells from the bulb): along each, a cell
+    /// holds at least what the next one does.
+    pub fn with_mercury(mut self, line: &[usize]) -> Variant {
+        for pair in line.windows(2) {
+            self.at_least.push((pair[0], pair[1]));
+        }
+        self
+    }
+
+    /// Skyscraper clues, per row from the left and right, per column from the top and
+    /// bottom (`None`: no clue).
+    pub fn with_sights(
+        mut self,
+        left: &[Option<usize>],
+        right: &[Option<usize>],
+        top: &[Option<usize>],
+        bottom: &[Option<usize>],
+    ) -> Variant {
+        for r in 1..=self.rows {
+            let row: Vec<usize> = (1..=self.cols).map(|c| self.at(r, c)).collect();
+            if let Some(n) = left[r - 1] {
+                self.sights.push((row.clone(), n));
+            }
+            if let Some(n) = right[r - 1] {
+                self.sights.push((row.into_iter().rev().collect(), n));
+            }
+        }
+        for c in 1..=self.cols {
+            let col: Vec<usize> = (1..=self.rows).map(|r| self.at(r, c)).collect();
+            if let Some(n) = top[c - 1] {
+                self.sights.push((col.clone(), n));
+            }
+            if let Some(n) = bottom[c - 1] {
+                self.sights.push((col.into_iter().rev().collect(), n));
+            }
+        }
+        self
+    }
+
+    /// How many of `nums` (in the order seen) are seen: above 0 and above all before.
+    pub fn seen(nums: &[i64]) -> usize {
+        let mut top = 0;
+        nums.iter()
+            .filter(|&&n| {
+                let seen = n > top;
+                top = top.max(n);
+                seen
+            })
+            .count()
+    }
+
     /// The index of a value written as one character, if it is one.
     pub fn value_of_char(&self, ch: char) -> Option<usize> {
         self.values
@@ -571,6 +666,90 @@ pub const KILLER_9X9_SUMS: [(char, i64); 37] = [
 
 /// The runs of `rules/renban-6x6.graft` (janko.at Renban 1), one letter per run.
 pub const RENBAN_6X6: [&str; 6] = ["ABCCDE", "AAACCE", "FGAHII", "FFJJJJ", "KKLMNN", "OKMMNP"];
+
+/// The bars of `rules/consecutive-6x6.graft`'s own puzzle: on the right, below.
+pub const CONSECUTIVE_6X6: (&str, &str) = (
+    "010010 010010 010010 000010 010000 010010",
+    "000000 000000 000000 000000 111110 000000",
+);
+
+/// `rules/margin-6x6.graft`'s own puzzle: the sum of the first three cells from the left,
+/// the right (per row), the top and the bottom (per column).
+fn margin_6x6() -> Variant {
+    let left = [6, 15, 6, 15, 6, 15];
+    let right = [15, 6, 15, 6, 15, 6];
+    let top = [7, 10, 10, 10, 13, 13];
+    let bottom = [14, 11, 11, 11, 8, 8];
+    let mut v = Variant::sudoku(6, 2, 3, Variant::digits(6));
+    for i in 1..=6 {
+        let row = |cols: [usize; 3]| cols.map(|c| v.at(i, c)).to_vec();
+        let col = |rows: [usize; 3]| rows.map(|r| v.at(r, i)).to_vec();
+        let sums = [
+            (row([1, 2, 3]), left[i - 1]),
+            (row([4, 5, 6]), right[i - 1]),
+            (col([1, 2, 3]), top[i - 1]),
+            (col([4, 5, 6]), bottom[i - 1]),
+        ];
+        for (cells, total) in sums {
+            v = v.with_sum(cells, total);
+        }
+    }
+    v
+}
+
+/// The clues of `rules/skyscraper-4x4.graft`'s (and skyscraper-sudoku-4x4's) own puzzle:
+/// left, right, top, bottom.
+pub const SKYSCRAPER_4X4: [[Option<usize>; 4]; 4] = [
+    [Some(4), Some(2), Some(1), Some(2)],
+    [None, None, Some(4), Some(2)],
+    [Some(3), Some(2), Some(2), Some(1)],
+    [None, Some(3), None, None],
+];
+
+/// `rules/thermometer-puzzle-4x4.graft`'s own puzzle: its thermometers from the bulb and
+/// the filled cells (1s) each row and column holds.
+fn thermometer_puzzle_4x4() -> Variant {
+    let mut v = Variant::shaped(&["####"; 4], values("0 1"));
+    let thermos: [&[(usize, usize)]; 6] = [
+        &[(1, 1), (1, 2), (1, 3)],
+        &[(1, 4), (2, 4), (3, 4), (4, 4)],
+        &[(2, 1), (3, 1), (4, 1)],
+        &[(2, 2), (2, 3)],
+        &[(3, 2), (3, 3)],
+        &[(4, 3), (4, 2)],
+    ];
+    for t in thermos {
+        let cells: Vec<usize> = t.iter().map(|&(r, c)| v.at(r, c)).collect();
+        v = v.with_mercury(&cells);
+    }
+    for (i, n) in [(1, 3), (2, 1), (3, 2)] {
+        let cells = (1..=4).map(|c| v.at(i, c)).collect();
+        v = v.with_sum(cells, n);
+    }
+    for (i, n) in [(1, 4), (2, 3), (4, 1)] {
+        let cells = (1..=4).map(|r| v.at(r, i)).collect();
+        v = v.with_sum(cells, n);
+    }
+    v
+}
+
+/// `rules/kakuro-4x4.graft`'s own puzzle: its runs, each of different numbers with a sum.
+fn kakuro_4x4() -> Variant {
+    let mut v = Variant::shaped(&["....", ".###", ".###", ".##."], Variant::digits(9));
+    let runs: [(&[(usize, usize)], i64); 6] = [
+        (&[(2, 2), (2, 3), (2, 4)], 6),
+        (&[(3, 2), (3, 3), (3, 4)], 7),
+        (&[(4, 2), (4, 3)], 5),
+        (&[(2, 2), (3, 2), (4, 2)], 7),
+        (&[(2, 3), (3, 3), (4, 3)], 8),
+        (&[(2, 4), (3, 4)], 3),
+    ];
+    for (run, total) in runs {
+        let cells: Vec<usize> = run.iter().map(|&(r, c)| v.at(r, c)).collect();
+        v = v.with_group(cells.clone()).with_sum(cells, total);
+    }
+    v
+}
 
 /// A rule file in `rules/`: its variant, its data file and its start block's solution count.
 pub struct RuleFile {
@@ -836,6 +1015,37 @@ pub fn rule_files() -> Vec<RuleFile> {
             &[],
             1,
         ),
+        rf(
+            "consecutive-6x6",
+            Variant::latin(6, Variant::digits(6)).with_bars(CONSECUTIVE_6X6.0, CONSECUTIVE_6X6.1),
+            &[],
+            2,
+        ),
+        rf("margin-6x6", margin_6x6(), &[], 8),
+        rf(
+            "skyscraper-4x4",
+            Variant::latin(4, Variant::digits(4)).with_sights(
+                &SKYSCRAPER_4X4[0],
+                &SKYSCRAPER_4X4[1],
+                &SKYSCRAPER_4X4[2],
+                &SKYSCRAPER_4X4[3],
+            ),
+            &[],
+            2,
+        ),
+        rf(
+            "skyscraper-sudoku-4x4",
+            Variant::sudoku(4, 2, 2, Variant::digits(4)).with_sights(
+                &SKYSCRAPER_4X4[0],
+                &SKYSCRAPER_4X4[1],
+                &SKYSCRAPER_4X4[2],
+                &SKYSCRAPER_4X4[3],
+            ),
+            &[],
+            1,
+        ),
+        rf("thermometer-puzzle-4x4", thermometer_puzzle_4x4(), &[], 1),
+        rf("kakuro-4x4", kakuro_4x4(), &[], 3),
         rf(
             "nonconsecutive-6x6",
             Variant::sudoku(6, 2, 3, Variant::digits(6)).with_nonconsecutive(),
