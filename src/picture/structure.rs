@@ -195,8 +195,12 @@ fn notes(grammar: &Grammar, graph: &Graph, n: NodeId) -> Vec<String> {
         .enumerate()
         .filter(|(_, a)| a.name != "row" && a.name != "col" && a.ty.base != BaseType::Value)
         .filter_map(|(i, a)| {
-            let v = graph.node(n).attrs[i];
-            (!v.is_none()).then(|| format!("{}={}", a.name, grammar.domain.show(v)))
+            // A flag reads as its name where it is set; unset, it says nothing.
+            match graph.node(n).attrs[i] {
+                Value::None | Value::Bool(false) => None,
+                Value::Bool(true) => Some(a.name.clone()),
+                v => Some(format!("{}={}", a.name, grammar.domain.show(v))),
+            }
         })
         .collect()
 }

@@ -76,10 +76,13 @@ fn shaped_cells(doc: &Document, rows: usize, cols: usize, holes: &[bool], what: 
             assert!(!overlap(a, b), "{what}: cells {a:?} and {b:?} overlap");
         }
     }
-    // Every row and column of a shape holds a cell, so the least x and y are the grid's.
+    // The least x and y drawn are those of the first column and row that hold a cell.
     let s = drawn[0].2;
-    let x0 = drawn.iter().map(|c| c.0).fold(f64::INFINITY, f64::min);
-    let y0 = drawn.iter().map(|c| c.1).fold(f64::INFINITY, f64::min);
+    let open: Vec<usize> = (0..rows * cols).filter(|&i| !is_hole(i)).collect();
+    let first_col = open.iter().map(|i| i % cols).min().unwrap_or(0) as f64;
+    let first_row = open.iter().map(|i| i / cols).min().unwrap_or(0) as f64;
+    let x0 = drawn.iter().map(|c| c.0).fold(f64::INFINITY, f64::min) - first_col * s;
+    let y0 = drawn.iter().map(|c| c.1).fold(f64::INFINITY, f64::min) - first_row * s;
     let mut cells: Vec<Rect> = (0..rows * cols)
         .map(|i| (x0 + (i % cols) as f64 * s, y0 + (i / cols) as f64 * s, s, s))
         .collect();
@@ -292,7 +295,21 @@ fn every_rule_files_board_draws_its_cells_givens_and_groups() {
                 rf.name
             );
         }
-        if !v.apart.is_empty() {
+        // Bars between consecutive neighbours (a cell's flags `right`, `below`): each named
+        // in the cell whose right or bottom border carries it.
+        if !v.next_to.is_empty() {
+            let notes = values(&doc, &cells, "cell-note");
+            for &(a, b) in &v.next_to {
+                let side = if b == a + 1 { "right" } else { "below" };
+                assert!(
+                    notes
+                        .get(&a)
+                        .is_some_and(|n| n.split(' ').any(|w| w == side)),
+                    "{}: the bar {side} of cell {a} is not shown",
+                    rf.name
+                );
+            }
+        } else if !v.apart.is_empty() {
             assert_eq!(
                 by_class(&doc, "mark").len(),
                 4,

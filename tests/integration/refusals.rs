@@ -39,35 +39,35 @@ const REFUSALS: &[(&str, &str)] = &[
     ),
     (
         "nested-nac",
-        "10:3: a NAC inside a NAC needs the general engine",
+        "10:3: rule `place`: a NAC inside a NAC needs the general engine",
     ),
     (
         "nac-reads-two-cells",
-        "10:64: a NAC condition that compares a changing attribute may read only that one attribute of one NAC node, the parameter, constants and unchanging attributes of the rule's left side",
+        "10:64: rule `place`: a NAC condition that compares a changing attribute may read only that one attribute of one NAC node, the parameter, constants and unchanging attributes of the rule's left side",
     ),
     (
         "nac-joins-left-side",
-        "15:17: a NAC may join the rule's left side only at the cell it fills",
+        "15:17: rule `place`: a NAC may join the rule's left side only at the cell it fills",
     ),
     (
         "nac-too-many-matches",
-        "8:3: this NAC's structure has more than 4194304 matches on the start graph, too many to compile into tables",
+        "8:3: rule `place`: this NAC's structure has more than 4194304 matches on the start graph, too many to compile into tables",
     ),
     (
         "nac-sees-deleted-cell",
-        "13:3: this NAC can match a cell the rules delete or a `NodeVal` they create other than through the value it compares, so it tests whether a cell is filled",
+        "13:3: rule `place`: this NAC can match a cell the rules delete or a `NodeVal` they create other than through the value it compares, so it tests whether a cell is filled",
     ),
     (
         "nac-nodes-per-value",
-        "14:3: which nodes this NAC looks at for r1c1 depends on the value placed; the slot engine needs it to depend on the cell only",
+        "14:3: rule `place`: which nodes this NAC looks at for r1c1 depends on the value placed; the slot engine needs it to depend on the cell only",
     ),
     (
         "nac-blocks-per-cell",
-        "10:3: which values this NAC blocks `1` with depends on the cell; the slot engine needs it to depend on the value only",
+        "10:3: rule `place`: which values this NAC blocks `1` with depends on the cell; the slot engine needs it to depend on the value only",
     ),
     (
         "nac-holds-on-empty",
-        "10:3: this NAC holds while its witness is empty, so filling a cell can enable a rule",
+        "10:3: rule `place`: this NAC holds while its witness is empty, so filling a cell can enable a rule",
     ),
 ];
 

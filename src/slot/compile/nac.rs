@@ -34,7 +34,13 @@ impl RuleCompiler<'_> {
                     ),
                 );
             } else {
-                self.compile_nac(model, host, nac, instances)?;
+                // The reason names the rule, as every refusal of a rule does: a file with
+                // many rules says which one fell back.
+                self.compile_nac(model, host, nac, instances)
+                    .map_err(|mut refusal| {
+                        refusal.reason = format!("rule `{}`: {}", self.r.name, refusal.reason);
+                        refusal
+                    })?;
             }
         }
         Ok(())
