@@ -87,7 +87,7 @@ fn a_nac_with_too_many_matches_runs_on_the_graph_engine() {
     assert_within(&w, 60);
     assert!(
         w.run.stdout.contains(&format!(
-            "engine: graph (not slot-filling: {file}:16:3: this NAC's structure has more than 4194304 matches on the start graph"
+            "engine: graph (not slot-filling: {file}:16:3: rule `place`: this NAC's structure has more than 4194304 matches on the start graph"
         )),
         "{}",
         w.run.stdout
