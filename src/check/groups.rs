@@ -44,30 +44,13 @@ impl Checker<'_> {
             })
             .collect();
         let cell = self.type_name(cell_type).to_string();
-        match candidates.as_slice() {
-            [one] => Some(*one),
-            [] => {
-                self.error(
-                    span,
-                    format!("no edge label leads from `{cell}` to a group type: expected a declaration like `edge in: {cell} -> Group`"),
-                );
-                None
-            }
-            many => {
-                let names: Vec<String> = many
-                    .iter()
-                    .map(|&l| format!("`{}`", self.types.label(l).name))
-                    .collect();
-                self.error(
-                    span,
-                    format!(
-                        "several edge labels lead from `{cell}` to a group type ({}): expected `via LABEL` to choose one",
-                        list_or(&names)
-                    ),
-                );
-                None
-            }
-        }
+        self.sole_label(
+            span,
+            &candidates,
+            &cell,
+            "a group type",
+            &format!("edge in: {cell} -> Group"),
+        )
     }
 
     /// Adds one group node and an edge from each member to it. A group a generator made
@@ -520,6 +503,45 @@ impl Frame {
             (true, _) => "grid",
             (false, None) => "block",
             (false, Some(_)) => "lattice",
+        }
+    }
+}
+
+impl Checker<'_> {
+    /// The one label among `found` that leads from `from` to `to` (a type in backquotes,
+    /// or a phrase): an error when there is none (with a declaration to write) or several
+    /// (`via LABEL` chooses).
+    pub(super) fn sole_label(
+        &mut self,
+        span: Span,
+        found: &[LabelId],
+        from: &str,
+        to: &str,
+        declaration: &str,
+    ) -> Option<LabelId> {
+        match found {
+            [one] => Some(*one),
+            [] => {
+                self.error(
+                    span,
+                    format!("no edge label leads from `{from}` to {to}: expected a declaration like `{declaration}`"),
+                );
+                None
+            }
+            many => {
+                let names: Vec<String> = many
+                    .iter()
+                    .map(|&l| format!("`{}`", self.types.label(l).name))
+                    .collect();
+                self.error(
+                    span,
+                    format!(
+                        "several edge labels lead from `{from}` to {to} ({}): expected `via LABEL` to choose one",
+                        list_or(&names)
+                    ),
+                );
+                None
+            }
         }
     }
 }

@@ -306,30 +306,13 @@ impl Checker<'_> {
             .map(LabelId::from_index)
             .filter(|&l| fits(self, l))
             .collect();
-        match found.as_slice() {
-            [one] => Some(*one),
-            [] => {
-                self.error(
-                    span,
-                    format!("no edge label leads from `{cell_name}` to `{target_name}`: expected a declaration like `edge in: {cell_name} -> {target_name}`"),
-                );
-                None
-            }
-            many => {
-                let names: Vec<String> = many
-                    .iter()
-                    .map(|&l| format!("`{}`", self.types.label(l).name))
-                    .collect();
-                self.error(
-                    span,
-                    format!(
-                        "several edge labels lead from `{cell_name}` to `{target_name}` ({}): expected `via LABEL` to choose one",
-                        list_or(&names)
-                    ),
-                );
-                None
-            }
-        }
+        self.sole_label(
+            span,
+            &found,
+            &cell_name,
+            &format!("`{target_name}`"),
+            &format!("edge in: {cell_name} -> {target_name}"),
+        )
     }
 }
 

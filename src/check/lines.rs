@@ -2,7 +2,7 @@
 //! thermometer, an arrow, a whisper) as one node with an edge from each member, and a
 //! `next` edge from each member to the one after it.
 
-use super::{list_or, Checker};
+use super::Checker;
 use crate::model::{LabelId, NodeId, NodeTypeId};
 use crate::syntax::ast;
 
@@ -77,29 +77,12 @@ impl Checker<'_> {
             self.type_name(member).to_string(),
             self.type_name(line).to_string(),
         );
-        match candidates.as_slice() {
-            [one] => Some(*one),
-            [] => {
-                self.error(
-                    d.span,
-                    format!("no edge label leads from `{m}` to `{t}`: expected a declaration like `edge on: {m} -> {t}`"),
-                );
-                None
-            }
-            many => {
-                let names: Vec<String> = many
-                    .iter()
-                    .map(|&l| format!("`{}`", self.types.label(l).name))
-                    .collect();
-                self.error(
-                    d.span,
-                    format!(
-                        "several edge labels lead from `{m}` to `{t}` ({}): expected `via LABEL` to choose one",
-                        list_or(&names)
-                    ),
-                );
-                None
-            }
-        }
+        self.sole_label(
+            d.span,
+            &candidates,
+            &m,
+            &format!("`{t}`"),
+            &format!("edge on: {m} -> {t}"),
+        )
     }
 }
