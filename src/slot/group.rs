@@ -1,6 +1,6 @@
 //! NACs over a group's content (a killer cage's `sum(...) + v > k.sum`) on the slot engine:
 //! the group's cells, the NAC's condition evaluated exactly on their values, and the
-//! contents a group of different values may end with.
+//! contents (sets, or multisets where values may repeat) a group may end with.
 //!
 //! The analysis ([`crate::analysis::aggregate`]) accepts such a NAC when its condition is
 //! a function of the group's content once the cell is filled, the same for every cell of
@@ -45,10 +45,63 @@ pub struct Group {
     pub members: Vec<u32>,
     /// The unchanging attributes the conditions read (the cage's sum).
     pub statics: Vec<(VarId, AttrId, Value)>,
-    /// Where every two members block each other's equal values: the value sets the
-    /// group may end with (its condition false once full). `None` when the members may
-    /// repeat values or the sets are too many to list.
-    pub feasible: Option<Vec<u128>>,
+    /// The contents the group may end with (its condition false once full, and the
+    /// conditions of every other group over the same members too); `None` when they are
+    /// too many to list.
+    pub feasible: Option<Contents>,
+}
+
+/// The contents a group may end with, each a multiset of `n` values listed in increasing
+/// order (a set where the members' values differ).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Contents {
+    /// Values per content: the group's size.
+    pub n: usize,
+    /// Per content, the values it holds, as a mask.
+    pub masks: Vec<u128>,
+    /// Per content, its `n` values in increasing order, one content after another.
+    pub values: Vec<u8>,
+    /// Whether some content holds a value twice.
+    pub repeats: bool,
+}
+
+impl Contents {
+    /// The contents listed in `lists` (each `n` values in increasing order).
+    pub fn new(n: usize, lists: impl IntoIterator<Item = Vec<u8>>) -> Contents {
+        let mut c = Contents {
+            n,
+            masks: Vec::new(),
+            values: Vec::new(),
+            repeats: false,
+        };
+        for l in lists {
+            debug_assert_eq!(l.len(), n);
+            let mask = l.iter().fold(0u128, |m, &x| m | 1u128 << x);
+            c.repeats |= mask.count_ones() as usize != n;
+            c.masks.push(mask);
+            c.values.extend_from_slice(&l);
+        }
+        c
+    }
+
+    /// The contents, each as its values in increasing order.
+    pub fn lists(&self) -> impl Iterator<Item = &[u8]> + '_ {
+        self.values
+            .chunks_exact(self.n.max(1))
+            .take(self.masks.len())
+    }
+
+    /// The contents both `self` and `other` list.
+    pub fn intersect(&self, other: &Contents) -> Contents {
+        let theirs: std::collections::HashSet<&[u8]> = other.lists().collect();
+        Contents::new(
+            self.n,
+            self.lists()
+                .filter(|l| theirs.contains(l))
+                .map(<[u8]>::to_vec)
+                .collect::<Vec<_>>(),
+        )
+    }
 }
 
 impl GroupNac {
@@ -163,6 +216,38 @@ impl Env for Cell {
 /// alone, cell by cell.
 pub const MAX_FEASIBLE: u64 = 1 << 12;
 
+/// Every multiset of `n` values from `domain` (values in increasing order), or `None` when
+/// there are more than [`MAX_FEASIBLE`].
+pub fn multisets(domain: u128, n: usize) -> Option<Vec<Vec<u8>>> {
+    let values: Vec<u8> = (0..128u8).filter(|&x| domain >> x & 1 == 1).collect();
+    // C(v + n - 1, n) multisets.
+    let v = values.len() as u64;
+    if v == 0 {
+        return Some(if n == 0 { vec![Vec::new()] } else { Vec::new() });
+    }
+    let mut count: u64 = 1;
+    for i in 0..n as u64 {
+        count = count * (v + i) / (i + 1);
+        if count > MAX_FEASIBLE {
+            return None;
+        }
+    }
+    let mut out = Vec::new();
+    let mut pick = vec![0usize; n];
+    loop {
+        out.push(pick.iter().map(|&i| values[i]).collect());
+        // The next non-decreasing index sequence: the rightmost index that can grow, grown,
+        // the rest set equal to it.
+        let Some(i) = (0..n).rev().find(|&i| pick[i] + 1 < values.len()) else {
+            return Some(out);
+        };
+        pick[i] += 1;
+        for j in i + 1..n {
+            pick[j] = pick[i];
+        }
+    }
+}
+
 /// Every subset of `domain` with `n` values, in increasing order of their masks' lowest
 /// differing bit, or `None` when there are more than [`MAX_FEASIBLE`].
 pub fn subsets(domain: u128, n: usize) -> Option<Vec<u128>> {
@@ -214,5 +299,40 @@ mod tests {
         // Past the limit: C(16, 8) = 12,870 sets are not listed.
         assert_eq!(subsets(0xffff, 8), None);
         assert_eq!(subsets(0xffff, 2).map(|s| s.len()), Some(120));
+    }
+
+    #[test]
+    fn multisets_are_every_multiset_of_that_size_once() {
+        let domain = 0b1011_0100u128;
+        let values = [2u8, 4, 5, 7];
+        for n in 0..=4 {
+            let got = multisets(domain, n).expect("few");
+            // Brute force: every sequence over the values, sorted, deduplicated.
+            let mut want = std::collections::BTreeSet::new();
+            for code in 0..values.len().pow(n as u32) {
+                let mut seq: Vec<u8> = (0..n)
+                    .map(|k| values[code / values.len().pow(k as u32) % values.len()])
+                    .collect();
+                seq.sort_unstable();
+                want.insert(seq);
+            }
+            let got_set: std::collections::BTreeSet<_> = got.iter().cloned().collect();
+            assert_eq!(got_set, want, "{n} values");
+            assert_eq!(got.len(), want.len(), "{n} values: no repeats");
+        }
+        // C(16 + 8 - 1, 8) = 490,314 multisets are past the limit.
+        assert_eq!(multisets(0xffff, 8), None);
+        assert_eq!(multisets(0x1ff, 4).map(|s| s.len()), Some(495));
+    }
+
+    #[test]
+    fn contents_intersect_keeps_the_common_multisets() {
+        let a = Contents::new(2, [vec![0, 0], vec![0, 1], vec![1, 2]]);
+        let b = Contents::new(2, [vec![1, 2], vec![0, 0], vec![2, 2]]);
+        let both = a.intersect(&b);
+        assert_eq!(both.lists().collect::<Vec<_>>(), [&[0u8, 0][..], &[1, 2]]);
+        assert_eq!(both.masks, [1, 0b110]);
+        assert!(both.repeats);
+        assert!(!Contents::new(2, [vec![1, 2]]).repeats);
     }
 }

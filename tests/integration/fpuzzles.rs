@@ -549,6 +549,10 @@ fn family_puzzles() -> Vec<Value> {
         json!({"size":4,"clone":[{"cells":["R1C1","R1C2"],"cloneCells":["R3C3","R3C4"]}]}),
         json!({"size":4,"odd":[{"cell":"R1C1"},{"cell":"R2C3"}],"even":[{"cell":"R4C4"}]}),
         json!({"size":4,"quadruple":[{"cells":["R1C1","R1C2","R2C1","R2C2"],"values":[1,2]}]}),
+        // Circles across boxes, where values may repeat, one with a digit twice; circles,
+        // a cage and an extra region over shared cells.
+        json!({"size":4,"quadruple":[{"cells":["R2C2","R2C3","R3C2","R3C3"],"values":[1,1,2]}]}),
+        json!({"size":4,"quadruple":[{"cells":["R2C2","R2C3","R3C2","R3C3"],"values":[1,2,3]},{"cells":["R3C3","R3C4","R4C3","R4C4"],"values":[4]}],"killercage":[{"cells":["R3C3","R3C4","R4C3"],"value":"6"}],"extraregion":[{"cells":["R3C3","R3C4","R4C3"]}]}),
         json!({"size":4,"diagonal+":true,"diagonal-":true}),
         json!({"size":4,"extraregion":[{"cells":["R1C1","R2C3","R3C2","R4C4"]}]}),
         json!({"size":4,"nabner":[{"lines":[["R1C1","R2C2","R3C3"]]}]}),

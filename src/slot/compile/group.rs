@@ -12,7 +12,7 @@ use crate::matcher::{GraphIndex, Matcher, SearchPlan, UNBOUND};
 use crate::model::{AttrId, Graph, NodeId, Value, VarId};
 use crate::rule::{Expr, ExprKind, Pattern};
 
-use super::super::group::{subsets, Group, GroupAgg, GroupNac};
+use super::super::group::{multisets, subsets, Contents, Group, GroupAgg, GroupNac};
 use super::super::model::SlotModel;
 use super::instances::Instances;
 use super::{attr_key, RuleCompiler, MAX_NAC_MATCHES};
@@ -190,24 +190,29 @@ impl RuleCompiler<'_> {
     }
 }
 
-/// What the value sets of a group depend on: its NAC's conditions, the unchanging attributes
-/// they read (a cage's sum), the values its members allow and its size.
+/// What the contents of a group depend on: its NAC's conditions, the unchanging attributes
+/// they read (a cage's sum), the values its members allow, its size and whether its members
+/// must differ.
 #[derive(Clone, PartialEq, Eq, Hash)]
 struct FeasibleKey {
     conds: Vec<Expr>,
     statics: Vec<Value>,
     domain: u128,
     size: usize,
+    distinct: bool,
 }
 
 /// The most listings kept between compilations.
 const MAX_KEPT: usize = 1 << 12;
 
-/// The value sets for `key`, from `list` the first time. Kept for the process: a batch of
+/// The contents for `key`, from `list` the first time. Kept for the process: a batch of
 /// puzzles with layers compiles a model per puzzle, and their cages repeat the same few
 /// sizes and sums.
-fn feasible_sets(key: FeasibleKey, list: impl FnOnce() -> Option<Vec<u128>>) -> Option<Vec<u128>> {
-    type Kept = HashMap<FeasibleKey, Option<Vec<u128>>>;
+fn feasible_contents(
+    key: FeasibleKey,
+    list: impl FnOnce() -> Option<Contents>,
+) -> Option<Contents> {
+    type Kept = HashMap<FeasibleKey, Option<Contents>>;
     static KEPT: OnceLock<Mutex<Kept>> = OnceLock::new();
     let kept = KEPT.get_or_init(|| Mutex::new(HashMap::new()));
     if let Some(sets) = kept.lock().ok().and_then(|k| k.get(&key).cloned()) {
@@ -223,10 +228,13 @@ fn feasible_sets(key: FeasibleKey, list: impl FnOnce() -> Option<Vec<u128>>) -> 
     sets
 }
 
-/// Lists, for each group whose members pairwise block equal values through some hub, the
-/// value sets it may end with. Runs once every NAC is compiled (the hubs that make a group's
-/// values differ may come from a later NAC). Groups alike (same NAC, size, unchanging
-/// attributes and values) share one listing.
+/// Lists, for each group, the contents it may end with: sets where its members pairwise
+/// block equal values through some hub, multisets otherwise. The NAC's condition is a
+/// function of the group's content (the analysis' condition 5), so one evaluation per
+/// content decides it. Runs once every NAC is compiled (the hubs that make a group's values
+/// differ may come from a later NAC). Groups alike (same NAC, size, unchanging attributes
+/// and values) share one listing. Groups over the same members (a circle's one NAC per
+/// digit) then keep only the contents all of them allow, so that each propagates them all.
 pub(super) fn list_feasible(model: &mut SlotModel) {
     let d = model.d;
     let identity = |t: u32| {
@@ -254,9 +262,6 @@ pub(super) fn list_feasible(model: &mut SlotModel) {
                     .any(|h| differ[b as usize].contains(h))
             })
         });
-        if !distinct {
-            continue;
-        }
         let domain = members
             .iter()
             .fold(0u128, |m, &s| m | model.allowed[s as usize]);
@@ -266,17 +271,49 @@ pub(super) fn list_feasible(model: &mut SlotModel) {
             statics: group.statics.iter().map(|s| s.2).collect(),
             domain,
             size: members.len(),
+            distinct,
         };
-        let feasible = feasible_sets(key, || {
-            subsets(domain, members.len()).map(|sets| {
-                sets.into_iter()
-                    .filter(|&set| {
-                        let values: Vec<u16> = (0..128u16).filter(|&x| set >> x & 1 == 1).collect();
-                        nac.allows_full(group, &values)
-                    })
+        let n = members.len();
+        let feasible = feasible_contents(key, || {
+            let lists: Vec<Vec<u8>> = if distinct {
+                subsets(domain, n)?
+                    .into_iter()
+                    .map(|set| (0..128u8).filter(|&x| set >> x & 1 == 1).collect())
                     .collect()
-            })
+            } else {
+                multisets(domain, n)?
+            };
+            Some(Contents::new(
+                n,
+                lists.into_iter().filter(|l| {
+                    let values: Vec<u16> = l.iter().map(|&x| u16::from(x)).collect();
+                    nac.allows_full(group, &values)
+                }),
+            ))
         });
         model.groups[gi].feasible = feasible;
+    }
+    // Groups over the same members: each keeps the contents every one of them allows.
+    let mut alike: BTreeMap<&[u32], Vec<usize>> = BTreeMap::new();
+    for (gi, group) in model.groups.iter().enumerate() {
+        if group.feasible.is_some() {
+            alike.entry(&group.members).or_default().push(gi);
+        }
+    }
+    let joint: Vec<(Vec<usize>, Contents)> = alike
+        .into_values()
+        .filter(|gs| gs.len() > 1)
+        .filter_map(|gs| {
+            let mut all = model.groups[gs[0]].feasible.clone()?;
+            for &g in &gs[1..] {
+                all = all.intersect(model.groups[g].feasible.as_ref()?);
+            }
+            Some((gs, all))
+        })
+        .collect();
+    for (gs, all) in joint {
+        for g in gs {
+            model.groups[g].feasible = Some(all.clone());
+        }
     }
 }

@@ -7,6 +7,7 @@
 
 use smallvec::SmallVec;
 
+use super::super::group::Contents;
 use super::super::mask::Mask;
 use super::{Tables, Work, WORD_BITS};
 
@@ -124,12 +125,10 @@ impl<M: Mask> Tables<M> {
     fn propagate_group<const W: usize>(&self, w: &mut Work<M>, g: usize) -> Option<Option<bool>> {
         let group = &self.groups[g];
         let nac = &self.group_nacs[group.nac as usize];
-        let mut placed = 0u128;
         let mut empties: SmallVec<[(u32, u128); 16]> = SmallVec::new();
         for &m in &group.members {
-            match w.vals[m as usize] {
-                0 => empties.push((m, self.cand::<W>(w, m as usize).to_u128())),
-                v => placed |= 1u128 << (v - 1),
+            if w.vals[m as usize] == 0 {
+                empties.push((m, self.cand::<W>(w, m as usize).to_u128()));
             }
         }
         let value = |m: u32| match w.vals[m as usize] {
@@ -147,25 +146,9 @@ impl<M: Mask> Tables<M> {
         }
         let mut keep: SmallVec<[u128; 16]> = SmallVec::from_elem(0, empties.len());
         match &group.feasible {
-            Some(sets) => {
-                // Each content the group can still end with: it holds the placed values,
-                // and each empty member can take one of the rest.
-                for &set in sets {
-                    if set & placed != placed {
-                        continue;
-                    }
-                    let rest = set & !placed;
-                    if empties.iter().any(|&(_, c)| c & rest == 0) {
-                        continue;
-                    }
-                    let reach = empties.iter().fold(0u128, |u, &(_, c)| u | (c & rest));
-                    if reach != rest {
-                        continue;
-                    }
-                    for (k, &(_, c)) in keep.iter_mut().zip(&empties) {
-                        *k |= c & rest;
-                    }
-                }
+            Some(contents) => {
+                let placed = group.members.iter().filter_map(|&m| value(m));
+                supported(contents, placed, &empties, &mut keep);
             }
             None => {
                 for (k, &(m, c)) in keep.iter_mut().zip(&empties) {
@@ -194,5 +177,175 @@ impl<M: Mask> Tables<M> {
             }
         }
         Some(Some(changed))
+    }
+}
+
+/// Keeps in `keep` (beside `empties`, each an empty member with its candidates) the values
+/// some content of `contents` gives that member: a content holding the group's placed
+/// values, whose other values the empty members can take one each (a perfect matching of
+/// members to the values left). Contents that could add nothing new are skipped untried,
+/// and the search stops once every candidate is kept.
+pub(super) fn supported(
+    contents: &Contents,
+    placed_values: impl Iterator<Item = u16>,
+    empties: &[(u32, u128)],
+    keep: &mut [u128],
+) {
+    // The placed values, as a mask and counted.
+    let mut placed = 0u128;
+    let mut placed_count = [0u8; 128];
+    let mut filled = 0usize;
+    for x in placed_values {
+        let x = usize::from(x);
+        placed |= 1u128 << x;
+        placed_count[x] += 1;
+        filled += 1;
+    }
+    if !contents.repeats && placed.count_ones() as usize != filled {
+        // A value placed twice: no set holds it.
+        return;
+    }
+    let k = empties.len();
+    let mut left: SmallVec<[u8; 16]> = SmallVec::new();
+    let mut seen = [0u8; 128];
+    let mut matching = Matching::new(k);
+    for (&set, list) in contents.masks.iter().zip(contents.lists()) {
+        if set & placed != placed {
+            continue;
+        }
+        // The values left for the empty members: the content less the placed values.
+        left.clear();
+        for &x in list {
+            let xi = usize::from(x);
+            seen[xi] += 1;
+            if seen[xi] > placed_count[xi] {
+                left.push(x);
+            }
+        }
+        for &x in list {
+            seen[usize::from(x)] = 0;
+        }
+        if left.len() != k {
+            continue;
+        }
+        let rest = left.iter().fold(0u128, |m, &x| m | 1u128 << x);
+        let new = empties
+            .iter()
+            .zip(keep.iter())
+            .any(|(&(_, c), &kept)| c & rest & !kept != 0);
+        if !new
+            || empties.iter().any(|&(_, c)| c & rest == 0)
+            || empties.iter().fold(0u128, |u, &(_, c)| u | (c & rest)) != rest
+        {
+            continue;
+        }
+        // A perfect matching, then every pair some perfect matching holds.
+        if !matching.complete(empties, &left) {
+            continue;
+        }
+        matching.keep_every(empties, &left, keep);
+        if empties
+            .iter()
+            .zip(keep.iter())
+            .all(|(&(_, c), &kept)| c & !kept == 0)
+        {
+            return;
+        }
+    }
+}
+
+/// A matching of a group's empty members to the values left for them (by position in
+/// that list, so that a value left twice is two places), found by augmenting paths.
+struct Matching {
+    /// Per value place, the member it is matched to.
+    member_of: SmallVec<[usize; 16]>,
+    /// Per member, the value place it is matched to.
+    place_of: SmallVec<[usize; 16]>,
+    visited: SmallVec<[bool; 16]>,
+}
+
+/// Members past this many are kept whole once matched: the alternating cycles are found
+/// with one `u64` per place.
+const MAX_CYCLE_PLACES: usize = u64::BITS as usize;
+
+impl Matching {
+    fn new(k: usize) -> Matching {
+        Matching {
+            member_of: SmallVec::from_elem(usize::MAX, k),
+            place_of: SmallVec::from_elem(usize::MAX, k),
+            visited: SmallVec::from_elem(false, k),
+        }
+    }
+
+    /// Whether every member can take a place whose value is among its candidates, one
+    /// member a place.
+    fn complete(&mut self, empties: &[(u32, u128)], left: &[u8]) -> bool {
+        self.member_of.fill(usize::MAX);
+        self.place_of.fill(usize::MAX);
+        for i in 0..empties.len() {
+            self.visited.fill(false);
+            if !self.augment(i, empties, left) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Kuhn's step: finds member `i` a place, moving others along an alternating path.
+    fn augment(&mut self, i: usize, empties: &[(u32, u128)], left: &[u8]) -> bool {
+        let c = empties[i].1;
+        for t in 0..left.len() {
+            if self.visited[t] || c >> left[t] & 1 == 0 {
+                continue;
+            }
+            self.visited[t] = true;
+            let other = self.member_of[t];
+            if other == usize::MAX || self.augment(other, empties, left) {
+                self.member_of[t] = i;
+                self.place_of[i] = t;
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Adds to `keep` every pair of a perfect matching, given this one: member `i` can take
+    /// place `t` in some perfect matching when `t` is its own, or when the member of `t`
+    /// can move on, and so on, back to `i`'s place (an alternating cycle; Berge).
+    fn keep_every(&self, empties: &[(u32, u128)], left: &[u8], keep: &mut [u128]) {
+        let k = left.len();
+        if k > MAX_CYCLE_PLACES {
+            for (kept, &(_, c)) in keep.iter_mut().zip(empties) {
+                *kept |= left.iter().fold(0u128, |m, &x| m | (c & 1u128 << x));
+            }
+            return;
+        }
+        // reach[t]: the places reachable from place t, a step being "the member of t can
+        // take place t'".
+        let mut reach = [0u64; MAX_CYCLE_PLACES];
+        for t in 0..k {
+            let c = empties[self.member_of[t]].1;
+            for (u, &x) in left.iter().enumerate() {
+                if u != t && c >> x & 1 == 1 {
+                    reach[t] |= 1 << u;
+                }
+            }
+        }
+        // Warshall's closure over bit rows.
+        for m in 0..k {
+            for t in 0..k {
+                if reach[t] >> m & 1 == 1 {
+                    reach[t] |= reach[m];
+                }
+            }
+        }
+        for (i, (kept, &(_, c))) in keep.iter_mut().zip(empties).enumerate() {
+            let own = self.place_of[i];
+            for (t, &x) in left.iter().enumerate() {
+                if c >> x & 1 == 1 && (t == own || reach[t] >> own & 1 == 1) {
+                    *kept |= 1u128 << x;
+                }
+            }
+        }
     }
 }

@@ -110,3 +110,68 @@ fn branching_picks_the_cell_with_fewest_candidates() {
     assert_eq!(moves, t.transitions(&w));
     assert!(t.transitions(&w) < 14 * 4);
 }
+
+/// `supported` keeps exactly the values some completion from the candidates gives a
+/// member, the completion's content (with the placed values) being one listed: checked
+/// against trying every completion, on random contents and candidates.
+#[test]
+fn group_contents_keep_exactly_the_values_of_some_completion() {
+    use super::groups::supported;
+    use crate::slot::group::{multisets, Contents};
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let d = 5u32;
+    for round in 0..400 {
+        let n = 1 + (next() % 4) as usize;
+        let distinct = round % 2 == 0;
+        let every = multisets((1 << d) - 1, n).expect("few");
+        let lists: Vec<Vec<u8>> = every
+            .into_iter()
+            .filter(|l| !distinct || l.windows(2).all(|p| p[0] != p[1]))
+            .filter(|_| next() % 3 == 0)
+            .collect();
+        let contents = Contents::new(n, lists.clone());
+        let filled = (next() % n as u64) as usize;
+        let placed: Vec<u16> = (0..filled)
+            .map(|_| (next() % u64::from(d)) as u16)
+            .collect();
+        let empties: Vec<(u32, u128)> = (filled..n)
+            .map(|m| (m as u32, u128::from(next() % (1 << d))))
+            .collect();
+        let mut keep = vec![0u128; empties.len()];
+        supported(&contents, placed.iter().copied(), &empties, &mut keep);
+        // Brute force: every assignment of the empty members from their candidates.
+        let mut want = vec![0u128; empties.len()];
+        let k = empties.len() as u32;
+        for code in 0..d.pow(k) {
+            let pick: Vec<u8> = (0..k).map(|i| (code / d.pow(i) % d) as u8).collect();
+            if pick
+                .iter()
+                .zip(&empties)
+                .any(|(&x, &(_, c))| c >> x & 1 == 0)
+            {
+                continue;
+            }
+            let mut all: Vec<u8> = placed
+                .iter()
+                .map(|&x| x as u8)
+                .chain(pick.clone())
+                .collect();
+            all.sort_unstable();
+            if lists.contains(&all) {
+                for (w, &x) in want.iter_mut().zip(&pick) {
+                    *w |= 1 << x;
+                }
+            }
+        }
+        assert_eq!(
+            keep, want,
+            "round {round}: {lists:?}, placed {placed:?}, {empties:?}"
+        );
+    }
+}
