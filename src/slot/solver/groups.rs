@@ -52,7 +52,8 @@ impl<M: Mask> Tables<M> {
             return;
         }
         let at = self.groups_at::<W>();
-        for &g in self.groups_of(s) {
+        let watched = self.watch_start[s] as usize..self.watch_start[s + 1] as usize;
+        for &g in &self.slot_watched[watched] {
             w.bits[at + g as usize / WORD_BITS] |= 1 << (g as usize % WORD_BITS);
         }
     }
@@ -136,6 +137,20 @@ impl<M: Mask> Tables<M> {
             v => Some(u16::from(v) - 1),
         };
         if empties.is_empty() {
+            if let Some(contents) = &group.feasible {
+                // Judged by the contents, which every group over these members allows.
+                let mut held: SmallVec<[u8; 16]> = group
+                    .members
+                    .iter()
+                    .map(|&m| w.vals[m as usize] - 1)
+                    .collect();
+                held.sort_unstable();
+                return if contents.lists().any(|l| l == &held[..]) {
+                    Some(None)
+                } else {
+                    None
+                };
+            }
             let first = group.members[0];
             let x = value(first).unwrap_or(0);
             return if nac.blocks(group, first, x, &value) {

@@ -76,6 +76,12 @@ pub struct Tables<M: Mask> {
     /// Per slot, the groups holding it: `slot_groups[group_start[s]..group_start[s + 1]]`.
     group_start: Vec<u32>,
     slot_groups: Vec<u32>,
+    /// Per slot, the groups to look at when its candidates change:
+    /// `slot_watched[watch_start[s]..watch_start[s + 1]]`. A group over the same members as
+    /// an earlier one, with the same listed contents, is left out: propagating the earlier
+    /// one does its work.
+    watch_start: Vec<u32>,
+    slot_watched: Vec<u32>,
     /// Words of a group bitset (none without groups).
     group_words: usize,
     /// Per slot (`group_words` words each), the groups whose members' candidates placing
@@ -209,9 +215,15 @@ impl<M: Mask> Tables<M> {
         }));
         init_bits.resize(init_bits.len() + group_words, 0);
         let mut of_slot = vec![Vec::new(); n];
+        let mut watched = vec![Vec::new(); n];
+        let mut listed: std::collections::HashSet<&[u32]> = std::collections::HashSet::new();
         for (gi, group) in m.groups.iter().enumerate() {
+            let twin = group.feasible.is_some() && !listed.insert(&group.members);
             for &s in &group.members {
                 of_slot[s as usize].push(gi as u32);
+                if !twin {
+                    watched[s as usize].push(gi as u32);
+                }
             }
         }
         let mut near_groups = vec![0u64; n * group_words];
@@ -219,12 +231,13 @@ impl<M: Mask> Tables<M> {
             let near = &mut near_groups[s * group_words..(s + 1) * group_words];
             let readers = m.hubs.iter().filter(|h| h.writers.contains(&(s as u32)));
             for r in readers.flat_map(|h| &h.readers).chain([&(s as u32)]) {
-                for &g in &of_slot[*r as usize] {
+                for &g in &watched[*r as usize] {
                     near[g as usize / WORD_BITS] |= 1 << (g as usize % WORD_BITS);
                 }
             }
         }
         let (group_start, slot_groups) = flatten(&of_slot);
+        let (watch_start, slot_watched) = flatten(&watched);
         Tables {
             n,
             d: m.d,
@@ -256,6 +269,8 @@ impl<M: Mask> Tables<M> {
             groups: m.groups.clone(),
             group_start,
             slot_groups,
+            watch_start,
+            slot_watched,
             group_words,
             near_groups,
             init_bits,
