@@ -8,6 +8,7 @@
 //! This file holds the [`Tables`] and the [`Work`] state; `place` places values and
 //! propagates, `branch` chooses where to branch and lists moves.
 
+mod arcs;
 mod branch;
 mod groups;
 mod place;
@@ -87,6 +88,12 @@ pub struct Tables<M: Mask> {
     /// Per slot (`group_words` words each), the groups whose members' candidates placing
     /// there may change: its own, and those of the readers of the hubs it writes.
     near_groups: Vec<u64>,
+    /// Slots writing relation hubs (tables other than "the same value"), where the focus
+    /// may run (the model blocks symmetrically): `arcs[arc_start[k]..arc_start[k + 1]]`
+    /// holds, for `arc_slots[k]`, each such hub with where its rows start in `table`.
+    arc_slots: Vec<u32>,
+    arc_start: Vec<u32>,
+    arcs: Vec<(u32, u32)>,
     /// The bit buffer of the empty state (see [`Work`]): board `x` holds the slots that
     /// allow `x`, every slot is empty, no hub holds a value.
     init_bits: Vec<u64>,
@@ -165,6 +172,28 @@ impl<M: Mask> Tables<M> {
                     }
                 }
             }
+        }
+        let mut arc_slots = Vec::new();
+        let mut arc_lists: Vec<Vec<(u32, u32)>> = Vec::new();
+        if m.symmetric.is_ok() {
+            for (s, hs) in writes.iter().enumerate() {
+                let list: Vec<(u32, u32)> = hs
+                    .iter()
+                    .map(|&h| (h, m.hubs[order[h as usize] as usize].table))
+                    .filter(|&(_, t)| !identity(t))
+                    .map(|(h, t)| (h, t * m.d as u32))
+                    .collect();
+                if !list.is_empty() {
+                    arc_slots.push(s as u32);
+                    arc_lists.push(list);
+                }
+            }
+        }
+        let mut arc_start = vec![0u32];
+        let mut arcs = Vec::new();
+        for l in arc_lists {
+            arcs.extend(l);
+            arc_start.push(arcs.len() as u32);
         }
         let (write_start, writes) = flatten(&writes);
         let write_rows = writes
@@ -273,6 +302,9 @@ impl<M: Mask> Tables<M> {
             slot_watched,
             group_words,
             near_groups,
+            arc_slots,
+            arc_start,
+            arcs,
             init_bits,
         }
     }

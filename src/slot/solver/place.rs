@@ -226,6 +226,9 @@ impl<M: Mask> Tables<M> {
             if progress {
                 continue;
             }
+            if !self.arc_slots.is_empty() && self.propagate_arcs::<W>(w) {
+                continue;
+            }
             // Last, the groups whose content changed: the costliest step, on the fewest
             // candidates.
             if !self.has_groups() {

@@ -175,3 +175,48 @@ fn group_contents_keep_exactly_the_values_of_some_completion() {
         );
     }
 }
+
+/// A 4x4 Sudoku whose first row rises along `up` edges from r1c1 to r1c3.
+fn thermometer() -> (Grammar, SlotModel, Tables<u64>) {
+    let text = "values 1..4
+        node Cell { row: int, col: int, val: value? }
+        node Group
+        edge in: Cell -> Group
+        edge up: Cell -> Cell
+        grid 4x4 of Cell
+        groups rows, columns, boxes 2x2
+        r1c1 -up-> r1c2
+        r1c2 -up-> r1c3
+        rule place(v: value) {
+          c: Cell { val == none }
+          not { c -in-> g: Group <-in- d: Cell { val == v } }
+          not { c -up+-> d: Cell { val <= v } }
+          not { d: Cell { val >= v } -up+-> c }
+          set c.val = v
+        }
+        final: not { c: Cell { val == none } }";
+    let g = crate::load_str("thermo-4x4.graft", text).expect("the rule file loads");
+    let model = compile(&g).expect("a thermometer fills slots");
+    let tables = Tables::new(&model);
+    (g, model, tables)
+}
+
+#[test]
+fn relations_narrow_empty_cells_before_either_is_placed() {
+    let (g, model, t) = thermometer();
+    let mut w = t.empty();
+    assert!(t.propagate::<DYN>(&mut w));
+    // Nothing placed, yet each bulb-ward cell leaves room above it and each later cell
+    // room below it.
+    assert_eq!(w.left, 16);
+    assert_eq!(cands(&t, &w, slot(&g, &model, 1, 1)), [0, 1]);
+    assert_eq!(cands(&t, &w, slot(&g, &model, 1, 2)), [1, 2]);
+    assert_eq!(cands(&t, &w, slot(&g, &model, 1, 3)), [2, 3]);
+    // Off the thermometer, every value stays.
+    assert_eq!(cands(&t, &w, slot(&g, &model, 2, 1)), [0, 1, 2, 3]);
+    // r1c2 at 2 (value index 1) forces r1c1 to 0; r1c3 keeps 2 and 3.
+    assert!(t.place::<DYN>(&mut w, slot(&g, &model, 1, 2), 1));
+    assert!(t.propagate::<DYN>(&mut w));
+    assert_eq!(w.vals[slot(&g, &model, 1, 1)], 1);
+    assert_eq!(cands(&t, &w, slot(&g, &model, 1, 3)), [2, 3]);
+}
