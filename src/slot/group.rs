@@ -63,6 +63,8 @@ pub struct Contents {
     pub values: Vec<u8>,
     /// Whether some content holds a value twice.
     pub repeats: bool,
+    /// One past the largest value any content holds.
+    end: usize,
 }
 
 impl Contents {
@@ -73,15 +75,22 @@ impl Contents {
             masks: Vec::new(),
             values: Vec::new(),
             repeats: false,
+            end: 0,
         };
         for l in lists {
             debug_assert_eq!(l.len(), n);
             let mask = l.iter().fold(0u128, |m, &x| m | 1u128 << x);
             c.repeats |= mask.count_ones() as usize != n;
+            c.end = c.end.max((u128::BITS - mask.leading_zeros()) as usize);
             c.masks.push(mask);
             c.values.extend_from_slice(&l);
         }
         c
+    }
+
+    /// One past the largest value any content holds.
+    pub fn end(&self) -> usize {
+        self.end
     }
 
     /// The contents, each as its values in increasing order.

@@ -206,14 +206,17 @@ pub(super) fn supported(
     empties: &[(u32, u128)],
     keep: &mut [u128],
 ) {
-    // The placed values, as a mask and counted.
+    // The placed values, as a mask and counted (sized to the values the contents hold).
+    let end = contents.end();
     let mut placed = 0u128;
-    let mut placed_count = [0u8; 128];
+    let mut placed_count: SmallVec<[u8; 16]> = SmallVec::from_elem(0, end);
     let mut filled = 0usize;
     for x in placed_values {
         let x = usize::from(x);
         placed |= 1u128 << x;
-        placed_count[x] += 1;
+        if let Some(n) = placed_count.get_mut(x) {
+            *n += 1;
+        }
         filled += 1;
     }
     if !contents.repeats && placed.count_ones() as usize != filled {
@@ -222,7 +225,7 @@ pub(super) fn supported(
     }
     let k = empties.len();
     let mut left: SmallVec<[u8; 16]> = SmallVec::new();
-    let mut seen = [0u8; 128];
+    let mut seen: SmallVec<[u8; 16]> = SmallVec::from_elem(0, end);
     let mut matching = Matching::new(k);
     for (&set, list) in contents.masks.iter().zip(contents.lists()) {
         if set & placed != placed {
@@ -230,15 +233,19 @@ pub(super) fn supported(
         }
         // The values left for the empty members: the content less the placed values.
         left.clear();
-        for &x in list {
-            let xi = usize::from(x);
-            seen[xi] += 1;
-            if seen[xi] > placed_count[xi] {
-                left.push(x);
+        if contents.repeats {
+            for &x in list {
+                let xi = usize::from(x);
+                seen[xi] += 1;
+                if seen[xi] > placed_count[xi] {
+                    left.push(x);
+                }
             }
-        }
-        for &x in list {
-            seen[usize::from(x)] = 0;
+            for &x in list {
+                seen[usize::from(x)] = 0;
+            }
+        } else {
+            left.extend(list.iter().copied().filter(|&x| placed >> x & 1 == 0));
         }
         if left.len() != k {
             continue;
@@ -252,6 +259,13 @@ pub(super) fn supported(
             || empties.iter().any(|&(_, c)| c & rest == 0)
             || empties.iter().fold(0u128, |u, &(_, c)| u | (c & rest)) != rest
         {
+            continue;
+        }
+        if k == 1 {
+            keep[0] |= empties[0].1 & rest;
+            if empties[0].1 & !keep[0] == 0 {
+                return;
+            }
             continue;
         }
         // A perfect matching, then every pair some perfect matching holds.
@@ -337,7 +351,7 @@ impl Matching {
         }
         // reach[t]: the places reachable from place t, a step being "the member of t can
         // take place t'".
-        let mut reach = [0u64; MAX_CYCLE_PLACES];
+        let mut reach: SmallVec<[u64; 16]> = SmallVec::from_elem(0, k);
         for t in 0..k {
             let c = empties[self.member_of[t]].1;
             for (u, &x) in left.iter().enumerate() {
