@@ -197,9 +197,11 @@ impl<M: Mask> Tables<M> {
 
 /// Keeps in `keep` (beside `empties`, each an empty member with its candidates) the values
 /// some content of `contents` gives that member: a content holding the group's placed
-/// values, whose other values the empty members can take one each (a perfect matching of
-/// members to the values left). Contents that could add nothing new are skipped untried,
-/// and the search stops once every candidate is kept.
+/// values, whose other values the empty members can take one each. Where contents repeat
+/// values (a quadruple's circle across boxes) exactly: a perfect matching of members to the
+/// values left holds the pair. Where they are sets, a cheaper rule that may keep more: each
+/// member can take some value left and each value left some member. Contents that could add
+/// nothing new are skipped untried, and the search stops once every candidate is kept.
 pub(super) fn supported(
     contents: &Contents,
     placed_values: impl Iterator<Item = u16>,
@@ -265,6 +267,16 @@ pub(super) fn supported(
             keep[0] |= empties[0].1 & rest;
             if empties[0].1 & !keep[0] == 0 {
                 return;
+            }
+            continue;
+        }
+        if !contents.repeats {
+            // A set: its values are each empty member's, as long as every member has one
+            // and every value some member. Not every such pair lies on a matching, but
+            // finding out costs more than the few states it saves (killer cages, where
+            // the sets are many and the hubs already keep the values apart).
+            for (kept, &(_, c)) in keep.iter_mut().zip(empties) {
+                *kept |= c & rest;
             }
             continue;
         }
