@@ -4,7 +4,7 @@ use crate::diag::{Source, Span};
 use crate::layer::apply::{add_layers, Named};
 use crate::layer::{Layer, LayerBase, Layers};
 use crate::model::{AttrId, Domain, Graph, NodeId, NodeTypeId, TypeSystem, Value};
-use crate::rule::{Condition, Rule};
+use crate::rule::{Condition, Pattern, Rule};
 
 /// The cells made by `grid RxC of T`: the order puzzles and `start` blocks fill them in.
 ///
@@ -111,6 +111,9 @@ pub struct Grammar {
     pub rules: Vec<Rule>,
     /// `final:`; absent means GROOVE's default: a state where no rule applies.
     pub final_cond: Option<Condition>,
+    /// `forbid { ... }`: a state where one of these patterns matches is pruned (it has no
+    /// successors and is not final).
+    pub forbids: Vec<Pattern>,
     /// What the file probably does not mean (an unused declaration, a rule that can never
     /// apply, one that grows forever); loading succeeds with them.
     pub warnings: Vec<crate::diag::Diagnostic>,

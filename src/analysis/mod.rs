@@ -94,6 +94,7 @@
 
 pub mod aggregate;
 pub mod final_cond;
+pub mod forbid;
 pub mod monotone;
 pub mod open;
 pub mod refusal;
@@ -114,6 +115,8 @@ pub struct Facts<'g> {
     pub slot_fill: Result<SlotFill<'g>, Refusal>,
     /// Conditions 1 to 3: rules consume open nodes and never enable one another.
     pub monotone: Result<Monotone<'g>, Refusal>,
+    /// Whether the `forbid` patterns only match more as cells fill; `None` without any.
+    pub forbid: Option<Result<(), Refusal>>,
 }
 
 impl Facts<'_> {
@@ -126,8 +129,13 @@ impl Facts<'_> {
             None => format!("{name}: yes\n"),
             Some(r) => format!("{name}: no ({})\n", r.located(source)),
         };
+        let forbid = match &self.forbid {
+            Some(f) => line("forbidden patterns monotone", f.as_ref().err()),
+            None => String::new(),
+        };
         line("slot-filling rule shapes", self.slot_fill.as_ref().err())
             + &line("monotone", self.monotone.as_ref().err())
+            + &forbid
     }
 }
 
@@ -136,6 +144,7 @@ pub fn analyse(g: &Grammar) -> Facts<'_> {
     Facts {
         slot_fill: slot_fill::slot_fill(g),
         monotone: Monotone::analyse(g),
+        forbid: (!g.forbids.is_empty()).then(|| forbid::check(g)),
     }
 }
 

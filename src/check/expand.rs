@@ -108,7 +108,7 @@ pub fn print_expanded(g: &Grammar) -> String {
     // Rules and `final:` keep their source text; the source parsed before, so it parses again.
     if let Ok(file) = syntax::parse(&g.source) {
         for item in &file.items {
-            if let ast::Item::Rule(_) | ast::Item::Final(_) = item {
+            if let ast::Item::Rule(_) | ast::Item::Final(_) | ast::Item::Forbid(_) = item {
                 let span = item.span();
                 if let Some(text) = g.source.text.get(span.start..span.end) {
                     let _ = writeln!(out, "\n{text}");

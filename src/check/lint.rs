@@ -102,6 +102,9 @@ impl Usage {
         if let Some(c) = &g.final_cond {
             u.condition(c);
         }
+        for p in &g.forbids {
+            u.pattern(p);
+        }
         for t in 0..nt {
             u.types[t] |= u.in_graph[t];
         }

@@ -30,7 +30,7 @@ use crate::diag::{Diagnostic, Diagnostics, Source, Span};
 use crate::grammar::{Givens, Grammar, Grid};
 use crate::layer::Layer;
 use crate::model::{Domain, Graph, LabelId, NodeId, TypeSystem};
-use crate::rule::{Condition, Rule};
+use crate::rule::{Condition, Pattern, Rule};
 use crate::syntax::{self, ast};
 
 /// Parses and checks a rule file.
@@ -55,6 +55,7 @@ pub fn check(source: Source) -> Result<Grammar, Diagnostics> {
         start: cx.start,
         rules: cx.rules,
         final_cond: cx.final_cond,
+        forbids: cx.forbids,
         warnings: Vec::new(),
         layers: cx.layers,
         layer_base: None,
@@ -91,6 +92,7 @@ pub(crate) struct Checker<'s> {
     start: Option<Givens>,
     rules: Vec<Rule>,
     final_cond: Option<Condition>,
+    forbids: Vec<Pattern>,
     layers: Vec<Layer>,
     /// The id the next aggregate takes: unique in the grammar.
     next_agg: u32,
@@ -115,6 +117,7 @@ impl<'s> Checker<'s> {
             start: None,
             rules: Vec::new(),
             final_cond: None,
+            forbids: Vec::new(),
             layers: Vec::new(),
             next_agg: 0,
         }
@@ -226,6 +229,10 @@ impl<'s> Checker<'s> {
                         final_seen = Some(f.span);
                         self.final_cond = self.lower_final(f);
                     }
+                }
+                ast::Item::Forbid(f) => {
+                    let p = self.lower_forbid(f);
+                    self.forbids.push(p);
                 }
                 _ => {}
             }

@@ -279,6 +279,13 @@ impl Checker<'_> {
         self.lower_condition(&f.cond)
     }
 
+    pub(super) fn lower_forbid(&mut self, f: &ast::ForbidDecl) -> Pattern {
+        self.broken_vars.clear();
+        let mut p = self.lower_pattern(&f.pattern, 0, &[], &[]).0;
+        p.span = f.span;
+        p
+    }
+
     fn lower_condition(&mut self, c: &ast::Cond) -> Option<Condition> {
         Some(match &c.kind {
             ast::CondKind::Pattern(block) => {

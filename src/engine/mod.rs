@@ -8,7 +8,7 @@ pub use plan::Plan;
 
 use std::time::Instant;
 
-use crate::analysis::{Monotone, Refusal};
+use crate::analysis::{forbid, Monotone, Refusal, RefusalKind};
 use crate::diag::Diagnostic;
 use crate::grammar::{Givens, Grammar};
 use crate::layer::Layers;
@@ -42,9 +42,17 @@ impl<'g> Engine<'g> {
     /// Compiles `grammar`: to the slot engine where its rules only fill slots, else to the
     /// whole-graph engine (the reason kept for `check` and the report).
     pub fn new(grammar: &'g Grammar) -> Engine<'g> {
-        let kind = match SlotEngine::new(grammar) {
-            Ok(slot) => Kind::Slot(Box::new(slot)),
-            Err(why) => Kind::Graph(why),
+        let kind = match grammar.forbids.first() {
+            // Pruning matches whole states: the slot engine's tables do not hold them.
+            Some(p) => Kind::Graph(Refusal::new(
+                p.span,
+                RefusalKind::NotSlot,
+                "`forbid` patterns are matched on whole graphs: the slot engine does not evaluate them",
+            )),
+            None => match SlotEngine::new(grammar) {
+                Ok(slot) => Kind::Slot(Box::new(slot)),
+                Err(why) => Kind::Graph(why),
+            },
         };
         Engine {
             grammar,
@@ -111,13 +119,16 @@ impl<'g> Engine<'g> {
             Kind::Slot(s) => s.model().focus_sound.clone().err().map(|r| r.reason),
             // Whole graphs have a focus of their own where the rules fill or delete one
             // empty cell each (checked here from the rules, and again on each start graph).
-            Kind::Graph(why) => Monotone::analyse(self.grammar).err().map(|u| {
-                format!(
-                    "the rules are not slot-filling ({}), and on whole graphs: {}",
-                    why.located(&self.grammar.source),
-                    u.reason
-                )
-            }),
+            Kind::Graph(why) => Monotone::analyse(self.grammar)
+                .err()
+                .or_else(|| forbid::check(self.grammar).err())
+                .map(|u| {
+                    format!(
+                        "the rules are not slot-filling ({}), and on whole graphs: {}",
+                        why.located(&self.grammar.source),
+                        u.reason
+                    )
+                }),
         }
     }
 

@@ -5,7 +5,7 @@ use std::ops::ControlFlow;
 use smallvec::SmallVec;
 
 use crate::matcher::{AggPlan, BindingEnv, Folds, GraphIndex, Matcher, SearchPlan, SearchPoll};
-use crate::model::{Domain, Graph, NodeId, TypeSystem, Value};
+use crate::model::{AttrId, Domain, Graph, NodeId, TypeSystem, Value};
 use crate::rule::{Effect, Rule};
 
 /// What [`CompiledRule::for_each_match`] calls with each match: the parameters and the
@@ -82,6 +82,53 @@ impl<'g> CompiledRule<'g> {
                 idx[pos] = 0;
                 pos += 1;
             }
+        }
+    }
+
+    /// Applies a rule whose effects are all `set`s to `graph` in place, and returns what
+    /// each set attribute held before, for [`CompiledRule::undo_sets`]: a trial
+    /// application without copying the graph.
+    pub fn apply_sets(
+        &self,
+        types: &TypeSystem,
+        graph: &mut Graph,
+        params: &[Value],
+        binding: &[NodeId],
+    ) -> SmallVec<[(NodeId, AttrId, Value); 2]> {
+        let mut sets: SmallVec<[(NodeId, AttrId, Value); 2]> = SmallVec::new();
+        {
+            let g: &Graph = graph;
+            let matcher = Matcher::new(types, g, params);
+            let env = BindingEnv {
+                graph: g,
+                binding,
+                params,
+                folds: Some(Folds {
+                    matcher: &matcher,
+                    plans: &self.effect_aggs,
+                }),
+            };
+            for e in &self.rule.effects {
+                if let Effect::Set {
+                    var, attr, value, ..
+                } = e
+                {
+                    sets.push((binding[var.index()], *attr, value.eval(&env)));
+                }
+            }
+        }
+        for (n, a, v) in sets.iter_mut() {
+            let old = graph.attr(*n, *a);
+            graph.set_attr(*n, *a, *v);
+            *v = old;
+        }
+        sets
+    }
+
+    /// Restores what [`CompiledRule::apply_sets`] changed.
+    pub fn undo_sets(graph: &mut Graph, sets: &[(NodeId, AttrId, Value)]) {
+        for &(n, a, v) in sets.iter().rev() {
+            graph.set_attr(n, a, v);
         }
     }
 

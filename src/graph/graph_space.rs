@@ -12,14 +12,16 @@ use std::cell::RefCell;
 use std::ops::ControlFlow;
 
 use crate::grammar::Grammar;
-use crate::matcher::{CompiledCondition, GraphIndex, LookupKey, SearchPoll, SharedReach};
-use crate::model::{Graph, NodeId, Value};
-use crate::rule::Effect;
+use crate::matcher::{
+    CompiledCondition, GraphIndex, LookupKey, Matcher, SearchPlan, SearchPoll, SharedReach, UNBOUND,
+};
+use crate::model::{AttrId, Graph, NodeId, NodeTypeId, Value, VarId};
+use crate::rule::{Condition, Effect, Pattern};
 
 use super::app_table::{Table, TablePlans};
 use super::apply::CompiledRule;
 use super::canon::Canon;
-use crate::analysis::{Monotone, Refusal};
+use crate::analysis::{forbid, Monotone, Refusal};
 use crate::explore::halt::Halt;
 use crate::explore::space::{Expansion, Space};
 use crate::explore::successors::Successors;
@@ -33,6 +35,33 @@ pub struct GraphState {
     pub graph: Graph,
     enabled: Vec<u64>,
     open: Vec<u64>,
+}
+
+/// A `forbid` pattern, compiled: matched on the whole graph, and from each of its nodes
+/// when it is anchorable (see [`forbid::anchorable`]).
+struct Forbid {
+    whole: CompiledCondition,
+    /// Per own node: its variable, its type, and the plan matching from it.
+    roots: Option<Vec<(VarId, NodeTypeId, SearchPlan)>>,
+}
+
+impl Forbid {
+    fn compile(p: &Pattern, set: &[AttrId]) -> Forbid {
+        Forbid {
+            whole: CompiledCondition::compile(&Condition::Exists(p.clone())),
+            roots: forbid::anchorable(p, set).then(|| {
+                p.own_vars()
+                    .map(|v| {
+                        (
+                            v,
+                            p.node(v).expect("own").ty,
+                            SearchPlan::compile_rooted(p, v),
+                        )
+                    })
+                    .collect()
+            }),
+        }
+    }
 }
 
 /// The state space of a grammar from one start graph, on whole graphs.
@@ -51,6 +80,10 @@ pub struct GraphSpace<'g> {
     /// What paths reach, shared by all states when they all have the start graph's edges
     /// (no rule changes edges or deletes nodes).
     reach: Option<SharedReach>,
+    /// `forbid { ... }` patterns: a successor where one matches is pruned.
+    forbids: Vec<Forbid>,
+    /// Whether they only match more as cells fill, which keeps focus expansion exact.
+    forbids_monotone: Result<(), Refusal>,
 }
 
 /// One transition's rule application: the rule (by index), its parameters' values and the
@@ -134,23 +167,83 @@ impl<'g> GraphSpace<'g> {
             table,
             focus: false,
             reach: static_edges.then(SharedReach::default),
+            forbids: {
+                let set = forbid::set_attrs(grammar);
+                grammar
+                    .forbids
+                    .iter()
+                    .map(|p| Forbid::compile(p, &set))
+                    .collect()
+            },
+            forbids_monotone: crate::analysis::forbid::check(grammar),
         }
+    }
+
+    /// Drops from `enabled` the applications whose result a `forbid` pattern matches in
+    /// `graph`. When the patterns are monotone such an application stays forbidden in every
+    /// later state, as a blocked one does, so the focus counts only those that can still
+    /// lead somewhere (forward checking).
+    fn drop_forbidden(&self, table: &Table, graph: &mut Graph, enabled: &mut [u64]) {
+        if self.forbids.is_empty() || self.forbids_monotone.is_err() {
+            return;
+        }
+        let types = &self.grammar.types;
+        let live: Vec<usize> = ones(enabled).collect();
+        for t in live {
+            let app = &table.apps[t];
+            // Monotone forbids come with rules that only set attributes.
+            let sets = self.rules[app.rule].apply_sets(types, graph, &app.params, &app.binding);
+            let forbidden = sets.iter().any(|&(n, ..)| self.forbidden_at(graph, n));
+            CompiledRule::undo_sets(graph, &sets);
+            if forbidden {
+                enabled[t / 64] &= !(1 << (t % 64));
+            }
+        }
+    }
+
+    /// True when a `forbid` pattern matches in `g`: the state is pruned.
+    fn forbidden(&self, g: &Graph) -> bool {
+        self.forbids
+            .iter()
+            .any(|f| f.whole.holds(&self.grammar.types, g))
+    }
+
+    /// As [`GraphSpace::forbidden`], for a graph whose only change from one where no
+    /// pattern matched is node `n`'s attributes, when the patterns are monotone: a new
+    /// match of an anchorable pattern binds `n`.
+    fn forbidden_at(&self, g: &Graph, n: NodeId) -> bool {
+        let types = &self.grammar.types;
+        let ty = g.ty(n);
+        self.forbids.iter().any(|f| match &f.roots {
+            None => f.whole.holds(types, g),
+            Some(roots) => roots.iter().any(|(var, var_ty, plan)| {
+                if !types.is_subtype(ty, *var_ty) {
+                    return false;
+                }
+                let mut binding = vec![UNBOUND; plan.depth.max(var.index() + 1)];
+                binding[var.index()] = n;
+                Matcher::new(types, g, &[]).exists(plan, &mut binding)
+            }),
+        })
     }
 
     /// Why focus expansion (and matching once) is unsound for this grammar and start graph.
     pub fn focus_unsound(&self) -> Option<&Refusal> {
-        self.table.as_ref().err()
+        self.table
+            .as_ref()
+            .err()
+            .or(self.forbids_monotone.as_ref().err())
     }
 
     /// Expands by focus from now on when that is sound; otherwise says why and leaves the
     /// space expanding every match.
     pub fn try_focus(&mut self) -> Result<(), Refusal> {
-        match &self.table {
-            Ok(_) => {
+        match (&self.table, &self.forbids_monotone) {
+            (Ok(_), Ok(())) => {
                 self.focus = true;
                 Ok(())
             }
-            Err(u) => Err(u.clone()),
+            (Err(u), _) | (_, Err(u)) => Err(u.clone()),
         }
     }
 
@@ -263,11 +356,15 @@ impl<'g> GraphSpace<'g> {
                         });
                     }
                     let mut out = succ.borrow_mut();
-                    out.push(GraphState {
-                        graph: next,
-                        enabled: Vec::new(),
-                        open: Vec::new(),
-                    });
+                    if self.forbidden(&next) {
+                        out.dead += 1;
+                    } else {
+                        out.push(GraphState {
+                            graph: next,
+                            enabled: Vec::new(),
+                            open: Vec::new(),
+                        });
+                    }
                     transitions += 1;
                     if out.is_done() {
                         ControlFlow::Break(())
@@ -310,6 +407,7 @@ impl<'g> GraphSpace<'g> {
                 enabled[t / 64] &= !(1 << (t % 64));
             }
         }
+        self.drop_forbidden(table, &mut graph, &mut enabled);
         let mut open = state.open.clone();
         open[f / 64] &= !(1 << (f % 64));
         GraphState {
@@ -358,7 +456,18 @@ impl<'g> GraphSpace<'g> {
                         binding: app.binding.clone(),
                     });
                 }
-                succ.push(self.successor(table, state, a));
+                let next = self.successor(table, state, a);
+                let filled = table.open[table.consumes[a] as usize];
+                let forbidden = if self.forbids_monotone.is_ok() {
+                    self.forbidden_at(&next.graph, filled)
+                } else {
+                    self.forbidden(&next.graph)
+                };
+                if forbidden {
+                    succ.dead += 1;
+                } else {
+                    succ.push(next);
+                }
                 transitions += 1;
             }
         }
@@ -377,6 +486,7 @@ impl Space for GraphSpace<'_> {
                 for a in 0..t.apps.len() {
                     enabled[a / 64] |= 1 << (a % 64);
                 }
+                self.drop_forbidden(t, &mut self.start.clone(), &mut enabled);
                 let mut open = vec![0u64; t.open.len().div_ceil(64)];
                 for o in 0..t.open.len() {
                     open[o / 64] |= 1 << (o % 64);
@@ -385,7 +495,8 @@ impl Space for GraphSpace<'_> {
             }
             Err(_) => (Vec::new(), Vec::new()),
         };
-        Some(GraphState {
+        // A start graph a `forbid` pattern matches is dead on arrival.
+        (!self.forbidden(&self.start)).then(|| GraphState {
             graph: self.start.clone(),
             enabled,
             open,

@@ -33,6 +33,7 @@ pub enum Item {
     Rule(RuleDecl),
     Final(FinalDecl),
     Layer(LayerDecl),
+    Forbid(ForbidDecl),
 }
 
 impl Item {
@@ -52,6 +53,7 @@ impl Item {
             Item::Rule(d) => d.span,
             Item::Final(d) => d.span,
             Item::Layer(d) => d.span,
+            Item::Forbid(d) => d.span,
         }
     }
 }
@@ -424,6 +426,13 @@ pub enum Effect {
 #[derive(Clone, Debug)]
 pub struct FinalDecl {
     pub cond: Cond,
+    pub span: Span,
+}
+
+/// `forbid { PATTERN }`: states where the pattern matches are pruned.
+#[derive(Clone, Debug)]
+pub struct ForbidDecl {
+    pub pattern: PatternBlock,
     pub span: Span,
 }
 

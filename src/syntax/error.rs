@@ -72,6 +72,7 @@ pub fn describe(rule: Rule) -> &'static str {
         Rule::del_node => "a node name",
         Rule::edge_effect => "an edge `a -label-> b`",
         Rule::final_decl => "a final condition",
+        Rule::forbid_decl => "a forbidden pattern `forbid { ... }`",
         Rule::cond | Rule::cond_and | Rule::cond_not | Rule::cond_pattern => {
             "a condition `{ pattern }`"
         }

@@ -202,7 +202,6 @@ fn sudoku6(
 }
 
 #[test]
-#[ignore = "slow (minutes): the arrow's sum is checked once its line is full, so the search enumerates the rest"]
 fn arrows_agree_with_the_brute_force() {
     let v = sudoku6(
         &[

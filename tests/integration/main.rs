@@ -15,6 +15,7 @@ mod distributed;
 mod draw;
 mod encodings;
 mod engines;
+mod forbid;
 mod fpuzzles;
 mod fuzz;
 mod heuristics;

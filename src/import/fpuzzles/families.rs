@@ -1,6 +1,6 @@
 //! The constraint library: per family of f-puzzles constraints, the part of a rule file
 //! that states it — its types, generators and layers, the conditions and NACs it adds to
-//! the one rule `place`, and what it asks of a final state.
+//! the one rule `place`, the patterns it forbids, and what it asks of a final state.
 //!
 //! A rule file is the header (values, cells, rows, columns, boxes from a layer), the
 //! parts of the families a puzzle uses in the order of [`FAMILIES`], and `place`. In the
@@ -17,7 +17,8 @@ pub struct Family {
     pub cell_attrs: &'static str,
     /// Attributes it adds to `Group` (clues outside the grid set them on rows and columns).
     pub group_attrs: &'static str,
-    /// Its declarations: types, edges, generators and layers.
+    /// Its declarations: types, edges, generators and layers, and the patterns it
+    /// forbids (`forbid { ... }`: a state where one matches is pruned).
     pub decls: &'static str,
     /// A condition on the placed cell `c`, or "".
     pub condition: &'static str,
@@ -333,15 +334,26 @@ edge shaft: Cell -> Cell
 layer arrows: lines of Arrow via arrow next shaft
 layer arrow_sizes: arrows.size
 layer circles: circle
+
+// A filled circle o is exceeded by its shaft (the arrow's other cells d), or the shaft is
+// full and misses it: once either holds it holds as cells fill, so the state is pruned.
+forbid { a: Arrow { size == 1 }  o: Cell { circle == 1 and val != none } -arrow-> a
+         where sum(d.val for a <-arrow- d: Cell) > o.val }
+forbid { a: Arrow { size == 1 }  o: Cell { circle == 1 and val != none } -arrow-> a
+         where count(a <-arrow- d: Cell { val == none }) == 0
+           and sum(d.val for a <-arrow- d: Cell) != o.val }
+// A pill of two cells o p reads as the number 10 * o + p.
+forbid { a: Arrow { size == 2 }  o: Cell -arrow-> a  p: Cell -arrow-> a  o -shaft-> p
+         where o.circle == 1 and p.circle == 1 and o.val != none and p.val != none
+           and sum(d.val for a <-arrow- d: Cell) > 10 * o.val + p.val }
+forbid { a: Arrow { size == 2 }  o: Cell -arrow-> a  p: Cell -arrow-> a  o -shaft-> p
+         where o.circle == 1 and p.circle == 1 and o.val != none and p.val != none
+           and count(a <-arrow- d: Cell { val == none }) == 0
+           and sum(d.val for a <-arrow- d: Cell) != 10 * o.val + p.val }
 ",
         condition: "",
         nacs: "",
-        // A pill of two cells o p reads as the number 10 * o + p.
-        final_cond: "not { a: Arrow { size == 1 }  o: Cell { circle == 1 } -arrow-> a
-        where o.val != sum(d.val for a <-arrow- d: Cell) }
-  and not { a: Arrow { size == 2 }  o: Cell -arrow-> a  p: Cell -arrow-> a  o -shaft-> p
-        where o.circle == 1 and p.circle == 1
-          and 10 * o.val + p.val != sum(d.val for a <-arrow- d: Cell) }",
+        final_cond: "",
     },
     Family {
         name: "palindrome",
@@ -452,14 +464,17 @@ node Between
 edge between: Cell -> Between
 edge between_next: Cell -> Cell
 layer betweens: lines of Between via between next between_next
+
+// A filled cell c of the line not strictly between its filled ends a and b.
+forbid { a: Cell -between_next+-> c: Cell -between_next+-> b: Cell
+         a -between-> l: Between <-between- b  c -between-> l
+         where count(x: Cell -between_next-> a  x -between-> l) == 0
+           and count(b -between_next-> y: Cell  y -between-> l) == 0
+           and (a.val >= c.val or c.val >= b.val) and (b.val >= c.val or c.val >= a.val) }
 ",
         condition: "",
         nacs: "",
-        final_cond: "not { a: Cell -between_next+-> c: Cell -between_next+-> b: Cell
-        a -between-> l: Between <-between- b  c -between-> l
-        where count(x: Cell -between_next-> a  x -between-> l) == 0
-          and count(b -between_next-> y: Cell  y -between-> l) == 0
-          and (a.val >= c.val or c.val >= b.val) and (b.val >= c.val or c.val >= a.val) }",
+        final_cond: "",
     },
     Family {
         name: "double-arrow",
@@ -471,16 +486,25 @@ node DoubleArrow
 edge double_arrow: Cell -> DoubleArrow
 edge double_arrow_next: Cell -> Cell
 layer double_arrows: lines of DoubleArrow via double_arrow next double_arrow_next
+
+// The ends a and b (a before b, so that neither hides the other from the aggregates:
+// matching is injective), filled, are exceeded by the cells between them, or those are
+// full and miss them.
+forbid { l: DoubleArrow  a: Cell { val != none } -double_arrow-> l
+         b: Cell { val != none } -double_arrow-> l  a -double_arrow_next+-> b
+         where count(x: Cell -double_arrow_next-> a  x -double_arrow-> l) == 0
+           and count(b -double_arrow_next-> y: Cell  y -double_arrow-> l) == 0
+           and sum(d.val for l <-double_arrow- d: Cell) > a.val + b.val }
+forbid { l: DoubleArrow  a: Cell { val != none } -double_arrow-> l
+         b: Cell { val != none } -double_arrow-> l  a -double_arrow_next+-> b
+         where count(x: Cell -double_arrow_next-> a  x -double_arrow-> l) == 0
+           and count(b -double_arrow_next-> y: Cell  y -double_arrow-> l) == 0
+           and count(l <-double_arrow- d: Cell { val == none }) == 0
+           and sum(d.val for l <-double_arrow- d: Cell) != a.val + b.val }
 ",
         condition: "",
         nacs: "",
-        // a before b, so that neither hides the other from the counts (matching is
-        // injective)
-        final_cond: "not { l: DoubleArrow  a: Cell -double_arrow-> l  b: Cell -double_arrow-> l
-        a -double_arrow_next+-> b
-        where count(x: Cell -double_arrow_next-> a  x -double_arrow-> l) == 0
-          and count(b -double_arrow_next-> y: Cell  y -double_arrow-> l) == 0
-          and a.val + b.val != sum(d.val for l <-double_arrow- d: Cell) }",
+        final_cond: "",
     },
     Family {
         name: "region-sum",

@@ -154,6 +154,11 @@ impl Builder {
                 let cond = self.cond(kids(p).next()?);
                 Item::Final(FinalDecl { cond, span })
             }
+            Rule::forbid_decl => {
+                let span = span_of(&p);
+                let pattern = self.pattern_block(p);
+                Item::Forbid(ForbidDecl { pattern, span })
+            }
             _ => return None,
         })
     }

@@ -55,7 +55,7 @@ impl Builder {
         }
     }
 
-    fn pattern_block(&mut self, p: Pair<Rule>) -> PatternBlock {
+    pub(super) fn pattern_block(&mut self, p: Pair<Rule>) -> PatternBlock {
         let span = span_of(&p);
         if !self.enter(span) {
             return PatternBlock {
