@@ -396,14 +396,16 @@ layer nabners: lines of Nabner via nabner
         cell_attrs: "",
         group_attrs: "",
         decls: "\
-// Whispers: neighbours on a line differ by at least {P}.
-node Whisper
+// Whispers: neighbours on a line differ by at least the line's gap.
+node Whisper { gap: int? }
 edge whisper: Cell -> Whisper
 edge whisper_next: Cell -> Cell
 layer whispers: lines of Whisper via whisper next whisper_next
+layer whisper_gaps: whispers.gap
 ",
         condition: "",
-        nacs: "  not { c -(whisper_next|~whisper_next)-> d: Cell { abs(val - v) < {P} } }
+        nacs: "  not { c -whisper-> w: Whisper <-whisper- d: Cell { abs(val - v) < w.gap }
+        c -(whisper_next|~whisper_next)-> d }
 ",
         final_cond: "",
     },

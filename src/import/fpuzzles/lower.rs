@@ -401,23 +401,27 @@ impl Builder {
                 }
             }
         }
-        let mut gap: Option<i64> = None;
+        // Each whisper line carries its own gap. Two lines with different gaps may not
+        // share two cells: the NAC reads the gap of any line both cells are on.
+        let mut whispers: Vec<(Vec<Pos>, i64)> = Vec::new();
         for e in &doc.whispers {
             let g = optional_number(&e.value, "a whisper's difference")?.unwrap_or((n + 1) / 2);
-            if gap.is_some_and(|old| old != g) {
-                return Err("whisper lines with different differences: expected one difference for every whisper line".to_string());
-            }
-            gap = Some(g);
             for line in &e.lines {
                 let cells = cells::inside_all(line, n, "a whisper line")?;
-                if cells.len() >= 2 {
-                    self.line("whispers", "whispers", cells);
+                if cells.len() < 2 {
+                    continue;
                 }
-            }
-        }
-        if let Some(g) = gap {
-            if self.lines.contains_key("whispers") {
-                self.use_family("whispers", g.to_string());
+                for (other, h) in &whispers {
+                    let shared = cells.iter().filter(|p| other.contains(p)).count();
+                    if *h != g && shared >= 2 {
+                        return Err(format!(
+                            "whisper lines with differences {h} and {g} share {shared} cells: expected lines with different differences to share at most one cell"
+                        ));
+                    }
+                }
+                whispers.push((cells.clone(), g));
+                self.line("whispers", "whispers", cells);
+                self.line_attr("whisper_gaps", g.to_string());
             }
         }
         for arrow in &doc.arrow {
