@@ -678,6 +678,10 @@ fn bad_lines_are_reported_by_line_and_the_others_still_import() {
         json!({"size":4,"whispers":[{"lines":[["R1C1","R1C2","R1C3"]],"value":"1"},
                                      {"lines":[["R2C1","R1C2","R1C3"]],"value":"2"}]})
         .to_string(), // 10: whispers of two gaps sharing two cells
+        json!({"size":9,"arrow":[{"cells":["R1C1","R1C2","R1C3"],"lines":[["R1C3","R2C3","R3C3"]]},
+                                  {"cells":["R5C5"],"lines":[["R5C5","R1C1"]]},
+                                  {"cells":["R9C1","R9C2","R9C3"],"lines":[["R9C3","R1C2"]]}]})
+        .to_string(), // 11: a shaft through a circle of three cells
     ];
     let (_, run, rows) = import("bad", &(lines.join("\n") + "\n"));
     run.expect_code(1);
@@ -692,6 +696,7 @@ fn bad_lines_are_reported_by_line_and_the_others_still_import() {
         (7, "a square grid"),
         (8, "region 0 has 6 cells: expected 4"),
         (10, "whisper lines with differences 1 and 2 share 2 cells"),
+        (11, "an arrow's shaft crosses `R1C2`"),
     ] {
         let prefix = format!(":{line}: error: puzzle {line}: ");
         let said = run.stderr.lines().find(|l| l.contains(&prefix));
@@ -916,4 +921,68 @@ fn sizes_5_6_8_and_16_take_the_values_1_to_n_and_count_as_the_brute_force_does()
             );
         }
     }
+}
+
+#[test]
+fn an_arrow_circle_of_three_cells_reads_as_a_three_digit_number() {
+    let n = 9;
+    let solution: Vec<i64> = (0..n * n)
+        .map(|i| ((3 * (i / n % 3) + i / n / 3 + i % n) % n) as i64 + 1)
+        .collect();
+    // The circle r1c1 r1c2 r1c3 holds 1 2 3: a shaft of cells below whose values add up
+    // to 123; the top three rows empty.
+    let circle = [0, 1, 2];
+    let mut shaft = Vec::new();
+    let mut total = 0;
+    for (i, &x) in solution.iter().enumerate().skip(n) {
+        if total + x <= 123 {
+            total += x;
+            shaft.push(i);
+        }
+        if total == 123 {
+            break;
+        }
+    }
+    assert_eq!(total, 123);
+    let name = |i: &usize| format!("R{}C{}", i / n + 1, i % n + 1);
+    let line: Vec<String> = std::iter::once(name(&2))
+        .chain(shaft.iter().map(name))
+        .collect();
+    let givens: Vec<i64> = (0..n * n)
+        .map(|i| if i < 3 * n { 0 } else { solution[i] })
+        .collect();
+    let grid: Vec<Vec<Value>> = (0..n)
+        .map(|r| {
+            (0..n)
+                .map(|c| match givens[r * n + c] {
+                    0 => json!({}),
+                    x => json!({"value": x, "given": true}),
+                })
+                .collect()
+        })
+        .collect();
+    let doc = json!({"size": n, "grid": grid,
+        "arrow": [{"cells": circle.iter().map(name).collect::<Vec<_>>(), "lines": [line]}]});
+    let brute: Vec<Vec<i64>> = completions(&givens, n)
+        .into_iter()
+        .filter(|g| satisfies(&doc, g, n))
+        .collect();
+    assert!(brute.contains(&solution));
+    let (out, run, rows) = import("long-arrow", &format!("{doc}\n"));
+    run.ok();
+    let found = solve(&out, &rows[0]);
+    assert_eq!(found.grids.len(), brute.len());
+    for g in &found.grids {
+        assert!(
+            brute.contains(&values(g)),
+            "{g} is no completion of the brute force"
+        );
+    }
+    // Without the arrow, more completions: the arrow is what the count checks.
+    let all = completions(&givens, n).len();
+    assert!(
+        all > brute.len(),
+        "{all} completions, {} with the arrow",
+        brute.len()
+    );
 }

@@ -1,11 +1,13 @@
-//! The constraint library's f-puzzles families in `rules/`: each file's rule text is what the
+//! The constraint library's f-puzzles families in `rules/fpuzzles/`: each file's rule text is what the
 //! importer writes for its recorded puzzle (so the two cannot drift), and each puzzle's
 //! count is pinned and equals a brute force, every solution passing the independent check.
 
 use serde_json::Value;
 
 use crate::fpuzzles::{all_4x4, import, satisfies, values};
-use crate::support::{grafter, root, rule};
+use std::path::PathBuf;
+
+use crate::support::{grafter, root};
 
 /// Each library file and its puzzle's number of solutions.
 const LIBRARY: &[(&str, usize)] = &[
@@ -31,6 +33,11 @@ const LIBRARY: &[(&str, usize)] = &[
     ("min-max-4x4", 2),
     ("slow-thermometer-4x4", 2),
 ];
+
+/// A file of the library: `rules/fpuzzles/NAME.EXT`.
+fn library_file(name: &str, ext: &str) -> PathBuf {
+    root().join(format!("rules/fpuzzles/{name}.{ext}"))
+}
 
 /// The recorded f-puzzles JSON of each library file (`tests/data/fpuzzles/library.tsv`).
 fn recorded() -> Vec<(String, Value)> {
@@ -111,18 +118,18 @@ fn every_library_file_is_what_the_importer_writes_for_its_recorded_puzzle() {
         let (out, run, rows) = import(&format!("library-{name}"), &format!("{doc}\n"));
         run.ok();
         let written = std::fs::read_to_string(out.join(&rows[0][1])).unwrap();
-        let library = std::fs::read_to_string(rule(name)).unwrap();
+        let library = std::fs::read_to_string(library_file(name, "graft")).unwrap();
         assert_eq!(
             body(&library),
             body(&written),
-            "rules/{name}.graft differs from the importer's rule file for its puzzle"
+            "rules/fpuzzles/{name}.graft differs from the importer's rule file for its puzzle"
         );
         let written = std::fs::read_to_string(out.join(&rows[0][2])).unwrap();
-        let library = std::fs::read_to_string(root().join(format!("rules/{name}.txt"))).unwrap();
+        let library = std::fs::read_to_string(library_file(name, "txt")).unwrap();
         assert_eq!(
             puzzle_lines(&library),
             puzzle_lines(&written),
-            "rules/{name}.txt"
+            "rules/fpuzzles/{name}.txt"
         );
     }
 }
@@ -140,10 +147,10 @@ fn every_library_puzzle_has_its_pinned_count_the_brute_force_count_and_checked_s
             .iter()
             .filter(|g| keeps_givens(&doc, g, n) && satisfies(&doc, g, n))
             .count();
-        let puzzles = root().join(format!("rules/{name}.txt"));
+        let puzzles = library_file(&name, "txt");
         let run = grafter([
             "solve".as_ref(),
-            rule(&name).as_os_str(),
+            library_file(&name, "graft").as_os_str(),
             "--puzzles".as_ref(),
             puzzles.as_os_str(),
             "--format".as_ref(),
@@ -151,17 +158,21 @@ fn every_library_puzzle_has_its_pinned_count_the_brute_force_count_and_checked_s
         ]);
         run.ok();
         let found = run.puzzles().remove(0);
-        assert_eq!(found.grids.len(), pinned[name.as_str()], "rules/{name}");
+        assert_eq!(
+            found.grids.len(),
+            pinned[name.as_str()],
+            "rules/fpuzzles/{name}"
+        );
         assert_eq!(
             found.grids.len(),
             brute,
-            "rules/{name} against the brute force"
+            "rules/fpuzzles/{name} against the brute force"
         );
         for g in &found.grids {
             let v = values(g);
             assert!(
                 keeps_givens(&doc, &v, n) && satisfies(&doc, &v, n),
-                "rules/{name}: {g}"
+                "rules/fpuzzles/{name}: {g}"
             );
         }
     }

@@ -609,6 +609,26 @@ layer skyscraper_bottom: columns.sky_last
                     not { e: Cell { val > d.val and row + col > d.row + d.col } -in-> g })
               != g.sky_last }",
     },
+    Family {
+        name: "arrow-long",
+        cell_attrs: "weight: int?",
+        group_attrs: "",
+        decls: "\
+// Arrows whose circle has three or more cells: the circle's cells read as one number
+// (each digit weighted by its place: `weight` 100, 10 and 1 for three cells, in the
+// order the circle lists them), and the shaft's cells add up to it. A line is the
+// circle then the shaft; only circle cells have a weight.
+node LongArrow
+edge long_arrow: Cell -> LongArrow
+layer long_arrows: lines of LongArrow via long_arrow
+layer arrow_weights: weight
+",
+        condition: "",
+        nacs: "",
+        final_cond: "not { a: LongArrow
+        where sum(o.val * o.weight for o: Cell { weight != none } -long_arrow-> a)
+           != sum(d.val for d: Cell { weight == none } -long_arrow-> a) }",
+    },
 ];
 
 /// The family named `name`.

@@ -127,6 +127,30 @@ impl Builder {
         Ok(())
     }
 
+    /// An arrow whose circle of three or more cells reads as one number: each circle cell
+    /// weighted by its place, each line the circle then its shaft. Returns the shafts' cells.
+    fn long_arrow(&mut self, circle: &[Pos], lines: &[Vec<String>]) -> Result<Vec<Pos>, String> {
+        let n = self.size;
+        let mut shafts = Vec::new();
+        for (i, &p) in circle.iter().enumerate() {
+            let weight = 10_i64.pow((circle.len() - 1 - i) as u32);
+            self.cell_attr("arrow-long", "arrow_weights", p, &weight.to_string())?;
+        }
+        for line in lines {
+            let mut cells = circle.to_vec();
+            for p in cells::inside_all(line, n, "an arrow")? {
+                if !cells.contains(&p) {
+                    cells.push(p);
+                }
+            }
+            if cells.len() > circle.len() {
+                shafts.extend_from_slice(&cells[circle.len()..]);
+                self.line("arrow-long", "long_arrows", cells);
+            }
+        }
+        Ok(shafts)
+    }
+
     fn side_attr(
         &mut self,
         family: &str,
@@ -424,13 +448,16 @@ impl Builder {
                 self.line_attr("whisper_gaps", g.to_string());
             }
         }
+        let (mut long_circles, mut long_shafts) = (Vec::new(), Vec::new());
         for arrow in &doc.arrow {
             let circle = cells::inside_all(&arrow.cells, n, "an arrow's circle")?;
-            if circle.is_empty() || circle.len() > 2 {
-                return Err(format!(
-                    "an arrow's circle has {} cells: expected 1 or 2 (a pill of two reads as a two-digit number)",
-                    circle.len()
-                ));
+            if circle.is_empty() {
+                return Err("an arrow's circle has no cell: expected 1 or more".to_string());
+            }
+            if circle.len() > 2 {
+                long_shafts.extend(self.long_arrow(&circle, &arrow.lines)?);
+                long_circles.extend(circle);
+                continue;
             }
             for line in &arrow.lines {
                 let mut cells = circle.clone();
@@ -447,6 +474,14 @@ impl Builder {
                     self.line_attr("arrow_sizes", circle.len().to_string());
                 }
             }
+        }
+        // A long circle's cells carry their weight in every line they are on: a shaft
+        // through one would count its cell as a digit.
+        if let Some(p) = long_shafts.iter().find(|p| long_circles.contains(p)) {
+            return Err(format!(
+                "an arrow's shaft crosses `R{}C{}`, a cell of a circle of three or more cells: expected such circles apart from every shaft",
+                p.row, p.col
+            ));
         }
         // Dots: with `negative` (or `nonconsecutive` for the difference of 1), every pair
         // that is not marked is not in a marked relation.
