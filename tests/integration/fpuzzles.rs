@@ -615,6 +615,9 @@ fn family_puzzles() -> Vec<Value> {
         json!({"size":4,"arrow":[{"cells":["R1C1","R1C2"],"lines":[["R1C2","R1C4","R3C2","R4C3","R4C2"]]}]}),
         // Every dot shown, of differences 1 and 2: unmarked neighbours differ by 3 or more.
         json!({"size":4,"difference":[{"cells":["R1C1","R1C2"],"value":"2"},{"cells":["R1C3","R1C4"],"value":"2"},{"cells":["R2C1","R2C2"],"value":"2"},{"cells":["R2C2","R3C2"],"value":"2"},{"cells":["R2C3","R2C4"],"value":"2"},{"cells":["R2C3","R3C3"],"value":"2"},{"cells":["R1C1","R2C1"]},{"cells":["R1C2","R1C3"]},{"cells":["R1C2","R2C2"]},{"cells":["R1C3","R2C3"]},{"cells":["R1C4","R2C4"]},{"cells":["R2C2","R2C3"]},{"cells":["R2C4","R3C4"]},{"cells":["R3C1","R4C1"]},{"cells":["R3C2","R3C3"]},{"cells":["R3C2","R4C2"]},{"cells":["R3C3","R3C4"]},{"cells":["R3C3","R4C3"]},{"cells":["R3C4","R4C4"]},{"cells":["R4C1","R4C2"]},{"cells":["R4C2","R4C3"]}],"negative":["difference"]}),
+        // Lines of differences 1 and 2 sharing two neighbours: both hold there.
+        json!({"size":4,"whispers":[{"lines":[["R1C1","R1C2","R1C3"]],"value":"1"},
+                                    {"lines":[["R2C1","R1C2","R1C3"]],"value":"2"}]}),
         json!({"size":4,"whispers":[{"lines":[["R1C1","R1C2","R2C2"]],"value":"2"},{"lines":[["R3C3","R3C4","R4C4"]],"value":"1"},{"lines":[["R4C1","R3C2"]],"value":"3"}]}),
     ]
 }
@@ -675,9 +678,7 @@ fn bad_lines_are_reported_by_line_and_the_others_still_import() {
                                  [{"region":0},{},{},{}],[{},{},{},{}],[{},{},{},{}]]})
         .to_string(), // 8
         format!("https://www.f-puzzles.com/?load={packed}"),        // 9: fine
-        json!({"size":4,"whispers":[{"lines":[["R1C1","R1C2","R1C3"]],"value":"1"},
-                                     {"lines":[["R2C1","R1C2","R1C3"]],"value":"2"}]})
-        .to_string(), // 10: whispers of two gaps sharing two cells
+        json!({"size":4,"whispers":[{"lines":[["R1C1","R1C2","R1C3"]],"value":"4"}]}).to_string(), // 10: a whisper's difference no two values have
         json!({"size":9,"arrow":[{"cells":["R1C1","R1C2","R1C3"],"lines":[["R1C3","R2C3","R3C3"]]},
                                   {"cells":["R5C5"],"lines":[["R5C5","R1C1"]]},
                                   {"cells":["R9C1","R9C2","R9C3"],"lines":[["R9C3","R1C2"]]}]})
@@ -695,7 +696,7 @@ fn bad_lines_are_reported_by_line_and_the_others_still_import() {
         (6, "outside the grid"),
         (7, "a square grid"),
         (8, "region 0 has 6 cells: expected 4"),
-        (10, "whisper lines with differences 1 and 2 share 2 cells"),
+        (10, "a whisper's difference is 4: expected 1 to 3"),
         (11, "an arrow's shaft crosses `R1C2`"),
     ] {
         let prefix = format!(":{line}: error: puzzle {line}: ");

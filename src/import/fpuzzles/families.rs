@@ -4,8 +4,9 @@
 //!
 //! A rule file is the header (values, cells, rows, columns, boxes from a layer), the
 //! parts of the families a puzzle uses in the order of [`FAMILIES`], and `place`. In the
-//! texts, `{N}` is the grid's size and `{P}` the family's parameter (a whisper's gap, the
-//! differences all shown). Every per-puzzle part travels in the layers each family
+//! texts, `{N}` is the grid's size and `{P}` the family's parameter (the differences all
+//! shown); lines with `{D}` repeat once per number the parameter lists (a quadruple's
+//! digits, the whispers' differences). Every per-puzzle part travels in the layers each family
 //! declares, so puzzles that use the same families share one rule file.
 
 /// One family: what it adds to a rule file.
@@ -396,16 +397,15 @@ layer nabners: lines of Nabner via nabner
         cell_attrs: "",
         group_attrs: "",
         decls: "\
-// Whispers: neighbours on a line differ by at least the line's gap.
-node Whisper { gap: int? }
-edge whisper: Cell -> Whisper
-edge whisper_next: Cell -> Cell
-layer whispers: lines of Whisper via whisper next whisper_next
-layer whisper_gaps: whispers.gap
+// Whispers: neighbours on a line differ by at least its difference; the lines of each
+// difference are a layer whose `next` label carries it (`whisper_next_5`).
+node Whisper
+edge whisper_{D}: Cell -> Whisper
+edge whisper_next_{D}: Cell -> Cell
+layer whispers_{D}: lines of Whisper via whisper_{D} next whisper_next_{D}
 ",
         condition: "",
-        nacs: "  not { c -whisper-> w: Whisper <-whisper- d: Cell { abs(val - v) < w.gap }
-        c -(whisper_next|~whisper_next)-> d }
+        nacs: "  not { c -(whisper_next_{D}|~whisper_next_{D})-> d: Cell { abs(val - v) < {D} } }
 ",
         final_cond: "",
     },
