@@ -18,7 +18,7 @@ fn scratch(name: &str) -> PathBuf {
 
 /// Imports `lines` (one puzzle a line) into a scratch folder: the run and the manifest's
 /// rows (id, rule, puzzles, line).
-fn import(name: &str, lines: &str) -> (PathBuf, Run, Vec<Vec<String>>) {
+pub fn import(name: &str, lines: &str) -> (PathBuf, Run, Vec<Vec<String>>) {
     let dir = scratch(name);
     let input = dir.join("in.txt");
     std::fs::write(&input, lines).unwrap();
@@ -39,7 +39,7 @@ fn import(name: &str, lines: &str) -> (PathBuf, Run, Vec<Vec<String>>) {
 }
 
 /// Solves manifest row `row` of an import in `out`: that puzzle's part of the JSON output.
-fn solve(out: &Path, row: &[String]) -> Puzzle {
+pub fn solve(out: &Path, row: &[String]) -> Puzzle {
     let run = grafter([
         "solve".as_ref(),
         out.join(&row[1]).as_os_str(),
@@ -57,10 +57,23 @@ fn solve(out: &Path, row: &[String]) -> Puzzle {
 }
 
 /// Grid values, row-major, from a JSON solution's compact grid line.
-fn values(grid: &str) -> Vec<i64> {
+pub fn values(grid: &str) -> Vec<i64> {
+    if grid.contains(' ') {
+        return grid.split(' ').map(|x| x.parse().unwrap()).collect();
+    }
     grid.chars()
         .map(|c| c.to_digit(36).unwrap() as i64)
         .collect()
+}
+
+/// The box shape f-puzzles draws for a size, rows by columns: as many rows as the largest
+/// divisor whose square does not exceed the size (6: 2x3, 8: 2x4, 5: 1x5).
+pub fn box_shape(n: usize) -> (usize, usize) {
+    let h = (1..=n)
+        .filter(|&d| d * d <= n && n.is_multiple_of(d))
+        .max()
+        .unwrap();
+    (h, n / h)
 }
 
 /// A mark between two cells: the cells, its number and its text.
@@ -74,7 +87,7 @@ fn cell(name: &str) -> (usize, usize) {
 
 /// An independent statement of each constraint of `doc` on a filled `n` x `n` grid
 /// (`g[r][c]`, 1-based through `at`), written from the families' published rules.
-fn satisfies(doc: &Value, g: &[i64], n: usize) -> bool {
+pub fn satisfies(doc: &Value, g: &[i64], n: usize) -> bool {
     let at = |name: &str| {
         let (r, c) = cell(name);
         g[(r - 1) * n + c - 1]
@@ -192,6 +205,19 @@ fn satisfies(doc: &Value, g: &[i64], n: usize) -> bool {
             .iter()
             .any(|&(p, q, _, _)| (p, q) == (a, b) || (p, q) == (b, a))
     };
+    // Non-consecutive forbids a difference of 1 between unmarked neighbours; a negative
+    // difference constraint, every difference a white dot shows (1 when none is shown).
+    let mut forbidden_gaps: Vec<i64> = Vec::new();
+    if doc.get("nonconsecutive") == Some(&json!(true)) {
+        forbidden_gaps.push(1);
+    }
+    if negative.iter().any(|x| x == "difference") {
+        let shown = pairs("difference");
+        forbidden_gaps.extend(shown.iter().map(|d| d.2.unwrap_or(1)));
+        if shown.is_empty() {
+            forbidden_gaps.push(1);
+        }
+    }
     for r in 1..=n {
         for c in 1..=n {
             for (dr, dc) in [(0, 1), (1, 0)] {
@@ -199,9 +225,7 @@ fn satisfies(doc: &Value, g: &[i64], n: usize) -> bool {
                 if b.0 > n || b.1 > n {
                     continue;
                 }
-                let nonconsecutive = doc.get("nonconsecutive") == Some(&json!(true))
-                    || negative.iter().any(|x| x == "difference");
-                if nonconsecutive && !marked("difference", a, b) && (v(a) - v(b)).abs() == 1 {
+                if !marked("difference", a, b) && forbidden_gaps.contains(&(v(a) - v(b)).abs()) {
                     return false;
                 }
                 if negative.iter().any(|x| x == "ratio")
@@ -234,11 +258,18 @@ fn satisfies(doc: &Value, g: &[i64], n: usize) -> bool {
             return false;
         }
     }
-    for l in lines("whispers") {
-        if l.windows(2)
-            .any(|w| (w[0] - w[1]).abs() < (n as i64 + 1) / 2)
-        {
-            return false;
+    for e in list("whispers") {
+        let gap = e.get("value").and_then(num).unwrap_or((n as i64 + 1) / 2);
+        for l in e["lines"].as_array().unwrap() {
+            let l: Vec<i64> = l
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| at(c.as_str().unwrap()))
+                .collect();
+            if l.windows(2).any(|w| (w[0] - w[1]).abs() < gap) {
+                return false;
+            }
         }
     }
     for l in lines("renban") {
@@ -289,12 +320,16 @@ fn satisfies(doc: &Value, g: &[i64], n: usize) -> bool {
             return false;
         }
     }
+    let (h, w) = box_shape(n);
+    // A cell's box and its place in the box (1 to n, row by row), 0-based coordinates.
+    let box_of = |r: usize, c: usize| (r / h, c / w);
+    let place_of = |r: usize, c: usize| (r % h) * w + c % w + 1;
     for e in list("regionsumline") {
         for line in e["lines"].as_array().unwrap() {
             let mut sums = std::collections::BTreeMap::new();
             for c in line.as_array().unwrap() {
                 let (r, col) = cell(c.as_str().unwrap());
-                let b = ((r - 1) / 2, (col - 1) / 2);
+                let b = ((r - 1) / h, (col - 1) / w);
                 *sums.entry(b).or_insert(0) += at(c.as_str().unwrap());
             }
             let mut totals: Vec<i64> = sums.into_values().collect();
@@ -341,11 +376,24 @@ fn satisfies(doc: &Value, g: &[i64], n: usize) -> bool {
         }
     }
     if doc.get("disjointgroups") == Some(&json!(true)) {
-        for place in 0..4 {
-            let v: Vec<i64> = (0..4)
-                .map(|b| g[((b / 2) * 2 + place / 2) * 4 + (b % 2) * 2 + place % 2])
+        for place in 1..=n {
+            let v: Vec<i64> = (0..n * n)
+                .filter(|i| place_of(i / n, i % n) == place)
+                .map(|i| g[i])
                 .collect();
             if !distinct(&v) {
+                return false;
+            }
+        }
+    }
+    for e in list("boxindexer") {
+        for c in e["cells"].as_array().unwrap() {
+            let (r, col) = cell(c.as_str().unwrap());
+            let (r, col) = (r - 1, col - 1);
+            let x = g[r * n + col] as usize;
+            let pointed = (0..n * n)
+                .find(|i| box_of(i / n, i % n) == box_of(r, col) && place_of(i / n, i % n) == x);
+            if pointed.is_none_or(|i| g[i] != place_of(r, col) as i64) {
                 return false;
             }
         }
@@ -483,7 +531,7 @@ fn satisfies(doc: &Value, g: &[i64], n: usize) -> bool {
 }
 
 /// Every 4x4 Sudoku, row-major.
-fn all_4x4() -> Vec<Vec<i64>> {
+pub fn all_4x4() -> Vec<Vec<i64>> {
     let mut perms = Vec::new();
     for a in 1..=4 {
         for b in 1..=4 {
@@ -567,6 +615,14 @@ fn family_puzzles() -> Vec<Value> {
         json!({"size":4,"sandwichsum":[{"cell":"R0C1","value":"5"},{"cell":"R2C0","value":"0"}]}),
         json!({"size":4,"skyscraper":[{"cell":"R0C2","value":"3"},{"cell":"R3C5","value":"2"}]}),
         json!({"size":4,"xsum":[{"cell":"R1C0","value":"6"},{"cell":"R5C3","value":"4"}]}),
+        json!({"size":4,"boxindexer":[{"cells":["R1C1","R4C3"]}]}),
+        json!({"size":4,"arrow":[{"cells":["R1C1","R1C2"],"lines":[["R1C2","R1C4","R3C2","R4C3","R4C2"]]}]}),
+        // Every dot shown, of differences 1 and 2: unmarked neighbours differ by 3 or more.
+        json!({"size":4,"difference":[{"cells":["R1C1","R1C2"],"value":"2"},{"cells":["R1C3","R1C4"],"value":"2"},{"cells":["R2C1","R2C2"],"value":"2"},{"cells":["R2C2","R3C2"],"value":"2"},{"cells":["R2C3","R2C4"],"value":"2"},{"cells":["R2C3","R3C3"],"value":"2"},{"cells":["R1C1","R2C1"]},{"cells":["R1C2","R1C3"]},{"cells":["R1C2","R2C2"]},{"cells":["R1C3","R2C3"]},{"cells":["R1C4","R2C4"]},{"cells":["R2C2","R2C3"]},{"cells":["R2C4","R3C4"]},{"cells":["R3C1","R4C1"]},{"cells":["R3C2","R3C3"]},{"cells":["R3C2","R4C2"]},{"cells":["R3C3","R3C4"]},{"cells":["R3C3","R4C3"]},{"cells":["R3C4","R4C4"]},{"cells":["R4C1","R4C2"]},{"cells":["R4C2","R4C3"]}],"negative":["difference"]}),
+        // Lines of differences 1 and 2 sharing two neighbours: both hold there.
+        json!({"size":4,"whispers":[{"lines":[["R1C1","R1C2","R1C3"]],"value":"1"},
+                                    {"lines":[["R2C1","R1C2","R1C3"]],"value":"2"}]}),
+        json!({"size":4,"whispers":[{"lines":[["R1C1","R1C2","R2C2"]],"value":"2"},{"lines":[["R3C3","R3C4","R4C4"]],"value":"1"},{"lines":[["R4C1","R3C2"]],"value":"3"}]}),
     ]
 }
 
@@ -626,6 +682,11 @@ fn bad_lines_are_reported_by_line_and_the_others_still_import() {
                                  [{"region":0},{},{},{}],[{},{},{},{}],[{},{},{},{}]]})
         .to_string(), // 8
         format!("https://www.f-puzzles.com/?load={packed}"),        // 9: fine
+        json!({"size":4,"whispers":[{"lines":[["R1C1","R1C2","R1C3"]],"value":"4"}]}).to_string(), // 10: a whisper's difference no two values have
+        json!({"size":9,"arrow":[{"cells":["R1C1","R1C2","R1C3"],"lines":[["R1C3","R2C3","R3C3"]]},
+                                  {"cells":["R5C5"],"lines":[["R5C5","R1C1"]]},
+                                  {"cells":["R9C1","R9C2","R9C3"],"lines":[["R9C3","R1C2"]]}]})
+        .to_string(), // 11: a shaft through a circle of three cells
     ];
     let (_, run, rows) = import("bad", &(lines.join("\n") + "\n"));
     run.expect_code(1);
@@ -639,6 +700,8 @@ fn bad_lines_are_reported_by_line_and_the_others_still_import() {
         (6, "outside the grid"),
         (7, "a square grid"),
         (8, "region 0 has 6 cells: expected 4"),
+        (10, "a whisper's difference is 4: expected 1 to 3"),
+        (11, "an arrow's shaft crosses `R1C2`"),
     ] {
         let prefix = format!(":{line}: error: puzzle {line}: ");
         let said = run.stderr.lines().find(|l| l.contains(&prefix));
@@ -775,4 +838,156 @@ fn one_puzzle_solves_in_one_step_and_prints_as_an_f_puzzles_link() {
         .collect();
     printed.sort();
     assert_eq!(printed, solved[0].sorted_grids());
+}
+
+/// Every completion of `givens` (0 empty) to an `n` x `n` Sudoku with f-puzzles' boxes,
+/// row-major: a plain backtracking over the empty cells.
+fn completions(givens: &[i64], n: usize) -> Vec<Vec<i64>> {
+    let (h, w) = box_shape(n);
+    let fits = |g: &[i64], i: usize, x: i64| {
+        let (r, c) = (i / n, i % n);
+        (0..n).all(|k| {
+            let (br, bc) = ((r / h) * h + k / w, (c / w) * w + k % w);
+            g[r * n + k] != x && g[k * n + c] != x && g[br * n + bc] != x
+        })
+    };
+    fn fill(
+        g: &mut Vec<i64>,
+        empty: &[usize],
+        n: usize,
+        fits: &dyn Fn(&[i64], usize, i64) -> bool,
+        out: &mut Vec<Vec<i64>>,
+    ) {
+        let Some((&i, rest)) = empty.split_first() else {
+            out.push(g.clone());
+            return;
+        };
+        for x in 1..=n as i64 {
+            if fits(g, i, x) {
+                g[i] = x;
+                fill(g, rest, n, fits, out);
+                g[i] = 0;
+            }
+        }
+    }
+    let empty: Vec<usize> = (0..n * n).filter(|&i| givens[i] == 0).collect();
+    let mut out = Vec::new();
+    fill(&mut givens.to_vec(), &empty, n, &fits, &mut out);
+    out
+}
+
+#[test]
+fn sizes_5_6_8_and_16_take_the_values_1_to_n_and_count_as_the_brute_force_does() {
+    for n in [5usize, 6, 8, 16] {
+        let (h, w) = box_shape(n);
+        // A Sudoku of this size: each row shifts the one above by a box's width, and each
+        // band by one more.
+        let solution: Vec<i64> = (0..n * n)
+            .map(|i| ((w * (i / n % h) + i / n / h + i % n) % n) as i64 + 1)
+            .collect();
+        // The first two rows empty; a cage over two of their cells with its sum and an
+        // odd or even mark keep a few of their completions.
+        let givens: Vec<i64> = (0..n * n)
+            .map(|i| if i < 2 * n { 0 } else { solution[i] })
+            .collect();
+        let grid: Vec<Vec<Value>> = (0..n)
+            .map(|r| {
+                (0..n)
+                    .map(|c| match givens[r * n + c] {
+                        0 => json!({}),
+                        x => json!({"value": x, "given": true}),
+                    })
+                    .collect()
+            })
+            .collect();
+        let sum = solution[0] + solution[1];
+        let parity = if solution[n + 2] % 2 == 1 {
+            "odd"
+        } else {
+            "even"
+        };
+        let doc = json!({"size": n, "grid": grid,
+            "killercage": [{"cells": ["R1C1", "R1C2"], "value": sum.to_string()}],
+            parity: [{"cell": "R2C3"}]});
+        let brute: Vec<Vec<i64>> = completions(&givens, n)
+            .into_iter()
+            .filter(|g| satisfies(&doc, g, n))
+            .collect();
+        assert!(brute.contains(&solution), "size {n}");
+        let (out, run, rows) = import(&format!("size-{n}"), &format!("{doc}\n"));
+        run.ok();
+        let found = solve(&out, &rows[0]);
+        assert_eq!(found.grids.len(), brute.len(), "size {n}");
+        for g in &found.grids {
+            let v = values(g);
+            assert!(
+                brute.contains(&v),
+                "size {n}: {g} is no completion of the brute force"
+            );
+        }
+    }
+}
+
+#[test]
+fn an_arrow_circle_of_three_cells_reads_as_a_three_digit_number() {
+    let n = 9;
+    let solution: Vec<i64> = (0..n * n)
+        .map(|i| ((3 * (i / n % 3) + i / n / 3 + i % n) % n) as i64 + 1)
+        .collect();
+    // The circle r1c1 r1c2 r1c3 holds 1 2 3: a shaft of cells below whose values add up
+    // to 123; the top three rows empty.
+    let circle = [0, 1, 2];
+    let mut shaft = Vec::new();
+    let mut total = 0;
+    for (i, &x) in solution.iter().enumerate().skip(n) {
+        if total + x <= 123 {
+            total += x;
+            shaft.push(i);
+        }
+        if total == 123 {
+            break;
+        }
+    }
+    assert_eq!(total, 123);
+    let name = |i: &usize| format!("R{}C{}", i / n + 1, i % n + 1);
+    let line: Vec<String> = std::iter::once(name(&2))
+        .chain(shaft.iter().map(name))
+        .collect();
+    let givens: Vec<i64> = (0..n * n)
+        .map(|i| if i < 3 * n { 0 } else { solution[i] })
+        .collect();
+    let grid: Vec<Vec<Value>> = (0..n)
+        .map(|r| {
+            (0..n)
+                .map(|c| match givens[r * n + c] {
+                    0 => json!({}),
+                    x => json!({"value": x, "given": true}),
+                })
+                .collect()
+        })
+        .collect();
+    let doc = json!({"size": n, "grid": grid,
+        "arrow": [{"cells": circle.iter().map(name).collect::<Vec<_>>(), "lines": [line]}]});
+    let brute: Vec<Vec<i64>> = completions(&givens, n)
+        .into_iter()
+        .filter(|g| satisfies(&doc, g, n))
+        .collect();
+    assert!(brute.contains(&solution));
+    let (out, run, rows) = import("long-arrow", &format!("{doc}\n"));
+    run.ok();
+    let found = solve(&out, &rows[0]);
+    assert_eq!(found.grids.len(), brute.len());
+    for g in &found.grids {
+        assert!(
+            brute.contains(&values(g)),
+            "{g} is no completion of the brute force"
+        );
+    }
+    // Without the arrow, more completions: the arrow is what the count checks.
+    let all = completions(&givens, n).len();
+    assert!(
+        all > brute.len(),
+        "{all} completions, {} with the arrow",
+        brute.len()
+    );
 }

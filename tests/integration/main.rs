@@ -23,6 +23,7 @@ mod janko;
 mod json;
 mod layers;
 mod layout;
+mod library;
 mod limits;
 mod limits_check;
 mod lines;

@@ -4,8 +4,9 @@
 //!
 //! A rule file is the header (values, cells, rows, columns, boxes from a layer), the
 //! parts of the families a puzzle uses in the order of [`FAMILIES`], and `place`. In the
-//! texts, `{N}` is the grid's size and `{P}` the family's parameter (a whisper's gap, the
-//! differences all shown). Every per-puzzle part travels in the layers each family
+//! texts, `{N}` is the grid's size and `{P}` the family's parameter (the differences all
+//! shown); lines with `{D}` repeat once per number the parameter lists (a quadruple's
+//! digits, the whispers' differences). Every per-puzzle part travels in the layers each family
 //! declares, so puzzles that use the same families share one rule file.
 
 /// One family: what it adds to a rule file.
@@ -408,14 +409,15 @@ layer nabners: lines of Nabner via nabner
         cell_attrs: "",
         group_attrs: "",
         decls: "\
-// Whispers: neighbours on a line differ by at least {P}.
+// Whispers: neighbours on a line differ by at least its difference; the lines of each
+// difference are a layer whose `next` label carries it (`whisper_next_5`).
 node Whisper
-edge whisper: Cell -> Whisper
-edge whisper_next: Cell -> Cell
-layer whispers: lines of Whisper via whisper next whisper_next
+edge whisper_{D}: Cell -> Whisper
+edge whisper_next_{D}: Cell -> Cell
+layer whispers_{D}: lines of Whisper via whisper_{D} next whisper_next_{D}
 ",
         condition: "",
-        nacs: "  not { c -(whisper_next|~whisper_next)-> d: Cell { abs(val - v) < {P} } }
+        nacs: "  not { c -(whisper_next_{D}|~whisper_next_{D})-> d: Cell { abs(val - v) < {D} } }
 ",
         final_cond: "",
     },
@@ -630,6 +632,26 @@ layer skyscraper_bottom: columns.sky_last
         where count(d: Cell -in-> g
                     not { e: Cell { val > d.val and row + col > d.row + d.col } -in-> g })
               != g.sky_last }",
+    },
+    Family {
+        name: "arrow-long",
+        cell_attrs: "weight: int?",
+        group_attrs: "",
+        decls: "\
+// Arrows whose circle has three or more cells: the circle's cells read as one number
+// (each digit weighted by its place: `weight` 100, 10 and 1 for three cells, in the
+// order the circle lists them), and the shaft's cells add up to it. A line is the
+// circle then the shaft; only circle cells have a weight.
+node LongArrow
+edge long_arrow: Cell -> LongArrow
+layer long_arrows: lines of LongArrow via long_arrow
+layer arrow_weights: weight
+",
+        condition: "",
+        nacs: "",
+        final_cond: "not { a: LongArrow
+        where sum(o.val * o.weight for o: Cell { weight != none } -long_arrow-> a)
+           != sum(d.val for d: Cell { weight == none } -long_arrow-> a) }",
     },
 ];
 

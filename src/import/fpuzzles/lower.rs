@@ -127,6 +127,30 @@ impl Builder {
         Ok(())
     }
 
+    /// An arrow whose circle of three or more cells reads as one number: each circle cell
+    /// weighted by its place, each line the circle then its shaft. Returns the shafts' cells.
+    fn long_arrow(&mut self, circle: &[Pos], lines: &[Vec<String>]) -> Result<Vec<Pos>, String> {
+        let n = self.size;
+        let mut shafts = Vec::new();
+        for (i, &p) in circle.iter().enumerate() {
+            let weight = 10_i64.pow((circle.len() - 1 - i) as u32);
+            self.cell_attr("arrow-long", "arrow_weights", p, &weight.to_string())?;
+        }
+        for line in lines {
+            let mut cells = circle.to_vec();
+            for p in cells::inside_all(line, n, "an arrow")? {
+                if !cells.contains(&p) {
+                    cells.push(p);
+                }
+            }
+            if cells.len() > circle.len() {
+                shafts.extend_from_slice(&cells[circle.len()..]);
+                self.line("arrow-long", "long_arrows", cells);
+            }
+        }
+        Ok(shafts)
+    }
+
     fn side_attr(
         &mut self,
         family: &str,
@@ -401,32 +425,39 @@ impl Builder {
                 }
             }
         }
-        let mut gap: Option<i64> = None;
+        // The lines of each difference are a layer of their own, whose `next` label the
+        // NAC reads with that difference.
+        let mut gaps = BTreeSet::new();
         for e in &doc.whispers {
             let g = optional_number(&e.value, "a whisper's difference")?.unwrap_or((n + 1) / 2);
-            if gap.is_some_and(|old| old != g) {
-                return Err("whisper lines with different differences: expected one difference for every whisper line".to_string());
+            if !(1..n).contains(&g) {
+                return Err(format!(
+                    "a whisper's difference is {g}: expected 1 to {}",
+                    n - 1
+                ));
             }
-            gap = Some(g);
             for line in &e.lines {
                 let cells = cells::inside_all(line, n, "a whisper line")?;
                 if cells.len() >= 2 {
-                    self.line("whispers", "whispers", cells);
+                    gaps.insert(g);
+                    self.lines.entry(whisper_layer(g)).or_default().push(cells);
                 }
             }
         }
-        if let Some(g) = gap {
-            if self.lines.contains_key("whispers") {
-                self.use_family("whispers", g.to_string());
-            }
+        if !gaps.is_empty() {
+            let list: Vec<String> = gaps.iter().map(i64::to_string).collect();
+            self.use_family("whispers", list.join(","));
         }
+        let (mut long_circles, mut long_shafts) = (Vec::new(), Vec::new());
         for arrow in &doc.arrow {
             let circle = cells::inside_all(&arrow.cells, n, "an arrow's circle")?;
-            if circle.is_empty() || circle.len() > 2 {
-                return Err(format!(
-                    "an arrow's circle has {} cells: expected 1 or 2 (a pill of two reads as a two-digit number)",
-                    circle.len()
-                ));
+            if circle.is_empty() {
+                return Err("an arrow's circle has no cell: expected 1 or more".to_string());
+            }
+            if circle.len() > 2 {
+                long_shafts.extend(self.long_arrow(&circle, &arrow.lines)?);
+                long_circles.extend(circle);
+                continue;
             }
             for line in &arrow.lines {
                 let mut cells = circle.clone();
@@ -443,6 +474,14 @@ impl Builder {
                     self.line_attr("arrow_sizes", circle.len().to_string());
                 }
             }
+        }
+        // A long circle's cells carry their weight in every line they are on: a shaft
+        // through one would count its cell as a digit.
+        if let Some(p) = long_shafts.iter().find(|p| long_circles.contains(p)) {
+            return Err(format!(
+                "an arrow's shaft crosses `R{}C{}`, a cell of a circle of three or more cells: expected such circles apart from every shaft",
+                p.row, p.col
+            ));
         }
         // Dots: with `negative` (or `nonconsecutive` for the difference of 1), every pair
         // that is not marked is not in a marked relation.
@@ -644,6 +683,28 @@ impl Builder {
 }
 
 /// The layers of the quadruples showing digit `d`: their lines, their `times`.
+/// The layer of the whisper lines of difference `g` (1 to 15).
+fn whisper_layer(g: i64) -> &'static str {
+    const LINES: [&str; 15] = [
+        "whispers_1",
+        "whispers_2",
+        "whispers_3",
+        "whispers_4",
+        "whispers_5",
+        "whispers_6",
+        "whispers_7",
+        "whispers_8",
+        "whispers_9",
+        "whispers_10",
+        "whispers_11",
+        "whispers_12",
+        "whispers_13",
+        "whispers_14",
+        "whispers_15",
+    ];
+    LINES[(g - 1) as usize]
+}
+
 fn quadruple_layers(d: i64) -> (&'static str, &'static str) {
     const LINES: [&str; 16] = [
         "quadruples_1",
