@@ -113,6 +113,22 @@ fn slot_tables_too_large_run_on_the_graph_engine() {
     );
 }
 
+/// Too many placements to list (each an instance with its own binding): refused before
+/// the slot compiler builds them, where it once took 18 s and 2 GiB to refuse on its hubs.
+#[test]
+fn too_many_placements_are_refused_before_they_are_listed() {
+    let (file, w) = check("columns-4x65536-44.graft", 60);
+    w.expect(0, 512);
+    assert_within(&w, 15);
+    assert!(
+        w.run.stdout.contains(&format!(
+            "engine: graph (not slot-filling: {file}:12:1: the slot engine would list 11534336 placements (262144 slots times 44 values; limit 4194304))"
+        )),
+        "{}",
+        w.run.stdout
+    );
+}
+
 /// Solving on the graph engine first tabulates which application disables which: on the
 /// 100x100 path NAC that takes a NAC match per pair, seconds of work that the timeout
 /// covers too (it once ran five times past it, the summary saying otherwise).

@@ -66,6 +66,11 @@ fn attr_key(types: &TypeSystem, mut ty: NodeTypeId, attr: AttrId) -> AttrKey {
 /// on the graph engine, which matches NACs where they are needed instead of all at once.
 pub const MAX_NAC_MATCHES: usize = 1 << 22;
 
+/// The most (slot, value) placements the compiler lists: each is an instance with its own
+/// binding, so past it the tables alone would take gigabytes and minutes to build (a
+/// 4x65536 grid of 44 values has 11.5 million).
+pub const MAX_PLACEMENTS: u64 = 1 << 22;
+
 /// The most 64-bit words of the solver's per-hub slot sets (hubs times slots / 64):
 /// 128 MiB each for readers and members.
 pub const MAX_HUB_WORDS: u64 = 1 << 24;
@@ -128,6 +133,16 @@ pub fn compile(g: &Grammar) -> Result<SlotModel, Refusal> {
                 }
             }
         }
+    }
+    let placements = slots.len() as u64 * d as u64;
+    if placements > MAX_PLACEMENTS {
+        return not_slot(
+            g.rules[0].span,
+            format!(
+                "the slot engine would list {placements} placements ({} slots times {d} values; limit {MAX_PLACEMENTS})",
+                slots.len()
+            ),
+        );
     }
     let mut model = SlotModel::new(g, slots, slot_of, d);
     let rules: Vec<RuleCompiler> = g
