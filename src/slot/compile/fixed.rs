@@ -41,15 +41,20 @@ pub struct FixedNacs {
 pub(super) struct Mark {
     hubs: usize,
     tables: usize,
+    /// The values allowed before, while the NAC compiles over every value allowed: what it
+    /// removes must not hide behind what another NAC, which a layer may change, removed.
     allowed: Vec<u128>,
 }
 
 impl Mark {
-    pub(super) fn of(model: &SlotModel) -> Mark {
+    /// Marks `model` and allows every value until [`FixedNacs::record`] restores them.
+    pub(super) fn of(model: &mut SlotModel) -> Mark {
+        let all = vec![!0; model.allowed.len()];
+        let allowed = std::mem::replace(&mut model.allowed, all);
         Mark {
             hubs: model.hubs.len(),
             tables: model.tables.len(),
-            allowed: model.allowed.clone(),
+            allowed,
         }
     }
 }
@@ -74,8 +79,9 @@ impl FixedNacs {
         self.slots == model.slots
     }
 
-    /// Records what NAC `nac` of rule `rule` added to `model` since `mark`.
-    pub(super) fn record(&mut self, key: (usize, usize), model: &SlotModel, mark: &Mark) {
+    /// Records what NAC `nac` of rule `rule` added to `model` since `mark`, and narrows
+    /// the values allowed before by what it removed.
+    pub(super) fn record(&mut self, key: (usize, usize), model: &mut SlotModel, mark: Mark) {
         let added = &model.hubs[mark.hubs..];
         let hubs = added
             .iter()
@@ -85,12 +91,11 @@ impl FixedNacs {
             })
             .collect();
         let tables = model.tables[mark.tables..].to_vec();
-        let removed = mark
-            .allowed
-            .iter()
-            .zip(&model.allowed)
-            .map(|(before, after)| before & !after)
-            .collect();
+        let removed: Vec<u128> = model.allowed.iter().map(|after| !after).collect();
+        model.allowed = mark.allowed;
+        for (allowed, removed) in model.allowed.iter_mut().zip(&removed) {
+            *allowed &= !removed;
+        }
         self.effects.insert(
             key,
             Effect {

@@ -59,7 +59,7 @@ impl RuleCompiler<'_> {
                     })?;
             }
             if let (Some(record), Some(mark)) = (record.as_deref_mut(), mark) {
-                record.record((ri, i), model, &mark);
+                record.record((ri, i), model, mark);
             }
         }
         Ok(())
