@@ -42,6 +42,15 @@ impl<'g> Engine<'g> {
     /// Compiles `grammar`: to the slot engine where its rules only fill slots, else to the
     /// whole-graph engine (the reason kept for `check` and the report).
     pub fn new(grammar: &'g Grammar) -> Engine<'g> {
+        Engine::reusing(grammar, None)
+    }
+
+    /// [`Engine::new`], reusing what `base`'s slot engine compiled that layers do not change.
+    fn reusing(grammar: &'g Grammar, base: Option<&Engine<'_>>) -> Engine<'g> {
+        let base = base.and_then(|b| match &b.kind {
+            Kind::Slot(s) => Some(&**s),
+            Kind::Graph(_) => None,
+        });
         let kind = match grammar.forbids.first() {
             // Pruning matches whole states: the slot engine's tables do not hold them.
             Some(p) => Kind::Graph(Refusal::new(
@@ -49,7 +58,7 @@ impl<'g> Engine<'g> {
                 RefusalKind::NotSlot,
                 "`forbid` patterns are matched on whole graphs: the slot engine does not evaluate them",
             )),
-            None => match SlotEngine::new(grammar) {
+            None => match base.map_or_else(|| SlotEngine::new(grammar), |b| SlotEngine::reusing(grammar, b)) {
                 Ok(slot) => Kind::Slot(Box::new(slot)),
                 Err(why) => Kind::Graph(why),
             },
@@ -82,7 +91,8 @@ impl<'g> Engine<'g> {
     /// Runs `f` with the engine of a puzzle whose line carries `layers`: this engine when
     /// they are empty and the file has no layer content of its own, else one compiled for the grammar with the layers added — layers
     /// change the start graph's structure, from which the slot engine compiles its tables,
-    /// so each such puzzle pays a copy of the grammar and a compilation.
+    /// so each such puzzle pays a copy of the grammar and a compilation of what its layers
+    /// reach (the tables of NACs they cannot reach come from this engine).
     pub fn with_layers<R>(&self, layers: &Layers, f: impl FnOnce(&Engine<'_>) -> R) -> R {
         if layers.is_empty() && self.grammar.layer_base.is_none() {
             return f(self);
@@ -90,7 +100,7 @@ impl<'g> Engine<'g> {
         let grammar = self.grammar.with_layers(layers);
         let engine = Engine {
             listener: self.listener.clone(),
-            ..Engine::new(&grammar)
+            ..Engine::reusing(&grammar, Some(self))
         };
         f(&engine)
     }

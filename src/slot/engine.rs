@@ -9,7 +9,8 @@ use crate::grammar::{Givens, Grammar};
 
 use super::solver::DYN;
 use super::{
-    compile, ColouringSpace, Conflict, FocusSpace, FullSpace, Mask, SlotModel, Tables, Work,
+    compile::{compile_reusing, FixedNacs},
+    ColouringSpace, Conflict, FocusSpace, FullSpace, Mask, SlotModel, Tables, Work,
 };
 
 use crate::explore::config::{Config, Expand, Order};
@@ -81,12 +82,27 @@ pub struct SlotEngine<'g> {
     cell_slots: Option<Vec<u32>>,
     /// The slots' conflict graph, built the first time a colouring focus runs.
     conflict: OnceLock<Conflict>,
+    /// The tables of NACs no layer reaches, for the engines of layered puzzles.
+    fixed: FixedNacs,
 }
 
 impl<'g> SlotEngine<'g> {
     /// Compiles `grammar` to slots, or says why its rules are not slot-filling.
     pub fn new(grammar: &'g Grammar) -> Result<SlotEngine<'g>, Refusal> {
-        let model = compile(grammar)?;
+        SlotEngine::compiled(grammar, None)
+    }
+
+    /// [`SlotEngine::new`] for `grammar` with a puzzle's layers added, reusing from
+    /// `base` (the engine of the same rule file) the tables its layers cannot change.
+    pub fn reusing(grammar: &'g Grammar, base: &SlotEngine<'_>) -> Result<SlotEngine<'g>, Refusal> {
+        SlotEngine::compiled(grammar, Some(&base.fixed))
+    }
+
+    fn compiled(
+        grammar: &'g Grammar,
+        reuse: Option<&FixedNacs>,
+    ) -> Result<SlotEngine<'g>, Refusal> {
+        let (model, fixed) = compile_reusing(grammar, reuse)?;
         let width = match model.d {
             0..=16 => Width::W16(Tables::new(&model)),
             17..=32 => Width::W32(Tables::new(&model)),
@@ -110,6 +126,7 @@ impl<'g> SlotEngine<'g> {
             base_values,
             cell_slots,
             conflict: OnceLock::new(),
+            fixed,
         })
     }
 

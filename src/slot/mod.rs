@@ -16,6 +16,7 @@ pub mod relation;
 pub mod solver;
 
 pub use colouring::ColouringSpace;
+#[cfg(test)]
 pub use compile::compile;
 pub use conflict::Conflict;
 pub use engine::SlotEngine;

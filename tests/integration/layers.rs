@@ -224,6 +224,46 @@ fn killer_cages_and_sums_per_line_count_as_the_brute_force_does() {
     assert_eq!(count(&rule("killer-4x4"), None, &[]), vec![own]);
 }
 
+/// A batch whose lines have different cages compiles the rows, columns and boxes once
+/// and each line's cages anew: each puzzle's count in the batch is the count of that
+/// puzzle solved alone, and the brute force's, on one thread and on two.
+#[test]
+fn each_puzzle_of_a_killer_batch_counts_as_it_does_alone() {
+    let puzzles = layers("killer-4x4.txt");
+    let lines: Vec<String> = std::fs::read_to_string(&puzzles)
+        .expect("the fixture reads")
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(str::to_string)
+        .collect();
+    let cages: std::collections::BTreeSet<&str> =
+        lines.iter().filter_map(|l| l.split('|').nth(1)).collect();
+    assert!(cages.len() > 1, "the batch has different cage layouts");
+    let expected: Vec<u64> = read_lines(&puzzles)
+        .iter()
+        .map(|l| {
+            let v = killer(l);
+            brute::count(&v, &v.parse_givens(&l.givens))
+        })
+        .collect();
+    let alone: Vec<u64> = lines
+        .iter()
+        .map(|line| {
+            let path = temp_path("killer-alone", "txt");
+            std::fs::write(&path, format!("{line}\n")).expect("a temporary file");
+            let counts = count(&rule("killer-4x4"), Some(&path), &[]);
+            let _ = std::fs::remove_file(&path);
+            assert_eq!(counts.len(), 1, "{line}");
+            counts[0]
+        })
+        .collect();
+    assert_eq!(alone, expected);
+    for threads in ["1", "2"] {
+        let batch = count(&rule("killer-4x4"), Some(&puzzles), &["--threads", threads]);
+        assert_eq!(batch, alone, "on {threads} thread(s)");
+    }
+}
+
 /// A rule file's own layer content is its own puzzle's, and what the tests' descriptions
 /// say, read from the file's text.
 #[test]

@@ -39,12 +39,14 @@ use super::solver::WORD_BITS;
 use instances::replacement;
 use recognise::{check_givens, var_type};
 
+mod fixed;
 mod group;
 mod hubs;
 mod instances;
 mod nac;
 mod recognise;
 
+pub use fixed::FixedNacs;
 pub use instances::slot_values;
 
 /// An attribute identified by the type that declares it, so that reads through a subtype
@@ -81,8 +83,19 @@ fn mib_of_words(words: u64) -> u64 {
 }
 
 /// Compiles a grammar the analysis recognises as slot-filling; refuses it when its tables
-/// would be too large.
+/// would be too large. (The engine compiles through [`compile_reusing`].)
+#[cfg(test)]
 pub fn compile(g: &Grammar) -> Result<SlotModel, Refusal> {
+    compile_reusing(g, None).map(|(model, _)| model)
+}
+
+/// [`compile`], replaying from `reuse` (the record of the same rule file without its
+/// layers, or with others) the NACs no layer can reach, and recording those it compiles:
+/// a batch of layered puzzles compiles only what its layers change.
+pub fn compile_reusing(
+    g: &Grammar,
+    reuse: Option<&FixedNacs>,
+) -> Result<(SlotModel, FixedNacs), Refusal> {
     let types = &g.types;
     let d = g.domain.len();
     let fill = slot_fill(g)?;
@@ -183,8 +196,23 @@ pub fn compile(g: &Grammar) -> Result<SlotModel, Refusal> {
         }
     };
     let group_nacs = group_nacs(g)?;
-    for ((rule, inst), groups) in rules.iter().zip(&instances).zip(&group_nacs) {
-        rule.compile_nacs(&mut model, &host, inst, groups)?;
+    // Replacements match on stand-ins the layers may change; grammars without layers have
+    // nothing to reuse.
+    let vocabulary =
+        (model.replaced.is_none() && !g.layers.is_empty()).then(|| fixed::LayerVocabulary::of(g));
+    let reuse = reuse.filter(|f| f.fits(&model));
+    let mut record = FixedNacs::over(&model);
+    let recording = vocabulary.is_some() && reuse.is_none();
+    for (ri, ((rule, inst), groups)) in rules.iter().zip(&instances).zip(&group_nacs).enumerate() {
+        rule.compile_nacs(
+            &mut model,
+            &host,
+            inst,
+            groups,
+            (ri, vocabulary.as_ref()),
+            reuse,
+            recording.then_some(&mut record),
+        )?;
     }
     group::list_feasible(&mut model);
     let words = model.slots.len().div_ceil(WORD_BITS).max(1) as u64;
@@ -203,7 +231,7 @@ pub fn compile(g: &Grammar) -> Result<SlotModel, Refusal> {
     }
     check_givens(g, &model)?;
     model.finish(g);
-    Ok(model)
+    Ok((model, record))
 }
 
 /// Per rule, the indexes of its NACs that read the filled cell's group through aggregates,

@@ -8,6 +8,7 @@ use crate::model::{AttrId, Graph, NodeId, Value, VarId};
 use crate::rule::{Aggregate, Env, Pattern};
 
 use super::super::model::SlotModel;
+use super::fixed::{FixedNacs, LayerVocabulary, Mark};
 use super::hubs::add_hubs;
 use super::instances::{Instance, Instances};
 use super::{RuleCompiler, MAX_NAC_MATCHES};
@@ -15,14 +16,29 @@ use crate::analysis::slot_fill::not_slot;
 use crate::analysis::Refusal;
 
 impl RuleCompiler<'_> {
+    /// Compiles the rule's NACs. Those no layer can reach replay their effect from `reuse`
+    /// where it holds them, and record it in `record` where it is given.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn compile_nacs(
         &self,
         model: &mut SlotModel,
         host: &Graph,
         instances: &Instances,
         groups: &[usize],
+        (ri, vocabulary): (usize, Option<&LayerVocabulary>),
+        reuse: Option<&FixedNacs>,
+        mut record: Option<&mut FixedNacs>,
     ) -> Result<(), Refusal> {
         for (i, nac) in self.r.lhs.nacs.iter().enumerate() {
+            let fixed = !groups.contains(&i)
+                && vocabulary.is_some_and(|v| v.cannot_reach(self.g, &self.r.lhs, nac));
+            if fixed && reuse.is_some_and(|f| f.replay((ri, i), model)) {
+                continue;
+            }
+            let mark = match (&record, fixed) {
+                (Some(_), true) => Some(Mark::of(model)),
+                _ => None,
+            };
             if groups.contains(&i) {
                 self.compile_group_nac(model, host, nac, instances)?;
             } else if let Some(e) = nac.conds.iter().find(|e| e.has_aggregate()) {
@@ -41,6 +57,9 @@ impl RuleCompiler<'_> {
                         refusal.reason = format!("rule `{}`: {}", self.r.name, refusal.reason);
                         refusal
                     })?;
+            }
+            if let (Some(record), Some(mark)) = (record.as_deref_mut(), mark) {
+                record.record((ri, i), model, mark);
             }
         }
         Ok(())

@@ -139,3 +139,36 @@ fn one_sided_nacs_are_not_symmetric() {
     );
     assert_eq!(model.focus_sound, Err(why));
 }
+
+/// The killer 4x4 of `rules/` and the batch of its tests, each line its own cages.
+const KILLER_4X4: &str = include_str!("../../../rules/killer-4x4.graft");
+const KILLER_BATCH: &str = include_str!("../../../tests/fixtures/layers/killer-4x4.txt");
+
+/// A puzzle's model compiled with the NACs its layers cannot reach replayed from the rule
+/// file's engine is the model compiled from scratch: the same slots, values, hubs, tables
+/// and groups, for every line of a batch whose lines have different cages.
+#[test]
+fn replayed_nacs_give_the_model_compiled_from_scratch() {
+    let g = load_str("killer-4x4.graft", KILLER_4X4).expect("the rule file loads");
+    let (_, fixed) = super::compile_reusing(&g, None).expect("a killer fills slots");
+    let source = crate::diag::Source::new("killer-4x4.txt", KILLER_BATCH.to_string());
+    let puzzles = crate::read_puzzles(&g, &source).expect("the batch reads");
+    assert!(puzzles.len() > 1);
+    let layouts: std::collections::BTreeSet<String> =
+        puzzles.iter().map(|p| format!("{:?}", p.layers)).collect();
+    assert_eq!(layouts.len(), puzzles.len(), "every line its own layers");
+    for p in &puzzles {
+        let layered = g.with_layers(&p.layers);
+        let fresh = compile(&layered).expect("a killer fills slots");
+        let (reused, _) = super::compile_reusing(&layered, Some(&fixed)).expect("it compiles");
+        let shape = |m: &super::SlotModel| {
+            format!(
+                "{:?} {:?} {:?} {:?} {:?} {:?} {:?}",
+                m.slots, m.allowed, m.hubs, m.tables, m.once, m.group_nacs, m.groups
+            )
+        };
+        assert_eq!(shape(&reused), shape(&fresh), "puzzle {}", p.number);
+    }
+    // The row, column and box NAC is the one no layer reaches; the cage NACs are not.
+    assert_eq!(fixed.len(), 1);
+}

@@ -1,0 +1,198 @@
+//! NAC tables that a puzzle's layers cannot change, compiled once per rule file.
+//!
+//! A batch of layered puzzles (a killer's cages and sums) compiles the slot engine anew
+//! for each puzzle, since the layers add structure the NACs may read. But a NAC whose
+//! structure, together with its rule's left side, can bind no node a layer adds, follow no
+//! edge label a layer adds and read no attribute a layer sets, has the same matches on
+//! every puzzle's graph: a layer's nodes come after the base graph's, so base node ids
+//! hold. Its effect on the model (tables, hubs, narrowed values) is then recorded when
+//! the rule file compiles, and replayed for each puzzle instead of matched again.
+
+use std::collections::HashMap;
+
+use crate::grammar::Grammar;
+use crate::layer::LayerKind;
+use crate::model::{AttrId, LabelId, NodeId, NodeTypeId};
+use crate::rule::{PathExpr, Pattern};
+
+use super::super::model::{Hub, SlotModel};
+
+/// What compiling one NAC added to the model.
+#[derive(Clone, Debug)]
+struct Effect {
+    /// The hubs added, each with its table (tables are shared by content, so a table's
+    /// index depends on what the model held before).
+    hubs: Vec<(Vec<u32>, Vec<u32>, Vec<u128>)>,
+    /// Tables added without a hub of their own.
+    tables: Vec<Vec<u128>>,
+    /// Per slot, the values this NAC removed from those some rule may place.
+    removed: Vec<u128>,
+}
+
+/// The recorded effects of a rule file's layer-independent NACs, keyed by (rule, NAC).
+#[derive(Clone, Debug, Default)]
+pub struct FixedNacs {
+    /// The slots the effects are numbered over.
+    slots: Vec<(NodeId, AttrId)>,
+    effects: HashMap<(usize, usize), Effect>,
+}
+
+/// The model before a NAC compiles, to tell afterwards what it added.
+pub(super) struct Mark {
+    hubs: usize,
+    tables: usize,
+    /// The values allowed before, while the NAC compiles over every value allowed: what it
+    /// removes must not hide behind what another NAC, which a layer may change, removed.
+    allowed: Vec<u128>,
+}
+
+impl Mark {
+    /// Marks `model` and allows every value until [`FixedNacs::record`] restores them.
+    pub(super) fn of(model: &mut SlotModel) -> Mark {
+        let all = vec![!0; model.allowed.len()];
+        let allowed = std::mem::replace(&mut model.allowed, all);
+        Mark {
+            hubs: model.hubs.len(),
+            tables: model.tables.len(),
+            allowed,
+        }
+    }
+}
+
+impl FixedNacs {
+    /// An empty record over the slots of `model`.
+    pub(super) fn over(model: &SlotModel) -> FixedNacs {
+        FixedNacs {
+            slots: model.slots.clone(),
+            effects: HashMap::new(),
+        }
+    }
+
+    /// How many NACs' effects are recorded.
+    #[cfg(test)]
+    pub(super) fn len(&self) -> usize {
+        self.effects.len()
+    }
+
+    /// True when the effects recorded here may be replayed on `model`: same slots.
+    pub(super) fn fits(&self, model: &SlotModel) -> bool {
+        self.slots == model.slots
+    }
+
+    /// Records what NAC `nac` of rule `rule` added to `model` since `mark`, and narrows
+    /// the values allowed before by what it removed.
+    pub(super) fn record(&mut self, key: (usize, usize), model: &mut SlotModel, mark: Mark) {
+        let added = &model.hubs[mark.hubs..];
+        let hubs = added
+            .iter()
+            .map(|h| {
+                let table = model.tables[h.table as usize].clone();
+                (h.writers.clone(), h.readers.clone(), table)
+            })
+            .collect();
+        let tables = model.tables[mark.tables..].to_vec();
+        let removed: Vec<u128> = model.allowed.iter().map(|after| !after).collect();
+        model.allowed = mark.allowed;
+        for (allowed, removed) in model.allowed.iter_mut().zip(&removed) {
+            *allowed &= !removed;
+        }
+        self.effects.insert(
+            key,
+            Effect {
+                hubs,
+                tables,
+                removed,
+            },
+        );
+    }
+
+    /// Replays the recorded effect of NAC `key` on `model`; false when none is recorded.
+    pub(super) fn replay(&self, key: (usize, usize), model: &mut SlotModel) -> bool {
+        let Some(effect) = self.effects.get(&key) else {
+            return false;
+        };
+        for table in &effect.tables {
+            model.add_table(table.clone());
+        }
+        for (writers, readers, table) in &effect.hubs {
+            let table = model.add_table(table.clone());
+            model.hubs.push(Hub {
+                writers: writers.clone(),
+                readers: readers.clone(),
+                table,
+            });
+        }
+        for (allowed, removed) in model.allowed.iter_mut().zip(&effect.removed) {
+            *allowed &= !removed;
+        }
+        true
+    }
+}
+
+/// What a grammar's layers add: node types, edge labels, and attributes of base nodes.
+pub(super) struct LayerVocabulary {
+    types: Vec<NodeTypeId>,
+    labels: Vec<LabelId>,
+    attrs: Vec<AttrId>,
+}
+
+impl LayerVocabulary {
+    pub(super) fn of(g: &Grammar) -> LayerVocabulary {
+        let mut v = LayerVocabulary {
+            types: Vec::new(),
+            labels: Vec::new(),
+            attrs: Vec::new(),
+        };
+        for layer in &g.layers {
+            match &layer.kind {
+                LayerKind::Regions { ty, label } => {
+                    v.types.push(*ty);
+                    v.labels.push(*label);
+                }
+                LayerKind::Lines { ty, label, next } => {
+                    v.types.push(*ty);
+                    v.labels.push(*label);
+                    v.labels.extend(*next);
+                }
+                // On layer nodes only, which the types above keep out of reach.
+                LayerKind::RegionAttr { .. } | LayerKind::LineAttr { .. } => {}
+                // On cells and row or column nodes of the base graph.
+                LayerKind::CellAttr { attr, .. } | LayerKind::NodeAttr { attr, .. } => {
+                    v.attrs.push(*attr)
+                }
+            }
+        }
+        v
+    }
+
+    /// True when NAC `nac` of a rule with left side `lhs` matches alike on every puzzle's
+    /// graph: none of its or the left side's nodes can be a layer's node, none of their
+    /// edges follows a layer's label, and no condition reads an attribute a layer sets
+    /// (compared by index alone, which may only refuse too much).
+    pub(super) fn cannot_reach(&self, g: &Grammar, lhs: &Pattern, nac: &Pattern) -> bool {
+        let nodes = lhs.nodes.iter().chain(&nac.nodes);
+        let node_free = nodes
+            .into_iter()
+            .all(|n| !self.types.iter().any(|&t| g.types.is_subtype(t, n.ty)));
+        let edge_free = lhs
+            .edges
+            .iter()
+            .chain(&nac.edges)
+            .all(|e| !self.path_reads(&e.path));
+        let mut attr_free = true;
+        for e in lhs.conds.iter().chain(&nac.conds) {
+            e.visit_attrs(&mut |_, a| attr_free &= !self.attrs.contains(&a));
+        }
+        node_free && edge_free && attr_free && nac.nacs.is_empty()
+    }
+
+    fn path_reads(&self, path: &PathExpr) -> bool {
+        match path {
+            PathExpr::Label(l) => self.labels.contains(l),
+            PathExpr::Inverse(p) | PathExpr::Star(p) | PathExpr::Plus(p) | PathExpr::Opt(p) => {
+                self.path_reads(p)
+            }
+            PathExpr::Seq(ps) | PathExpr::Alt(ps) => ps.iter().any(|p| self.path_reads(p)),
+        }
+    }
+}
