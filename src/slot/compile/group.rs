@@ -15,7 +15,7 @@ use crate::rule::{Expr, ExprKind, Pattern};
 use super::super::group::{multisets, subsets, Contents, Group, GroupAgg, GroupNac};
 use super::super::model::SlotModel;
 use super::instances::Instances;
-use super::{attr_key, RuleCompiler, MAX_NAC_MATCHES};
+use super::{attr_key, matches_by_left_side, RuleCompiler, MAX_NAC_MATCHES};
 
 impl RuleCompiler<'_> {
     /// Compiles a NAC the analysis accepted as reading the filled cell's group.
@@ -90,28 +90,14 @@ impl RuleCompiler<'_> {
         let end = structure.var_end() as usize;
         let index = GraphIndex::new(&g.types, host, &[]);
         let m = Matcher::new(&g.types, host, &[]).with_index(&index);
-        let mut matches: HashMap<Vec<NodeId>, Vec<Vec<NodeId>>> = HashMap::new();
-        let mut listed = 0usize;
-        let plan = SearchPlan::compile(&structure);
-        let flow = m.for_each_match(&plan, &mut Vec::new(), &mut |b| {
-            listed += 1;
-            if listed > MAX_NAC_MATCHES {
-                return ControlFlow::Break(());
-            }
-            matches
-                .entry(b[..lhs_len].to_vec())
-                .or_default()
-                .push(b[..end].to_vec());
-            ControlFlow::Continue(())
-        });
-        if flow.is_break() {
+        let Some(matches) = matches_by_left_side(&m, &structure, lhs_len) else {
             return not_slot(
                 nac.span,
                 format!(
                     "this NAC's structure has more than {MAX_NAC_MATCHES} matches on the start graph, too many to compile into groups"
                 ),
             );
-        }
+        };
         // The cells an aggregate ranges over, from a full match: its pattern without the
         // conditions on the cell's value, which the group's evaluation reads.
         let range = Pattern {

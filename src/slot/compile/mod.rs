@@ -27,10 +27,12 @@
 
 use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap};
+use std::ops::ControlFlow;
 
 use crate::analysis::slot_fill::{not_slot, slot_fill};
 use crate::analysis::{Monotone, Refusal};
 use crate::grammar::Grammar;
+use crate::matcher::{Matcher, SearchPlan};
 use crate::model::{AttrId, Graph, NodeId, NodeTypeId, TypeSystem, VarId};
 use crate::rule::{Expr, Pattern, Rule};
 
@@ -67,6 +69,35 @@ fn attr_key(types: &TypeSystem, mut ty: NodeTypeId, attr: AttrId) -> AttrKey {
 /// The most matches of one NAC's structure the compiler lists; past it the grammar runs
 /// on the graph engine, which matches NACs where they are needed instead of all at once.
 pub const MAX_NAC_MATCHES: usize = 1 << 22;
+
+/// The matches of a NAC's structure, grouped by their left-side part.
+type MatchesByLeftSide = HashMap<Vec<NodeId>, Vec<Vec<NodeId>>>;
+
+/// A NAC's structure (the left side's nodes, then the NAC's) matched on the start graph:
+/// each match's nodes, grouped by the left side's part (its first `lhs_len` nodes); `None`
+/// past [`MAX_NAC_MATCHES`] matches.
+fn matches_by_left_side(
+    m: &Matcher<'_>,
+    structure: &Pattern,
+    lhs_len: usize,
+) -> Option<MatchesByLeftSide> {
+    let end = structure.var_end() as usize;
+    let plan = SearchPlan::compile(structure);
+    let mut matches = MatchesByLeftSide::new();
+    let mut listed = 0usize;
+    let flow = m.for_each_match(&plan, &mut Vec::new(), &mut |b| {
+        listed += 1;
+        if listed > MAX_NAC_MATCHES {
+            return ControlFlow::Break(());
+        }
+        matches
+            .entry(b[..lhs_len].to_vec())
+            .or_default()
+            .push(b[..end].to_vec());
+        ControlFlow::Continue(())
+    });
+    flow.is_continue().then_some(matches)
+}
 
 /// The most (slot, value) placements the compiler lists: each is an instance with its own
 /// binding, so past it the tables alone would take gigabytes and minutes to build (a

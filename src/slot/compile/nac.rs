@@ -1,9 +1,8 @@
 //! NAC tables: a NAC becomes a table "witness value y blocks placed values x".
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
-use std::ops::ControlFlow;
 
-use crate::matcher::{BindingEnv, GraphIndex, Matcher, SearchPlan};
+use crate::matcher::{BindingEnv, GraphIndex, Matcher};
 use crate::model::{AttrId, Graph, NodeId, Value, VarId};
 use crate::rule::{Aggregate, Env, Pattern};
 
@@ -11,7 +10,7 @@ use super::super::model::SlotModel;
 use super::fixed::{FixedNacs, LayerVocabulary, Mark};
 use super::hubs::add_hubs;
 use super::instances::{Instance, Instances};
-use super::{RuleCompiler, MAX_NAC_MATCHES};
+use super::{matches_by_left_side, RuleCompiler, MAX_NAC_MATCHES};
 use crate::analysis::slot_fill::not_slot;
 use crate::analysis::Refusal;
 
@@ -138,34 +137,20 @@ impl RuleCompiler<'_> {
             span: nac.span,
         };
         let lhs_len = nac.bound as usize;
-        let plan = SearchPlan::compile(&structure);
         // NAC matches (their own nodes) per static left-side match.
-        let mut matches: HashMap<Vec<NodeId>, Vec<Vec<NodeId>>> = HashMap::new();
-        let mut listed = 0usize;
-        let flow = {
-            let index = GraphIndex::new(types, host, &[]);
-            let m = Matcher::new(types, host, &[]).with_index(&index);
-            let mut binding = Vec::new();
-            m.for_each_match(&plan, &mut binding, &mut |b| {
-                listed += 1;
-                if listed > MAX_NAC_MATCHES {
-                    return ControlFlow::Break(());
-                }
-                matches
-                    .entry(b[..lhs_len].to_vec())
-                    .or_default()
-                    .push(b[..structure.var_end() as usize].to_vec());
-                ControlFlow::Continue(())
-            })
-        };
-        if flow.is_break() {
+        let index = GraphIndex::new(types, host, &[]);
+        let Some(matches) = matches_by_left_side(
+            &Matcher::new(types, host, &[]).with_index(&index),
+            &structure,
+            lhs_len,
+        ) else {
             return not_slot(
                 nac.span,
                 format!(
                     "this NAC's structure has more than {MAX_NAC_MATCHES} matches on the start graph, too many to compile into tables"
                 ),
             );
-        }
+        };
         // A NAC over a node whose existence changes (a cell that may be deleted, or the
         // stand-in of a node not yet created) tests emptiness, not a value.
         if let Some(rep) = &model.replaced {
