@@ -686,7 +686,7 @@ pub fn anchorable(p: &Pattern, set: &[AttrId]) -> bool {
 
 /// True when `body` or anything of `p` (nested patterns included) reads an attribute of
 /// `set`.
-fn reads_any(p: &Pattern, body: Option<&Expr>, set: &[AttrId]) -> bool {
+pub fn reads_any(p: &Pattern, body: Option<&Expr>, set: &[AttrId]) -> bool {
     let mut hit = false;
     let mut any = |e: &Expr| {
         let mut f = |_: VarId, a: AttrId| hit |= set.contains(&a);

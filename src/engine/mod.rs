@@ -8,7 +8,7 @@ pub use plan::Plan;
 
 use std::time::Instant;
 
-use crate::analysis::{forbid, Monotone, Refusal, RefusalKind};
+use crate::analysis::{forbid, Monotone, Refusal};
 use crate::diag::Diagnostic;
 use crate::grammar::{Givens, Grammar};
 use crate::layer::Layers;
@@ -51,17 +51,12 @@ impl<'g> Engine<'g> {
             Kind::Slot(s) => Some(&**s),
             Kind::Graph(_) => None,
         });
-        let kind = match grammar.forbids.first() {
-            // Pruning matches whole states: the slot engine's tables do not hold them.
-            Some(p) => Kind::Graph(Refusal::new(
-                p.span,
-                RefusalKind::NotSlot,
-                "`forbid` patterns are matched on whole graphs: the slot engine does not evaluate them",
-            )),
-            None => match base.map_or_else(|| SlotEngine::new(grammar), |b| SlotEngine::reusing(grammar, b)) {
-                Ok(slot) => Kind::Slot(Box::new(slot)),
-                Err(why) => Kind::Graph(why),
-            },
+        let kind = match base.map_or_else(
+            || SlotEngine::new(grammar),
+            |b| SlotEngine::reusing(grammar, b),
+        ) {
+            Ok(slot) => Kind::Slot(Box::new(slot)),
+            Err(why) => Kind::Graph(why),
         };
         Engine {
             grammar,

@@ -16,6 +16,7 @@ use crate::model::Graph;
 
 use super::colouring_state::Colouring;
 use super::conflict::Conflict;
+use super::forbid::ForbidScratch;
 use super::mask::Mask;
 use super::model::SlotModel;
 use super::pick::{pick, Pick};
@@ -106,17 +107,27 @@ impl<'a, M: Mask> ColouringSpace<'a, M> {
 
 impl<M: Mask> Space for ColouringSpace<'_, M> {
     type State = Colouring<M>;
-    /// The focus slot's values, in the order tried.
-    type Scratch = Vec<u32>;
+    /// The focus slot's values, in the order tried, and the mirror `forbid` patterns are
+    /// checked on.
+    type Scratch = (Vec<u32>, ForbidScratch);
 
     fn initial(&self) -> Option<Colouring<M>> {
-        Some(self.start.clone())
+        let vals = &self.start.work.vals;
+        let forbidden = self.model.forbids.as_ref().is_some_and(|f| {
+            f.forbidden(
+                self.grammar,
+                self.model,
+                &mut ForbidScratch::default(),
+                vals,
+            )
+        });
+        (!forbidden).then(|| self.start.clone())
     }
 
     fn expand(
         &self,
         state: &Colouring<M>,
-        values: &mut Vec<u32>,
+        (values, mirror): &mut (Vec<u32>, ForbidScratch),
         succ: &mut Successors<'_, Colouring<M>>,
     ) -> Expansion {
         let t = self.tables;
@@ -134,8 +145,15 @@ impl<M: Mask> Space for ColouringSpace<'_, M> {
         values.clear();
         while !c.is_zero() {
             let y = c.pop_first();
-            // The boards hold the pairwise NACs; a group NAC is checked here.
-            if !t.group_blocked(&state.work, p.slot as usize, y) {
+            // The boards hold the pairwise NACs; a group NAC and a `forbid` pattern are
+            // checked here.
+            let mut forbidden = |y| {
+                self.model.forbids.as_ref().is_some_and(|f| {
+                    let (g, m, vals) = (self.grammar, self.model, &state.work.vals);
+                    f.forbidden_placing(g, m, mirror, vals, p.slot, y)
+                })
+            };
+            if !t.group_blocked(&state.work, p.slot as usize, y) && !forbidden(y) {
                 values.push(y);
             }
         }

@@ -18,6 +18,7 @@ use crate::model::Graph;
 
 use crate::explore::{Expansion, Space, Successors};
 
+use super::forbid::ForbidScratch;
 use super::mask::Mask;
 use super::model::SlotModel;
 use super::solver::{Tables, Work};
@@ -39,7 +40,14 @@ impl<'a, M: Mask, const W: usize> FocusSpace<'a, M, W> {
         base: &'a Graph,
         mut start: Work<M>,
     ) -> Self {
-        let alive = tables.propagate::<W>(&mut start);
+        let alive = tables.propagate::<W>(&mut start)
+            && model.forbids.as_ref().is_none_or(|f| {
+                // Every instance checked once, then candidates next to the filled slots.
+                let mut scratch = ForbidScratch::default();
+                let none = vec![0; start.vals.len()];
+                !f.forbidden(grammar, model, &mut scratch, &start.vals)
+                    && f.settle::<M, W>(grammar, model, tables, &mut scratch, &none, &mut start)
+            });
         FocusSpace {
             grammar,
             model,
@@ -49,10 +57,28 @@ impl<'a, M: Mask, const W: usize> FocusSpace<'a, M, W> {
         }
     }
 
-    fn branch(&self, state: &Work<M>, succ: &mut Successors<'_, Work<M>>, s: u32, y: u32) {
+    fn branch(
+        &self,
+        state: &Work<M>,
+        scratch: &mut ForbidScratch,
+        succ: &mut Successors<'_, Work<M>>,
+        (s, y): (u32, u32),
+    ) {
         let mut child = succ.copy_of(state);
         let t = self.tables;
-        if t.place::<W>(&mut child, s as usize, y) && t.propagate::<W>(&mut child) {
+        let alive = t.place::<W>(&mut child, s as usize, y)
+            && match &self.model.forbids {
+                None => t.propagate::<W>(&mut child),
+                Some(f) => f.settle::<M, W>(
+                    self.grammar,
+                    self.model,
+                    t,
+                    scratch,
+                    &state.vals,
+                    &mut child,
+                ),
+            };
+        if alive {
             succ.push(child);
         } else {
             succ.dead += 1;
@@ -63,19 +89,25 @@ impl<'a, M: Mask, const W: usize> FocusSpace<'a, M, W> {
 
 impl<M: Mask, const W: usize> Space for FocusSpace<'_, M, W> {
     type State = Work<M>;
-    type Scratch = ();
+    /// The mirror `forbid` patterns are checked on.
+    type Scratch = ForbidScratch;
 
     fn initial(&self) -> Option<Work<M>> {
         self.start.clone()
     }
 
-    fn expand(&self, state: &Work<M>, _: &mut (), succ: &mut Successors<'_, Work<M>>) -> Expansion {
+    fn expand(
+        &self,
+        state: &Work<M>,
+        scratch: &mut ForbidScratch,
+        succ: &mut Successors<'_, Work<M>>,
+    ) -> Expansion {
         let t = self.tables;
         let Some((s, k)) = t.best_slot::<W>(state) else {
             return Expansion { transitions: 0 };
         };
         if let Some((h, y, kv)) = t.best_value::<W>(state, k) {
-            t.for_each_place::<W>(state, h, y, |m| self.branch(state, succ, m, y));
+            t.for_each_place::<W>(state, h, y, |m| self.branch(state, scratch, succ, (m, y)));
             return Expansion {
                 transitions: u64::from(kv),
             };
@@ -83,7 +115,7 @@ impl<M: Mask, const W: usize> Space for FocusSpace<'_, M, W> {
         let mut c = t.cand::<W>(state, s as usize);
         while !c.is_zero() {
             let y = c.pop_first();
-            self.branch(state, succ, s, y);
+            self.branch(state, scratch, succ, (s, y));
         }
         Expansion {
             transitions: u64::from(k),

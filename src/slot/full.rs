@@ -15,6 +15,7 @@ use crate::model::Graph;
 
 use crate::explore::{Expansion, Space, Successors};
 
+use super::forbid::ForbidScratch;
 use super::mask::Mask;
 use super::model::{FinalKind, SlotModel};
 use super::solver::{Tables, Work, DYN};
@@ -35,6 +36,8 @@ pub struct FullSpace<'a, M: Mask> {
     start: Work<M>,
     start_vals: Vec<u8>,
     orderly: bool,
+    /// Whether a `forbid` pattern matches the start state: then there is none.
+    start_forbidden: bool,
     bits: u32,
     per_word: u32,
 }
@@ -48,6 +51,9 @@ impl<'a, M: Mask> FullSpace<'a, M> {
         start: Work<M>,
     ) -> Self {
         let bits = u32::BITS - (tables.d as u32).leading_zeros();
+        let start_forbidden = model.forbids.as_ref().is_some_and(|f| {
+            f.forbidden(grammar, model, &mut ForbidScratch::default(), &start.vals)
+        });
         FullSpace {
             grammar,
             model,
@@ -55,7 +61,10 @@ impl<'a, M: Mask> FullSpace<'a, M> {
             base,
             start_vals: start.vals.clone(),
             start,
-            orderly: model.symmetric.is_ok(),
+            // A subset of a state no monotone `forbid` matches is matched by none either,
+            // so it is reachable too.
+            orderly: model.symmetric.is_ok() && model.forbids.as_ref().is_none_or(|f| f.monotone()),
+            start_forbidden,
             bits,
             per_word: u64::BITS / bits,
         }
@@ -111,17 +120,17 @@ impl<'a, M: Mask> FullSpace<'a, M> {
 
 impl<M: Mask> Space for FullSpace<'_, M> {
     type State = Packed;
-    /// The unpacked state being expanded.
-    type Scratch = Option<Work<M>>;
+    /// The unpacked state being expanded, and the mirror `forbid` patterns are checked on.
+    type Scratch = (Option<Work<M>>, ForbidScratch);
 
     fn initial(&self) -> Option<Packed> {
-        Some(self.pack(&self.start.vals))
+        (!self.start_forbidden).then(|| self.pack(&self.start.vals))
     }
 
     fn expand(
         &self,
         state: &Packed,
-        scratch: &mut Option<Work<M>>,
+        (scratch, mirror): &mut (Option<Work<M>>, ForbidScratch),
         succ: &mut Successors<'_, Packed>,
     ) -> Expansion {
         let w = scratch.get_or_insert_with(|| self.start.clone());
@@ -133,6 +142,34 @@ impl<M: Mask> Space for FullSpace<'_, M> {
             0
         };
         let w = &*w;
+        let (grammar, model) = (self.grammar, self.model);
+        if let Some(f) = &model.forbids {
+            // A placement a `forbid` pattern then matches leads nowhere.
+            let mut transitions = 0;
+            t.for_each_move(w, 0, |s, y| {
+                if t.has_groups() && t.group_blocked(w, s as usize, y) {
+                    return;
+                }
+                if f.forbidden_placing(grammar, model, mirror, &w.vals, s, y) {
+                    // Forward checking drops it where the patterns are monotone; otherwise
+                    // it is a transition to a dead end, as on whole graphs.
+                    if !f.monotone() {
+                        transitions += 1;
+                        succ.dead += 1;
+                    }
+                    return;
+                }
+                transitions += 1;
+                if (s as usize) < from {
+                    return;
+                }
+                let mut child = succ.copy_of(state);
+                self.set(&mut child, s as usize, y as u8 + 1);
+                child.last = s;
+                succ.push(child);
+            });
+            return Expansion { transitions };
+        }
         // A group NAC is checked move by move: the boards hold the pairwise NACs only.
         let enabled = |s: u32, y: u32| !t.has_groups() || !t.group_blocked(w, s as usize, y);
         t.for_each_move(w, from, |s, y| {

@@ -7,6 +7,7 @@ pub mod compile;
 pub mod conflict;
 pub mod engine;
 pub mod focus;
+pub mod forbid;
 pub mod full;
 pub mod group;
 pub mod mask;

@@ -14,6 +14,7 @@ use smallvec::SmallVec;
 use crate::model::{AttrId, NodeId, NodeTypeId, Value};
 use crate::rule::Condition;
 
+use super::forbid::SlotForbids;
 use super::group::{Group, GroupNac};
 
 /// A NAC index: the union of `table[value]` over its writers' values blocks those placed
@@ -76,6 +77,8 @@ pub struct SlotModel {
     /// NACs with aggregates over the filled cell's group, and their groups.
     pub group_nacs: Vec<GroupNac>,
     pub groups: Vec<Group>,
+    /// The `forbid` patterns' instances, when the file has any.
+    pub forbids: Option<SlotForbids>,
 }
 
 impl SlotModel {
@@ -101,6 +104,7 @@ impl SlotModel {
             replaced: None,
             group_nacs: Vec::new(),
             groups: Vec::new(),
+            forbids: None,
         }
     }
 
@@ -159,6 +163,10 @@ impl SlotModel {
                 "the final condition does not require every slot to be filled, so final states may lie off the focus path",
             ),
         };
+        // Pruning by a `forbid` pattern keeps the final states only where it is monotone.
+        if self.focus_sound.is_ok() && self.forbids.is_some() {
+            self.focus_sound = crate::analysis::forbid::check(g);
+        }
         if self.focus_sound.is_ok() {
             let full = self.full_mask();
             self.once = (0..self.hubs.len() as u32)

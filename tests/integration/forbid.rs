@@ -81,3 +81,70 @@ fn forbid_syntax_errors_are_located() {
     std::fs::write(&named, "values 1..2\nnode T\nforbid: T\n").unwrap();
     grafter(["check".as_ref(), named.as_os_str()]).ok();
 }
+
+/// The numbers of a run that do not depend on the engine: solutions, states, transitions
+/// and dead ends.
+fn space(p: &crate::support::Puzzle) -> (u64, u64, u64, u64) {
+    (
+        p.stat("solutions"),
+        p.stat("states"),
+        p.stat("transitions"),
+        p.stat("dead_ends"),
+    )
+}
+
+/// The slot engine checks `forbid` patterns on instances found once on the start graph;
+/// the general matcher matches them on every state. Under `--expand all` both list the
+/// same states, transitions, dead ends and solutions — for a monotone pattern (forward
+/// checked: its forbidden placements are no transitions) and for one that is not (a
+/// forbidden placement is a transition to a dead end); the focus and the colouring foci
+/// find the same solutions.
+#[test]
+fn forbidden_patterns_on_the_slot_engine_match_the_matcher() {
+    for name in ["forbid/arrow-4x4.graft", "forbid/not-monotone.graft"] {
+        let file = fixture(name);
+        let slot = solve_json(&file, None, &["--expand", "all"]).remove(0);
+        let graph = solve_json(&file, None, &["--expand", "all", "--engine", "graph"]).remove(0);
+        assert_eq!(slot.summary["engine"], "slot", "{name}");
+        assert_eq!(space(&slot), space(&graph), "{name}");
+        assert_eq!(slot.sorted_grids(), graph.sorted_grids(), "{name}");
+        for focus in ["propagate", "dsatur", "fewest"] {
+            let run = solve_json(&file, None, &["--focus", focus]).remove(0);
+            assert_eq!(
+                run.sorted_grids(),
+                graph.sorted_grids(),
+                "{name} --focus {focus}"
+            );
+        }
+    }
+    // Between lines: a pattern over two ends and a middle of one line, with counts that
+    // find the ends; the library's puzzle with two more givens keeps the whole-graph
+    // engine's space small.
+    let puzzles = temp_path("between-givens", "txt");
+    let line =
+        std::fs::read_to_string(crate::support::rule("fpuzzles/between-4x4").with_extension("txt"))
+            .unwrap()
+            .lines()
+            .find(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .unwrap()
+            .to_string();
+    let (givens, layers) = line.split_once('|').unwrap();
+    let mut givens: Vec<char> = givens.trim().chars().collect();
+    givens[4] = '2';
+    givens[15] = '3';
+    let line = format!("{} |{layers}\n", givens.iter().collect::<String>());
+    std::fs::write(&puzzles, line).unwrap();
+    let file = crate::support::rule("fpuzzles/between-4x4");
+    let slot = solve_json(&file, Some(&puzzles), &["--expand", "all"]).remove(0);
+    let graph = solve_json(
+        &file,
+        Some(&puzzles),
+        &["--expand", "all", "--engine", "graph"],
+    )
+    .remove(0);
+    assert_eq!(slot.summary["engine"], "slot");
+    assert_eq!(space(&slot), space(&graph));
+    assert_eq!(slot.sorted_grids(), graph.sorted_grids());
+    assert_eq!(slot.stat("solutions"), 2);
+    let _ = std::fs::remove_file(puzzles);
+}

@@ -261,6 +261,7 @@ pub fn compile_reusing(
         );
     }
     check_givens(g, &model)?;
+    model.forbids = super::forbid::SlotForbids::compile(g, &model)?;
     model.finish(g);
     Ok((model, record))
 }

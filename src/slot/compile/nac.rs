@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use crate::matcher::{BindingEnv, GraphIndex, Matcher};
 use crate::model::{AttrId, Graph, NodeId, Value, VarId};
-use crate::rule::{Aggregate, Env, Pattern};
+use crate::rule::{Aggregate, Env, Expr, Pattern};
 
 use super::super::model::SlotModel;
 use super::fixed::{FixedNacs, LayerVocabulary, Mark};
@@ -40,7 +40,7 @@ impl RuleCompiler<'_> {
             };
             if groups.contains(&i) {
                 self.compile_group_nac(model, host, nac, instances)?;
-            } else if let Some(e) = nac.conds.iter().find(|e| e.has_aggregate()) {
+            } else if let Some(e) = nac.conds.iter().find(|e| !self.is_structural(e, nac)) {
                 return not_slot(
                     e.span,
                     format!(
@@ -62,6 +62,22 @@ impl RuleCompiler<'_> {
             }
         }
         Ok(())
+    }
+
+    /// True when `e` holds no aggregate, or reads only what no rule changes, of the NAC's
+    /// own nodes, anywhere in its aggregates (a cell's place along a line): then it is
+    /// evaluated with the NAC's structure, once per match on the start graph.
+    fn is_structural(&self, e: &Expr, nac: &Pattern) -> bool {
+        if !e.has_aggregate() {
+            return true;
+        }
+        let changing: Vec<AttrId> = self.dynamic.iter().map(|k| k.1).collect();
+        let mut fixed = !e.reads_params();
+        e.visit_attrs(&mut |v, a| fixed &= v.0 >= nac.bound && !changing.contains(&a));
+        e.visit_aggregates(&mut |a| {
+            fixed &= !crate::analysis::forbid::reads_any(&a.pattern, a.body.as_ref(), &changing)
+        });
+        fixed
     }
 
     /// Compiles a NAC into a table and hubs. Its witness is the one NAC node whose changing

@@ -63,6 +63,19 @@ impl<M: Mask> Tables<M> {
         }
     }
 
+    /// Takes `x` from the candidates of the empty slot `s`: a pruning found outside the
+    /// tables (a `forbid` pattern's forward check, see [`super::super::forbid`]).
+    pub fn exclude<const W: usize>(&self, w: &mut Work<M>, s: usize, x: u32) {
+        let words = self.words_of::<W>();
+        let (i, b) = (s / WORD_BITS, 1u64 << (s % WORD_BITS));
+        let word = &mut w.bits[x as usize * words + i];
+        if *word & b != 0 {
+            *word &= !b;
+            w.dirty_values |= M::bit(x);
+            self.touch_groups::<W>(w, s);
+        }
+    }
+
     /// True when placing `y` in `s` is blocked by the values already placed.
     pub fn blocked(&self, w: &Work<M>, s: usize, y: u32) -> bool {
         self.allowed[s] & M::bit(y) == M::ZERO
