@@ -2,7 +2,7 @@
 //! steps, so that matching never decides the search order at run time.
 
 use crate::model::{AttrId, LabelId, NodeTypeId, VarId};
-use crate::rule::{BinOp, Expr, ExprKind, Pattern};
+use crate::rule::{BinOp, Expr, ExprKind, PathExpr, Pattern};
 
 use super::fold::AggPlan;
 use super::index::LookupKey;
@@ -192,10 +192,27 @@ impl SearchPlan {
                 });
                 continue;
             }
+            // A path from a bound node, forwards; else one to a bound node, read backwards
+            // (its inverse's NFA compiled here), rather than a scan checking every node.
             let reach = p.edges.iter().enumerate().find_map(|(i, e)| {
                 let nfa = nfa_of[i]?;
-                (!edge_done[i] && bound[e.src.index()] && !bound[e.tgt.index()])
-                    .then_some((i, e.src, nfa, e.tgt))
+                if edge_done[i] {
+                    None
+                } else if bound[e.src.index()] && !bound[e.tgt.index()] {
+                    Some((i, e.src, Some(nfa), e.tgt))
+                } else if bound[e.tgt.index()] && !bound[e.src.index()] {
+                    Some((i, e.tgt, None, e.src))
+                } else {
+                    None
+                }
+            });
+            let reach = reach.map(|(i, from, nfa, var)| {
+                let nfa = nfa.unwrap_or_else(|| {
+                    let back = PathExpr::Inverse(Box::new(p.edges[i].path.clone()));
+                    nfas.push(PathNfa::compile(&back));
+                    nfas.len() - 1
+                });
+                (i, from, nfa, var)
             });
             if let Some((i, from, nfa, var)) = reach {
                 edge_done[i] = true;

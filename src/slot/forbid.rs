@@ -22,9 +22,9 @@ use std::ops::ControlFlow;
 use crate::analysis::slot_fill::not_slot;
 use crate::analysis::{forbid, Refusal};
 use crate::grammar::Grammar;
-use crate::matcher::{Matcher, SearchPlan, UNBOUND};
+use crate::matcher::{GraphIndex, Matcher, SearchPlan, UNBOUND};
 use crate::model::{AttrId, Graph, NodeId, Value};
-use crate::rule::{Expr, Pattern};
+use crate::rule::{BinOp, Expr, ExprKind, Pattern};
 
 use super::mask::Mask;
 use super::model::SlotModel;
@@ -62,9 +62,11 @@ struct Instance {
 
 /// A worker's mirror of the state being looked at: the start graph with the state's slot
 /// values written in, and buffers reused from call to call.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct ForbidScratch {
     graph: Option<Graph>,
+    /// Nodes by type and what paths reach: the structure, the same in every state.
+    index: Option<GraphIndex<'static>>,
     /// The slot values written into `graph` (0 = none, else the value's index plus one).
     shadow: Vec<u8>,
     /// The values of the last state known to match no pattern.
@@ -192,13 +194,21 @@ impl SlotForbids {
     fn matches(&self, g: &Grammar, scratch: &mut ForbidScratch, i: usize) -> bool {
         let inst = &self.instances[i];
         let plan = &self.checks[inst.pattern as usize];
-        let graph = scratch.graph.as_ref().expect("synced before checking");
-        scratch.binding.clear();
-        scratch.binding.extend_from_slice(&inst.binding);
-        scratch
-            .binding
-            .resize(plan.depth.max(inst.binding.len()), UNBOUND);
-        Matcher::new(&g.types, graph, &[]).exists(plan, &mut scratch.binding)
+        let ForbidScratch {
+            graph,
+            index,
+            binding,
+            ..
+        } = scratch;
+        let (Some(graph), Some(index)) = (graph.as_ref(), index.as_ref()) else {
+            unreachable!("synced before checking")
+        };
+        binding.clear();
+        binding.extend_from_slice(&inst.binding);
+        binding.resize(plan.depth.max(inst.binding.len()), UNBOUND);
+        Matcher::new(&g.types, graph, &[])
+            .with_index(index)
+            .exists(plan, binding)
     }
 
     /// Whether some instance reading one of `slots` matches on the mirror.
@@ -219,7 +229,12 @@ impl SlotForbids {
     }
 
     /// Writes `vals` into the scratch's mirror of `base`.
-    pub fn sync(&self, model: &SlotModel, base: &Graph, scratch: &mut ForbidScratch, vals: &[u8]) {
+    pub fn sync(&self, g: &Grammar, model: &SlotModel, scratch: &mut ForbidScratch, vals: &[u8]) {
+        let base = &g.base;
+        // Without lookups by attribute, the index holds only what no step changes.
+        scratch
+            .index
+            .get_or_insert_with(|| GraphIndex::new(&g.types, base, &[]));
         let graph = scratch.graph.get_or_insert_with(|| base.clone());
         scratch.shadow.resize(vals.len(), 0);
         for (s, (&v, old)) in vals.iter().zip(scratch.shadow.iter_mut()).enumerate() {
@@ -240,7 +255,7 @@ impl SlotForbids {
         scratch: &mut ForbidScratch,
         vals: &[u8],
     ) -> bool {
-        self.sync(model, &g.base, scratch, vals);
+        self.sync(g, model, scratch, vals);
         (0..self.instances.len()).any(|i| self.matches(g, scratch, i))
     }
 
@@ -254,7 +269,7 @@ impl SlotForbids {
         parent: &[u8],
         vals: &[u8],
     ) -> bool {
-        self.sync(model, &g.base, scratch, vals);
+        self.sync(g, model, scratch, vals);
         let mut changed = std::mem::take(&mut scratch.changed);
         changed.clear();
         changed.extend(filled_since(parent, vals));
@@ -274,7 +289,7 @@ impl SlotForbids {
         s: u32,
         y: u32,
     ) -> bool {
-        self.sync(model, &g.base, scratch, parent);
+        self.sync(g, model, scratch, parent);
         let (n, a) = model.slots[s as usize];
         set(scratch, n, a, value_of(y as u8 + 1));
         let hit = self.matches_at(g, scratch, &[s]);
@@ -301,7 +316,7 @@ impl SlotForbids {
             if !t.propagate::<W>(w) {
                 return false;
             }
-            self.sync(model, &g.base, scratch, &w.vals);
+            self.sync(g, model, scratch, &w.vals);
             let mut changed = std::mem::take(&mut scratch.changed);
             changed.clear();
             changed.extend(filled_since(&scratch.clean, &w.vals));
@@ -428,11 +443,24 @@ fn structure(p: &Pattern, set: &[AttrId]) -> Pattern {
         conds: p
             .conds
             .iter()
+            .flat_map(|c| conjuncts(c))
             .filter(|c| is_fixed(c, set))
             .cloned()
             .collect(),
         nacs: Vec::new(),
         span: p.span,
+    }
+}
+
+/// The conjuncts of `c`: `a and b` is `a` and `b`.
+fn conjuncts(c: &Expr) -> Vec<&Expr> {
+    match &c.kind {
+        ExprKind::Binary(BinOp::And, a, b) => {
+            let mut out = conjuncts(a);
+            out.extend(conjuncts(b));
+            out
+        }
+        _ => vec![c],
     }
 }
 
