@@ -382,10 +382,13 @@ layer palindromes: lines of Palindrome via palindrome next pal_next
 node Renban
 edge renban: Cell -> Renban
 layer renbans: lines of Renban via renban
+
+// Its largest and smallest values so far are never as far apart as it has cells.
+forbid { r: Renban where max(d.val for r <-renban- d: Cell) - min(d.val for r <-renban- d: Cell)
+                         >= count(r <-renban- d: Cell) }
 ",
         condition: "",
         nacs: "  not { c -renban-> r: Renban <-renban- d: Cell { val == v } }
-  not { c -renban-> r: Renban <-renban- d: Cell { abs(val - v) >= count(r <-renban- e: Cell) + 2 } }
 ",
         final_cond: "",
     },
