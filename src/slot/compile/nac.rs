@@ -174,16 +174,27 @@ impl RuleCompiler<'_> {
                 );
             }
         }
-        // What the changing conditions read besides the witness: unchanging attributes,
-        // fixed by each match of the structure.
+        // What the changing conditions read besides the witness: unchanging attributes of
+        // the cell and the NAC's nodes, which split the matches into parts, then those of
+        // the left side's other nodes (a `Val` node), which follow the value placed: the
+        // instances of one part must block alike whatever these read, as they do when the
+        // value is read from such a node.
         let mut reads: Vec<(VarId, AttrId)> = Vec::new();
+        let mut lhs_reads: Vec<(VarId, AttrId)> = Vec::new();
         for e in &dyn_conds {
             e.visit_attrs(&mut |v, a| {
-                if Some((v, a)) != witness && !reads.contains(&(v, a)) {
-                    reads.push((v, a));
+                let list = if v == c || v.0 >= nac.bound {
+                    &mut reads
+                } else {
+                    &mut lhs_reads
+                };
+                if Some((v, a)) != witness && !list.contains(&(v, a)) {
+                    list.push((v, a));
                 }
             });
         }
+        let match_reads = reads.len();
+        reads.extend(lhs_reads.iter().copied());
         let holds = |params: &[Value], statics: &[Value], y: Value| {
             let env = StaticEnv {
                 params,
@@ -200,7 +211,7 @@ impl RuleCompiler<'_> {
         // of those matches has a witness that is a slot.
         let mut reached: HashMap<&Vec<NodeId>, Vec<(usize, bool)>> = HashMap::new();
         let mut witnesses_of: BTreeMap<u32, BTreeSet<NodeId>> = BTreeMap::new();
-        type Key = (Vec<Value>, usize);
+        type Key = (Vec<Value>, Vec<Value>, usize);
         let mut judged: HashMap<Key, (u128, bool)> = HashMap::new();
         let mut blocked = Vec::new();
         for (&(s, x), i) in instances {
@@ -223,7 +234,7 @@ impl RuleCompiler<'_> {
                 }
                 let mut these: Vec<(usize, bool)> = Vec::new();
                 for t in found {
-                    let p = parts.add(&reads, host, t);
+                    let p = parts.add(&reads[..match_reads], host, t);
                     let slot = witness
                         .is_some_and(|(wv, wa)| model.slot_of.contains_key(&(t[wv.index()], wa)));
                     match these.iter_mut().find(|(q, _)| *q == p) {
@@ -235,14 +246,20 @@ impl RuleCompiler<'_> {
             }
             for &(p, witness_slot) in &reached[&i.binding] {
                 let part = &mut parts.list[p];
-                let (ys, holds_empty) = *judged.entry((i.params.clone(), p)).or_insert_with(|| {
+                let lhs_values: Vec<Value> = lhs_reads
+                    .iter()
+                    .map(|&(v, a)| host.attr(i.binding[v.index()], a))
+                    .collect();
+                let key = (i.params.clone(), lhs_values, p);
+                let (ys, holds_empty) = *judged.entry(key).or_insert_with_key(|key| {
+                    let statics: Vec<Value> = part.statics.iter().chain(&key.1).copied().collect();
                     let mut ys = 0u128;
                     for y in 0..d {
-                        if holds(&i.params, &part.statics, Value::Val(y as u16)) {
+                        if holds(&i.params, &statics, Value::Val(y as u16)) {
                             ys |= 1u128 << y;
                         }
                     }
-                    (ys, holds(&i.params, &part.statics, Value::None))
+                    (ys, holds(&i.params, &statics, Value::None))
                 });
                 if witness.is_none() {
                     // A NAC on unchanging attributes only: it blocks instances for good.
@@ -276,8 +293,11 @@ impl RuleCompiler<'_> {
             }
             return Ok(());
         };
-        for mut part in parts.list {
-            // Per part, the table: witness value y -> placed values x that the NAC blocks.
+        // Per part, the table: witness value y -> placed values x that the NAC blocks.
+        // Parts with the same table share its hubs (a group whose cells differ in what the
+        // condition reads of them but not in what it blocks stays one group).
+        let mut by_table: Vec<(Vec<u128>, Vec<Vec<NodeId>>)> = Vec::new();
+        for part in parts.list {
             let mut table = vec![0u128; d];
             for (&x, &ys) in &part.blocking_of {
                 for (y, row) in table.iter_mut().enumerate() {
@@ -291,14 +311,20 @@ impl RuleCompiler<'_> {
             if table.iter().all(|&row| row == 0) {
                 continue;
             }
-            part.tuples.sort_unstable();
-            part.tuples.dedup();
+            match by_table.iter_mut().find(|(t, _)| *t == table) {
+                Some((_, tuples)) => tuples.extend(part.tuples),
+                None => by_table.push((table, part.tuples)),
+            }
+        }
+        for (table, mut tuples) in by_table {
+            tuples.sort_unstable();
+            tuples.dedup();
             let table_id = model.add_table(table);
             add_hubs(
                 model,
                 host,
                 nac,
-                &part.tuples,
+                &tuples,
                 (c.index(), attr),
                 (wvar.index(), wattr),
                 table_id,
@@ -329,6 +355,11 @@ struct Part {
 impl Parts {
     /// Files match `t` under the values `reads` finds in it on `host`; its part's index.
     fn add(&mut self, reads: &[(VarId, AttrId)], host: &Graph, t: &[NodeId]) -> usize {
+        // Most NACs read nothing that splits them (a Sudoku's): one part, no lookup.
+        if reads.is_empty() && !self.list.is_empty() {
+            self.list[0].tuples.push(t.to_vec());
+            return 0;
+        }
         let statics: Vec<Value> = reads
             .iter()
             .map(|&(v, a)| host.attr(t[v.index()], a))
