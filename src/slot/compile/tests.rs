@@ -359,3 +359,15 @@ fn skyscraper_blanks_on_the_group_compile_to_tables_per_count() {
 ";
     assert_slot_agrees_with_graph("skyscraper-4x4.graft", &rules, batch, Expand::All);
 }
+
+/// The attributes encoding reads the value placed from a `Val` node of the left side
+/// (`val == x.val`), which follows the value: its NACs stay one table each, so rows,
+/// columns and boxes stay exactly-once groups.
+#[test]
+fn a_value_read_from_the_left_side_keeps_one_table_per_nac() {
+    let text = include_str!("../../../rules/encodings/attributes-4x4.graft");
+    let g = load_str("attributes-4x4.graft", text).expect("the rule file loads");
+    let model = compile(&g).expect("the encoding fills slots");
+    assert_eq!((model.hubs.len(), model.once.len()), (12, 12));
+    assert_eq!(model.tables.len(), 1);
+}
