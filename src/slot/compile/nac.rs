@@ -334,8 +334,9 @@ impl RuleCompiler<'_> {
     }
 }
 
-/// The matches of a NAC's structure, split by the unchanging attributes its changing
-/// conditions read: the matches of one part block alike, through one table.
+/// The matches of a NAC's structure, split by the unchanging attributes of the cell and of
+/// the NAC's own nodes that its changing conditions read: the matches of one part block
+/// alike, through one table.
 #[derive(Default)]
 struct Parts {
     list: Vec<Part>,
