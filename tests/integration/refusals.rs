@@ -43,7 +43,7 @@ const REFUSALS: &[(&str, &str)] = &[
     ),
     (
         "nac-reads-two-cells",
-        "10:64: rule `place`: a NAC condition that compares a changing attribute may read only that one attribute of one NAC node, the parameter, constants and unchanging attributes of the rule's left side",
+        "10:64: rule `place`: a NAC condition that compares a changing attribute may read only that one changing attribute, of one NAC node, besides the parameter, constants and unchanging attributes",
     ),
     (
         "nac-joins-left-side",
@@ -63,7 +63,7 @@ const REFUSALS: &[(&str, &str)] = &[
     ),
     (
         "nac-blocks-per-cell",
-        "10:3: rule `place`: which values this NAC blocks `1` with depends on the cell; the slot engine needs it to depend on the value only",
+        "11:3: rule `place`: which values this NAC blocks `1` with depends on the cell; the slot engine needs it to depend on the value only",
     ),
     (
         "nac-holds-on-empty",

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use crate::grammar::Grammar;
 use crate::layer::LayerKind;
 use crate::model::{AttrId, LabelId, NodeId, NodeTypeId};
-use crate::rule::{PathExpr, Pattern};
+use crate::rule::{Expr, PathExpr, Pattern};
 
 use super::super::model::{Hub, SlotModel};
 
@@ -165,11 +165,18 @@ impl LayerVocabulary {
         v
     }
 
-    /// True when NAC `nac` of a rule with left side `lhs` matches alike on every puzzle's
-    /// graph: none of its or the left side's nodes can be a layer's node, none of their
-    /// edges follows a layer's label, and no condition reads an attribute a layer sets
-    /// (compared by index alone, which may only refuse too much).
-    pub(super) fn cannot_reach(&self, g: &Grammar, lhs: &Pattern, nac: &Pattern) -> bool {
+    /// True when NAC `nac` of a rule with left side `lhs`, placing `value`, matches and
+    /// blocks alike on every puzzle's graph: none of its or the left side's nodes can be a
+    /// layer's node, none of their edges follows a layer's label, and neither a condition
+    /// (on a changing attribute or only on unchanging ones, of any node) nor the value
+    /// placed reads an attribute a layer sets (compared by index alone, which may only
+    /// refuse too much).
+    pub(super) fn cannot_reach(
+        &self,
+        g: &Grammar,
+        (lhs, value): (&Pattern, &Expr),
+        nac: &Pattern,
+    ) -> bool {
         let nodes = lhs.nodes.iter().chain(&nac.nodes);
         let node_free = nodes
             .into_iter()
@@ -180,7 +187,7 @@ impl LayerVocabulary {
             .chain(&nac.edges)
             .all(|e| !self.path_reads(&e.path));
         let mut attr_free = true;
-        for e in lhs.conds.iter().chain(&nac.conds) {
+        for e in lhs.conds.iter().chain(&nac.conds).chain([value]) {
             e.visit_attrs(&mut |_, a| attr_free &= !self.attrs.contains(&a));
         }
         node_free && edge_free && attr_free && nac.nacs.is_empty()

@@ -7,20 +7,22 @@
 //! seed's first encoding). Its other left-side nodes (a `Val` node the value is read from)
 //! must be static: no rule changes them and the rule reads none of their changing
 //! attributes. The value placed depends only on the parameter and static attributes; the
-//! NACs read one changing value each (the witness), compared with the parameter, static
-//! attributes of the left side and constants. So the graph structure is shared by all
-//! states and only slot values vary; a created node is identified by its cell, which the
-//! compiler checks (two cells must not be replaced by indistinguishable nodes).
+//! NACs read one changing value each (the witness), compared with the parameter, constants
+//! and static attributes of any node (the left side's, or the NAC's own: a neighbour's bar,
+//! a line's number of empty plots). So the graph structure is shared by all states and only
+//! slot values vary; a created node is identified by its cell, which the compiler checks
+//! (two cells must not be replaced by indistinguishable nodes).
 //!
 //! Each NAC then becomes a static relation "placing x in c is blocked when witness d holds
-//! y" (a table `y -> mask of x`), found by matching the NAC's structure once on the start
-//! graph (for replacements, with one stand-in for each cell's future node). The relation is
-//! stored through hubs: a hub has writers (witness slots), readers (slots it blocks) and a
-//! table; its mask is the union of the table rows of its writers' values. Where the NAC has
-//! a node g such that "c reaches g" and "g reaches d" factor the NAC exactly (a group node),
-//! one hub per g serves all its cells; otherwise each witness is its own hub. Either way the
-//! relation is exact: the factorisation is checked against the full list of NAC matches, and
-//! the table against every (cell, value) the rule can place.
+//! y" (tables `y -> mask of x`, one per tuple of the static attributes its conditions
+//! read), found by matching the NAC's structure once on the start graph (for replacements,
+//! with one stand-in for each cell's future node). The relation is stored through hubs: a
+//! hub has writers (witness slots), readers (slots it blocks) and a table; its mask is the
+//! union of the table rows of its writers' values. Where the NAC has a node g such that "c
+//! reaches g" and "g reaches d" factor the NAC's matches of one table exactly (a group
+//! node), one hub per g serves all its cells; otherwise each witness is its own hub. Either
+//! way the relation is exact: the factorisation is checked against the full list of NAC
+//! matches, and each table against every (cell, value) the rule can place.
 //!
 //! The steps, one file each: `recognise` (is every rule a slot fill), `instances`
 //! (the slots and what each rule can place there), `nac` (NAC tables) and `hubs`.

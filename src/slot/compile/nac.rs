@@ -1,15 +1,16 @@
-//! NAC tables: a NAC becomes a table "witness value y blocks placed values x".
+//! NAC tables: a NAC becomes tables "witness value y blocks placed values x", one per
+//! tuple of the unchanging attributes its conditions read.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use crate::matcher::{BindingEnv, GraphIndex, Matcher};
+use crate::matcher::{GraphIndex, Matcher};
 use crate::model::{AttrId, Graph, NodeId, Value, VarId};
 use crate::rule::{Aggregate, Env, Expr, Pattern};
 
 use super::super::model::SlotModel;
 use super::fixed::{FixedNacs, LayerVocabulary, Mark};
 use super::hubs::add_hubs;
-use super::instances::{Instance, Instances};
+use super::instances::Instances;
 use super::{matches_by_left_side, RuleCompiler, MAX_NAC_MATCHES};
 use crate::analysis::slot_fill::not_slot;
 use crate::analysis::Refusal;
@@ -30,7 +31,8 @@ impl RuleCompiler<'_> {
     ) -> Result<(), Refusal> {
         for (i, nac) in self.r.lhs.nacs.iter().enumerate() {
             let fixed = !groups.contains(&i)
-                && vocabulary.is_some_and(|v| v.cannot_reach(self.g, &self.r.lhs, nac));
+                && vocabulary
+                    .is_some_and(|v| v.cannot_reach(self.g, (&self.r.lhs, self.value), nac));
             if fixed && reuse.is_some_and(|f| f.replay((ri, i), model)) {
                 continue;
             }
@@ -80,8 +82,10 @@ impl RuleCompiler<'_> {
         fixed
     }
 
-    /// Compiles a NAC into a table and hubs. Its witness is the one NAC node whose changing
-    /// attribute its conditions read.
+    /// Compiles a NAC into tables and hubs. Its witness is the one NAC node whose changing
+    /// attribute its conditions read; the unchanging attributes they read besides (of the
+    /// left side or of the NAC's nodes) are known per match of its structure, so the
+    /// matches alike in them share one table.
     fn compile_nac(
         &self,
         model: &mut SlotModel,
@@ -94,8 +98,8 @@ impl RuleCompiler<'_> {
         if !nac.nacs.is_empty() {
             return not_slot(nac.span, "a NAC inside a NAC needs the general engine");
         }
-        // Conditions on the witness's value (with the parameter and static attributes of
-        // the left side) make the table; the rest is the NAC's static structure.
+        // Conditions on the witness's value, the parameter or the left side make the
+        // tables; the rest is the NAC's static structure.
         let mut witness: Option<(VarId, AttrId)> = None;
         let mut dyn_conds = Vec::new();
         let mut static_conds = Vec::new();
@@ -108,23 +112,23 @@ impl RuleCompiler<'_> {
             if e.reads_params() || reads_lhs || self.reads_dynamic(e, Some(nac)).is_some() {
                 let mut bad = false;
                 e.visit_attrs(&mut |v, a| {
-                    let dynamic = self.is_dynamic(Some(nac), v, a);
+                    if !self.is_dynamic(Some(nac), v, a) {
+                        return;
+                    }
                     if v.0 < nac.bound {
-                        bad |= dynamic;
-                    } else if !dynamic {
                         bad = true;
-                    } else {
-                        match witness {
-                            None => witness = Some((v, a)),
-                            Some(w) if w == (v, a) => {}
-                            Some(_) => bad = true,
-                        }
+                        return;
+                    }
+                    match witness {
+                        None => witness = Some((v, a)),
+                        Some(w) if w == (v, a) => {}
+                        Some(_) => bad = true,
                     }
                 });
                 if bad {
                     return not_slot(
                         e.span,
-                        "a NAC condition that compares a changing attribute may read only that one attribute of one NAC node, the parameter, constants and unchanging attributes of the rule's left side",
+                        "a NAC condition that compares a changing attribute may read only that one changing attribute, of one NAC node, besides the parameter, constants and unchanging attributes",
                     );
                 }
                 dyn_conds.push(e.clone());
@@ -186,154 +190,245 @@ impl RuleCompiler<'_> {
                 );
             }
         }
-        let witness_attr = witness.unwrap_or((VarId(u32::MAX), AttrId::from_index(0)));
-        let holds = |i: &Instance, y: Value| {
-            let env = TableEnv {
-                instance: BindingEnv {
-                    graph: host,
-                    binding: &i.binding,
-                    params: &i.params,
-                    folds: None,
-                },
-                witness: witness_attr,
+        // What the changing conditions read besides the witness: unchanging attributes of
+        // the cell and the NAC's nodes, which split the matches into parts, then those of
+        // the left side's other nodes (a `Val` node), which follow the value placed: the
+        // instances of one part must block alike whatever these read, as they do when the
+        // value is read from such a node.
+        let mut reads: Vec<(VarId, AttrId)> = Vec::new();
+        let mut lhs_reads: Vec<(VarId, AttrId)> = Vec::new();
+        for e in &dyn_conds {
+            e.visit_attrs(&mut |v, a| {
+                let list = if v == c || v.0 >= nac.bound {
+                    &mut reads
+                } else {
+                    &mut lhs_reads
+                };
+                if Some((v, a)) != witness && !list.contains(&(v, a)) {
+                    list.push((v, a));
+                }
+            });
+        }
+        let match_reads = reads.len();
+        reads.extend(lhs_reads.iter().copied());
+        let holds = |params: &[Value], statics: &[Value], y: Value| {
+            let env = StaticEnv {
+                params,
+                reads: &reads,
+                statics,
+                witness,
                 value: y,
             };
             dyn_conds.iter().all(|e| e.holds(&env))
         };
-        let Some((wvar, wattr)) = witness else {
-            // A NAC on unchanging attributes only: it blocks instances for good.
-            let mut blocked = Vec::new();
-            for (&(s, x), i) in instances {
-                if matches.contains_key(&i.binding) && holds(i, Value::None) {
-                    blocked.push((s, x));
+        let d = model.d;
+        let mut parts = Parts::default();
+        // Per left-side binding: the parts its matches fall into, each with whether one
+        // of those matches has a witness that is a slot.
+        let mut reached: HashMap<&Vec<NodeId>, Vec<(usize, bool)>> = HashMap::new();
+        let mut witnesses_of: BTreeMap<u32, BTreeSet<NodeId>> = BTreeMap::new();
+        type Key = (Vec<Value>, Vec<Value>, usize);
+        let mut judged: HashMap<Key, (u128, bool)> = HashMap::new();
+        let mut blocked = Vec::new();
+        for (&(s, x), i) in instances {
+            // An instance's matches depend on its left-side binding only, most often the
+            // same for every value placed in one slot: read once per binding.
+            if !reached.contains_key(&i.binding) {
+                let found = matches.get(&i.binding).map_or(&[][..], Vec::as_slice);
+                if let Some((wv, _)) = witness {
+                    // The hub model needs the witnesses to depend only on the cell.
+                    let ws: BTreeSet<NodeId> = found.iter().map(|t| t[wv.index()]).collect();
+                    if witnesses_of.entry(s).or_insert_with(|| ws.clone()) != &ws {
+                        return not_slot(
+                            nac.span,
+                            format!(
+                                "which nodes this NAC looks at for {} depends on the value placed; the slot engine needs it to depend on the cell only",
+                                model.slot_name(g, s)
+                            ),
+                        );
+                    }
+                }
+                let mut these: Vec<(usize, bool)> = Vec::new();
+                for t in found {
+                    let p = parts.add(&reads[..match_reads], host, t);
+                    let slot = witness
+                        .is_some_and(|(wv, wa)| model.slot_of.contains_key(&(t[wv.index()], wa)));
+                    match these.iter_mut().find(|(q, _)| *q == p) {
+                        Some((_, any)) => *any |= slot,
+                        None => these.push((p, slot)),
+                    }
+                }
+                reached.insert(&i.binding, these);
+            }
+            for &(p, witness_slot) in &reached[&i.binding] {
+                let part = &mut parts.list[p];
+                let lhs_values: Vec<Value> = lhs_reads
+                    .iter()
+                    .map(|&(v, a)| host.attr(i.binding[v.index()], a))
+                    .collect();
+                let key = (i.params.clone(), lhs_values, p);
+                let (ys, holds_empty) = *judged.entry(key).or_insert_with_key(|key| {
+                    let statics: Vec<Value> = part.statics.iter().chain(&key.1).copied().collect();
+                    let mut ys = 0u128;
+                    for y in 0..d {
+                        if holds(&i.params, &statics, Value::Val(y as u16)) {
+                            ys |= 1u128 << y;
+                        }
+                    }
+                    (ys, holds(&i.params, &statics, Value::None))
+                });
+                if witness.is_none() {
+                    // A NAC on unchanging attributes only: it blocks instances for good.
+                    if holds_empty {
+                        blocked.push((s, x));
+                    }
+                    continue;
+                }
+                // The hub model needs the values a witness value blocks to depend only on
+                // the value placed (and the part).
+                if part.blocking_of.entry(x).or_insert(ys) != &ys {
+                    return not_slot(
+                        nac.span,
+                        format!(
+                            "which values this NAC blocks `{}` with depends on the cell; the slot engine needs it to depend on the value only",
+                            g.domain.name(x)
+                        ),
+                    );
+                }
+                if witness_slot && holds_empty {
+                    return not_slot(
+                        nac.span,
+                        "this NAC holds while its witness is empty, so filling a cell can enable a rule",
+                    );
                 }
             }
+        }
+        let Some((wvar, wattr)) = witness else {
             for (s, x) in blocked {
                 model.allowed[s as usize] &= !(1u128 << x);
             }
             return Ok(());
         };
-        let wi = wvar.index();
-        // Per instance: the witnesses the structure reaches, and the witness values that
-        // block it. The hub model needs the first to depend only on the cell and the
-        // second only on the value placed.
-        let d = model.d;
-        let mut witnesses_of: BTreeMap<u32, BTreeSet<NodeId>> = BTreeMap::new();
-        let mut blocking_of: BTreeMap<u16, u128> = BTreeMap::new();
-        let mut tuples: Vec<Vec<NodeId>> = Vec::new();
-        let mut listed_bindings: HashSet<&Vec<NodeId>> = HashSet::new();
-        // What the changing conditions read besides the witness: the parameters and the
-        // left side's unchanging attributes. Instances alike in those block alike.
-        let mut lhs_reads: Vec<(VarId, AttrId)> = Vec::new();
-        for e in &dyn_conds {
-            e.visit_attrs(&mut |v, a| {
-                if v.0 < nac.bound && !lhs_reads.contains(&(v, a)) {
-                    lhs_reads.push((v, a));
-                }
-            });
-        }
-        type Key = (Vec<Value>, Vec<Value>);
-        let mut judged: HashMap<Key, (u128, bool)> = HashMap::new();
-        for (&(s, x), i) in instances {
-            let found = matches.get(&i.binding).map_or(&[][..], Vec::as_slice);
-            // An instance's matches depend on its left-side binding only, most often the
-            // same for every value placed in one slot: read once per binding.
-            if listed_bindings.insert(&i.binding) {
-                let ws: BTreeSet<NodeId> = found.iter().map(|t| t[wi]).collect();
-                if witnesses_of.entry(s).or_insert_with(|| ws.clone()) != &ws {
-                    return not_slot(
-                        nac.span,
-                        format!(
-                            "which nodes this NAC looks at for {} depends on the value placed; the slot engine needs it to depend on the cell only",
-                            model.slot_name(g, s)
-                        ),
-                    );
-                }
-                tuples.extend(found.iter().cloned());
-            }
-            let key = (
-                i.params.clone(),
-                lhs_reads
-                    .iter()
-                    .map(|&(v, a)| host.attr(i.binding[v.index()], a))
-                    .collect(),
-            );
-            let (ys, holds_empty) = *judged.entry(key).or_insert_with(|| {
-                let mut ys = 0u128;
-                for y in 0..d {
-                    if holds(i, Value::Val(y as u16)) {
-                        ys |= 1u128 << y;
+        // Per part, the table: witness value y -> placed values x that the NAC blocks.
+        // Parts with the same table share its hubs (a group whose cells differ in what the
+        // condition reads of them but not in what it blocks stays one group).
+        let mut by_table: Vec<(Vec<u128>, Vec<Vec<NodeId>>)> = Vec::new();
+        for part in parts.list {
+            let mut table = vec![0u128; d];
+            for (&x, &ys) in &part.blocking_of {
+                for (y, row) in table.iter_mut().enumerate() {
+                    if ys & (1u128 << y) != 0 {
+                        *row |= 1u128 << x;
                     }
                 }
-                (ys, holds(i, Value::None))
-            });
-            if blocking_of.entry(x).or_insert(ys) != &ys {
-                return not_slot(
-                    nac.span,
-                    format!(
-                        "which values this NAC blocks `{}` with depends on the cell; the slot engine needs it to depend on the value only",
-                        g.domain.name(x)
-                    ),
-                );
             }
-            let witness_slot = found
-                .iter()
-                .any(|t| model.slot_of.contains_key(&(t[wi], wattr)));
-            if witness_slot && holds_empty {
-                return not_slot(
-                    nac.span,
-                    "this NAC holds while its witness is empty, so filling a cell can enable a rule",
-                );
+            // Matches whose unchanging attributes rule out every pair of values (a
+            // neighbour's bar that is `none`) block nothing.
+            if table.iter().all(|&row| row == 0) {
+                continue;
+            }
+            match by_table.iter_mut().find(|(t, _)| *t == table) {
+                Some((_, tuples)) => tuples.extend(part.tuples),
+                None => by_table.push((table, part.tuples)),
             }
         }
-        tuples.sort_unstable();
-        tuples.dedup();
-        // The table: witness value y -> placed values x that the NAC blocks.
-        let mut table = vec![0u128; d];
-        for (&x, &ys) in &blocking_of {
-            for (y, row) in table.iter_mut().enumerate() {
-                if ys & (1u128 << y) != 0 {
-                    *row |= 1u128 << x;
-                }
-            }
+        for (table, mut tuples) in by_table {
+            tuples.sort_unstable();
+            tuples.dedup();
+            let table_id = model.add_table(table);
+            add_hubs(
+                model,
+                host,
+                nac,
+                &tuples,
+                (c.index(), attr),
+                (wvar.index(), wattr),
+                table_id,
+            );
         }
-        let table_id = model.add_table(table);
-        add_hubs(
-            model,
-            host,
-            nac,
-            &tuples,
-            (c.index(), attr),
-            (wi, wattr),
-            table_id,
-        );
         Ok(())
     }
 }
 
-/// Evaluates a NAC's changing condition for one instance, with the witness's attribute set
+/// The matches of a NAC's structure, split by the unchanging attributes of the cell and of
+/// the NAC's own nodes that its changing conditions read: the matches of one part block
+/// alike, through one table.
+#[derive(Default)]
+struct Parts {
+    list: Vec<Part>,
+    index: HashMap<Vec<Value>, usize>,
+}
+
+/// Matches alike in the unchanging attributes read.
+struct Part {
+    /// The values of those attributes, in the order of the reads.
+    statics: Vec<Value>,
+    /// The matches (left side's nodes, then the NAC's), listed once per left-side binding.
+    tuples: Vec<Vec<NodeId>>,
+    /// Per placed value x, the witness values y that block it.
+    blocking_of: BTreeMap<u16, u128>,
+}
+
+impl Parts {
+    /// Files match `t` under the values `reads` finds in it on `host`; its part's index.
+    fn add(&mut self, reads: &[(VarId, AttrId)], host: &Graph, t: &[NodeId]) -> usize {
+        // Most NACs read nothing that splits them (a Sudoku's): one part, no lookup.
+        if reads.is_empty() && !self.list.is_empty() {
+            self.list[0].tuples.push(t.to_vec());
+            return 0;
+        }
+        let statics: Vec<Value> = reads
+            .iter()
+            .map(|&(v, a)| host.attr(t[v.index()], a))
+            .collect();
+        let p = match self.index.get(&statics) {
+            Some(&p) => p,
+            None => {
+                self.index.insert(statics.clone(), self.list.len());
+                self.list.push(Part {
+                    statics,
+                    tuples: Vec::new(),
+                    blocking_of: BTreeMap::new(),
+                });
+                self.list.len() - 1
+            }
+        };
+        self.list[p].tuples.push(t.to_vec());
+        p
+    }
+}
+
+/// Evaluates a NAC's changing condition for one part of its matches: the parameters, the
+/// unchanging attributes read (`reads`, holding `statics`) and the witness's attribute set
 /// to `value`.
-struct TableEnv<'a> {
-    /// The instance's left-side match and parameters, on the host graph.
-    instance: BindingEnv<'a>,
-    witness: (VarId, AttrId),
+struct StaticEnv<'a> {
+    params: &'a [Value],
+    reads: &'a [(VarId, AttrId)],
+    statics: &'a [Value],
+    witness: Option<(VarId, AttrId)>,
     value: Value,
 }
 
-impl Env for TableEnv<'_> {
+impl Env for StaticEnv<'_> {
     fn param(&self, index: u32) -> Value {
-        self.instance.param(index)
+        self.params
+            .get(index as usize)
+            .copied()
+            .unwrap_or(Value::None)
     }
 
     fn attr(&self, var: VarId, attr: AttrId) -> Value {
-        if (var, attr) == self.witness {
+        if Some((var, attr)) == self.witness {
             return self.value;
         }
-        self.instance.attr(var, attr)
+        self.reads
+            .iter()
+            .position(|&r| r == (var, attr))
+            .map_or(Value::None, |i| self.statics[i])
     }
 
-    /// Slot grammars have no aggregates (the analysis refuses them).
-    fn aggregate(&self, agg: &Aggregate) -> Value {
-        self.instance.aggregate(agg)
+    /// The analysis refuses aggregates in table NACs before they get here.
+    fn aggregate(&self, _: &Aggregate) -> Value {
+        Value::None
     }
 }

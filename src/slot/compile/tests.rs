@@ -2,7 +2,11 @@
 
 use super::compile;
 use crate::analysis::slot_fill::MAX_VALUES;
+use crate::engine::Engine;
+use crate::explore::config::{Config, EngineChoice, Expand};
 use crate::load_str;
+use crate::model::Graph;
+use crate::output::grid::grid_line;
 
 /// The 4x4 Sudoku of `rules/`: 16 cells, 12 groups (4 rows, 4 columns, 4 boxes).
 const SUDOKU_4X4: &str = include_str!("../../../rules/sudoku-4x4.graft");
@@ -144,14 +148,18 @@ fn one_sided_nacs_are_not_symmetric() {
 const KILLER_4X4: &str = include_str!("../../../rules/killer-4x4.graft");
 const KILLER_BATCH: &str = include_str!("../../../tests/fixtures/layers/killer-4x4.txt");
 
-/// A puzzle's model compiled with the NACs its layers cannot reach replayed from the rule
-/// file's engine is the model compiled from scratch: the same slots, values, hubs, tables
-/// and groups, for every line of a batch whose lines have different cages.
-#[test]
-fn replayed_nacs_give_the_model_compiled_from_scratch() {
-    let g = load_str("killer-4x4.graft", KILLER_4X4).expect("the rule file loads");
-    let (_, fixed) = super::compile_reusing(&g, None).expect("a killer fills slots");
-    let source = crate::diag::Source::new("killer-4x4.txt", KILLER_BATCH.to_string());
+/// Compiles every puzzle of `batch` (each line its own layers) for the rule file `rules`
+/// twice, from scratch and with the NACs its layers cannot reach replayed from the rule
+/// file's record, and asserts the two models alike: the same slots, values, hubs, tables
+/// and groups. Returns how many NACs the record holds.
+fn assert_replay_gives_the_model_compiled_from_scratch(
+    name: &str,
+    rules: &str,
+    batch: &str,
+) -> usize {
+    let g = load_str(name, rules).expect("the rule file loads");
+    let (_, fixed) = super::compile_reusing(&g, None).expect("the rules fill slots");
+    let source = crate::diag::Source::new("batch.txt", batch.to_string());
     let puzzles = crate::read_puzzles(&g, &source).expect("the batch reads");
     assert!(puzzles.len() > 1);
     let layouts: std::collections::BTreeSet<String> =
@@ -159,7 +167,7 @@ fn replayed_nacs_give_the_model_compiled_from_scratch() {
     assert_eq!(layouts.len(), puzzles.len(), "every line its own layers");
     for p in &puzzles {
         let layered = g.with_layers(&p.layers);
-        let fresh = compile(&layered).expect("a killer fills slots");
+        let fresh = compile(&layered).expect("the rules fill slots");
         let (reused, _) = super::compile_reusing(&layered, Some(&fixed)).expect("it compiles");
         let shape = |m: &super::SlotModel| {
             format!(
@@ -167,8 +175,199 @@ fn replayed_nacs_give_the_model_compiled_from_scratch() {
                 m.slots, m.allowed, m.hubs, m.tables, m.once, m.group_nacs, m.groups
             )
         };
-        assert_eq!(shape(&reused), shape(&fresh), "puzzle {}", p.number);
+        assert_eq!(shape(&reused), shape(&fresh), "{name} puzzle {}", p.number);
     }
+    fixed.len()
+}
+
+/// A puzzle's model compiled with the NACs its layers cannot reach replayed from the rule
+/// file's engine is the model compiled from scratch, for every line of a batch whose
+/// lines have different cages.
+#[test]
+fn replayed_nacs_give_the_model_compiled_from_scratch() {
+    let fixed = assert_replay_gives_the_model_compiled_from_scratch(
+        "killer-4x4.graft",
+        KILLER_4X4,
+        KILLER_BATCH,
+    );
     // The row, column and box NAC is the one no layer reaches; the cage NACs are not.
-    assert_eq!(fixed.len(), 1);
+    assert_eq!(fixed, 1);
+}
+
+/// The solutions of each puzzle of `batch` on the slot engine, as the general matcher
+/// (the reference semantics) finds them; with `--expand all`, every state, transition and
+/// dead end too.
+fn assert_slot_agrees_with_graph(name: &str, rules: &str, batch: &str, expand: Expand) {
+    let g = load_str(name, rules).expect("the rule file loads");
+    let source = crate::diag::Source::new("batch.txt", batch.to_string());
+    let puzzles = crate::read_puzzles(&g, &source).expect("the batch reads");
+    let engine = Engine::new(&g);
+    for p in &puzzles {
+        let run = |choice: EngineChoice| {
+            engine.with_layers(&p.layers, |e| {
+                let config = Config::default().with_expand(expand).with_engine(choice);
+                let mut grids = Vec::new();
+                let mut keep = |graph: &Graph| grids.push(grid_line(e.grammar(), graph));
+                let report = e
+                    .solve(Some(&p.givens), &config, Some(&mut keep))
+                    .expect("the givens agree");
+                assert!(report.complete(), "{name} puzzle {}", p.number);
+                grids.sort();
+                let c = &report.counts;
+                (
+                    report.engine,
+                    (c.solutions, c.states, c.transitions, c.dead_ends),
+                    grids,
+                )
+            })
+        };
+        let (slot, graph) = (run(EngineChoice::Auto), run(EngineChoice::Graph));
+        assert_eq!(
+            (slot.0, graph.0),
+            ("slot", "graph"),
+            "{name} puzzle {}",
+            p.number
+        );
+        assert_eq!(slot.2, graph.2, "{name} puzzle {}", p.number);
+        if expand == Expand::All {
+            assert_eq!(slot.1, graph.1, "{name} puzzle {}", p.number);
+        } else {
+            assert_eq!(slot.1 .0, graph.1 .0, "{name} puzzle {}", p.number);
+        }
+    }
+}
+
+/// The consecutive rules of `rules/` on a 4x4 Latin square, the bars left to each puzzle
+/// line: the NACs over a left neighbour read that neighbour's bar (`d.right`), an
+/// unchanging attribute of a NAC node, beside the changing value.
+fn consecutive_4x4() -> String {
+    let file = include_str!("../../../rules/consecutive-6x6.graft");
+    let rules = &file[file.find("rule place").expect("the rule")..];
+    format!(
+        "values 1..4
+node Cell {{ row: int, col: int, val: value?, right: bool?, below: bool? }}
+node Group
+edge in: Cell -> Group
+edge beside: Cell -> Cell
+edge over: Cell -> Cell
+grid 4x4 of Cell
+groups rows, columns via in
+edges c -beside-> d where d.row == c.row and d.col == c.col + 1
+edges c -over-> d where d.col == c.col and d.row == c.row + 1
+layer right: right
+layer below: below
+{rules}"
+    )
+}
+
+/// Bars of two 4x4 Latin squares (1234/3412/2143/4321 and 2413/3142/4231/1324), then
+/// bars no square has, then none at all (every neighbour pair not consecutive).
+const CONSECUTIVE_BARS: [&str; 4] = [
+    "right: 1 1 1 0 1 0 1 0 1 0 1 0 1 1 1 0 | below: 0 0 0 0 1 0 0 1 0 0 0 0 0 0 0 0",
+    "right: 0 0 0 0 0 0 0 0 0 1 0 0 0 1 0 0 | below: 1 0 0 1 1 1 1 1 0 1 1 0 0 0 0 0",
+    "right: 0 0 0 0 0 0 0 0 0 1 0 0 0 0 0 0 | below: 1 0 0 1 1 1 1 1 0 0 0 0 0 0 0 0",
+    "right: 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 | below: 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0",
+];
+
+#[test]
+fn consecutive_bars_on_nac_nodes_compile_to_tables_per_bar() {
+    let rules = consecutive_4x4();
+    let empty = ". ".repeat(16);
+    let batch: String = CONSECUTIVE_BARS
+        .iter()
+        .map(|bars| format!("{empty}| {bars}\n"))
+        .collect();
+    assert_slot_agrees_with_graph("consecutive-4x4.graft", &rules, &batch, Expand::Focus);
+    // Every state of the spaces of two puzzles with givens (about 3,000 states each).
+    let givens = [
+        "1 2 . . . 4 . . . . 4 . . . . 1",
+        "2 . . 3 . 1 . . . . 3 . 1 . . .",
+    ];
+    let batch: String = givens
+        .iter()
+        .zip(CONSECUTIVE_BARS)
+        .map(|(g, bars)| format!("{g} | {bars}\n"))
+        .collect();
+    assert_slot_agrees_with_graph("consecutive-4x4.graft", &rules, &batch, Expand::All);
+    // The bars are a layer: the four bar NACs compile per puzzle, the row and column NAC
+    // once per file.
+    let batch: String = CONSECUTIVE_BARS
+        .iter()
+        .map(|bars| format!("{empty}| {bars}\n"))
+        .collect();
+    let fixed = assert_replay_gives_the_model_compiled_from_scratch(
+        "consecutive-4x4.graft",
+        &rules,
+        &batch,
+    );
+    assert_eq!(fixed, 1);
+}
+
+/// The Skyscraper rules of `rules/` with heights `values`, the clues and the empty plots
+/// of each line (`blanks`) left to each puzzle line: the all-different NAC reads its
+/// group's `blanks`, an unchanging attribute of a NAC node, beside the changing value.
+fn skyscraper_4x4(values: &str) -> String {
+    let mut text =
+        include_str!("../../../rules/skyscraper-4x4.graft").replace("values 1..4", values);
+    for layer in [
+        "left: rows.left",
+        "right: rows.right",
+        "top: columns.top",
+        "bottom: columns.bottom",
+    ] {
+        let start = text
+            .find(&format!("layer {layer} = {{"))
+            .expect("the layer's content");
+        let end = start + text[start..].find('}').expect("its end") + 1;
+        text.replace_range(start..end, &format!("layer {layer}"));
+    }
+    text
+}
+
+#[test]
+fn skyscraper_blanks_on_the_group_compile_to_tables_per_count() {
+    // Heights 0..3: one empty plot a line (all different, exactly-once groups), two (0 may
+    // repeat), or none given on the rows.
+    let rules = skyscraper_4x4("values 0..3");
+    let batch = "\
+. . . . . . . . . . . . . . . . | top: 1 . . . | bottom: . . 1 . | left: . 3 . . | right: . . 1 . | row_blanks: 1 1 1 1 | column_blanks: 1 1 1 1
+0 . . 1 . . . . . . 0 . . 2 . . | top: . . . . | bottom: . . . . | left: . . . . | right: . . . . | row_blanks: 2 2 2 2 | column_blanks: 2 2 2 2
+. . . . . . . . . . . . . . . . | top: 2 . . . | bottom: . . . . | left: . . . 1 | right: . . . . | row_blanks: . . . . | column_blanks: 1 . 1 .
+";
+    assert_slot_agrees_with_graph("skyscraper-4x4.graft", &rules, batch, Expand::Focus);
+    let g = load_str("skyscraper-4x4.graft", &rules).expect("the rule file loads");
+    let source = crate::diag::Source::new("batch.txt", batch.to_string());
+    let puzzles = crate::read_puzzles(&g, &source).expect("the batch reads");
+    let once = |p: &crate::Puzzle| {
+        compile(&g.with_layers(&p.layers))
+            .expect("it compiles")
+            .once
+            .len()
+    };
+    // Rows and columns with one empty plot hold 0..3 once each; with two, 0 repeats.
+    assert_eq!(once(&puzzles[0]), 8);
+    assert_eq!(once(&puzzles[1]), 0);
+    // Heights 0..2: two empty plots a line, every state of one space with givens.
+    let rules = skyscraper_4x4("values 0..2");
+    let batch = "\
+0 . . . . 2 . . . . . . . . . . | top: 2 . . . | bottom: . 1 . . | left: . . . . | right: . . 2 . | row_blanks: 2 2 2 2 | column_blanks: 2 2 2 2
+0 1 . 0 . 0 . . . . . . . . . . | top: . . . . | bottom: . . . . | left: . . . . | right: . . . . | row_blanks: 2 2 2 2 | column_blanks: 2 2 2 2
+";
+    assert_slot_agrees_with_graph("skyscraper-4x4.graft", &rules, batch, Expand::Focus);
+    let batch = "\
+0 1 . . 1 . . 0 . . 2 . 2 . . . | top: . . . . | bottom: . . . . | left: . . . . | right: . . . . | row_blanks: 2 2 2 2 | column_blanks: 2 2 2 2
+";
+    assert_slot_agrees_with_graph("skyscraper-4x4.graft", &rules, batch, Expand::All);
+}
+
+/// The attributes encoding reads the value placed from a `Val` node of the left side
+/// (`val == x.val`), which follows the value: its NACs stay one table each, so rows,
+/// columns and boxes stay exactly-once groups.
+#[test]
+fn a_value_read_from_the_left_side_keeps_one_table_per_nac() {
+    let text = include_str!("../../../rules/encodings/attributes-4x4.graft");
+    let g = load_str("attributes-4x4.graft", text).expect("the rule file loads");
+    let model = compile(&g).expect("the encoding fills slots");
+    assert_eq!((model.hubs.len(), model.once.len()), (12, 12));
+    assert_eq!(model.tables.len(), 1);
 }
