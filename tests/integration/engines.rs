@@ -246,3 +246,27 @@ fn files_the_slot_engine_must_refuse_run_on_whole_graphs() {
         assert_eq!(space(&p), expected, "{name}");
     }
 }
+
+/// A NAC whose condition counts what a puzzle's layer adds (the negative constraint: two
+/// neighbours one twice the other must have a ratio dot between them) is compiled per
+/// puzzle, never from the file's graph without dots: every count of `--expand all` as the
+/// general matcher finds it, on puzzles with all, and half, of one solution's dots.
+#[test]
+fn nac_conditions_counting_a_layer_compile_per_puzzle() {
+    let file = fixture("layers/negative-ratio-4x4.graft");
+    let puzzles = fixture("layers/negative-ratio-4x4.txt");
+    let slot = solve_json(&file, Some(&puzzles), &["--expand", "all"]);
+    let graph = solve_json(
+        &file,
+        Some(&puzzles),
+        &["--expand", "all", "--engine", "graph"],
+    );
+    assert_eq!(slot.len(), 3);
+    for (s, g) in slot.iter().zip(&graph) {
+        assert_eq!(engine_of(s), "slot");
+        assert_eq!(space(s), space(g), "puzzle {}", s.number);
+        assert_eq!(s.sorted_grids(), g.sorted_grids(), "puzzle {}", s.number);
+    }
+    let counts: Vec<u64> = slot.iter().map(|p| p.stat("solutions")).collect();
+    assert_eq!(counts, [1, 0, 1]);
+}

@@ -188,9 +188,31 @@ impl LayerVocabulary {
             .all(|e| !self.path_reads(&e.path));
         let mut attr_free = true;
         for e in lhs.conds.iter().chain(&nac.conds).chain([value]) {
-            e.visit_attrs(&mut |_, a| attr_free &= !self.attrs.contains(&a));
+            attr_free &= self.expr_free(g, e);
         }
         node_free && edge_free && attr_free && nac.nacs.is_empty()
+    }
+
+    /// True when `e` reads no attribute a layer sets, and each of its aggregates ranges
+    /// over nothing a layer adds (a count of the dots between two cells reads the dots).
+    fn expr_free(&self, g: &Grammar, e: &Expr) -> bool {
+        let mut free = true;
+        e.visit_attrs(&mut |_, a| free &= !self.attrs.contains(&a));
+        e.visit_aggregates(&mut |agg| {
+            free &= self.pattern_free(g, &agg.pattern)
+                && agg.body.as_ref().is_none_or(|b| self.expr_free(g, b));
+        });
+        free
+    }
+
+    /// True when no node, edge, condition or NAC of `p` can read what a layer adds.
+    fn pattern_free(&self, g: &Grammar, p: &Pattern) -> bool {
+        p.nodes
+            .iter()
+            .all(|n| !self.types.iter().any(|&t| g.types.is_subtype(t, n.ty)))
+            && p.edges.iter().all(|e| !self.path_reads(&e.path))
+            && p.conds.iter().all(|c| self.expr_free(g, c))
+            && p.nacs.iter().all(|q| self.pattern_free(g, q))
     }
 
     fn path_reads(&self, path: &PathExpr) -> bool {
