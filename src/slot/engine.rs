@@ -240,10 +240,15 @@ impl<'g> SlotEngine<'g> {
         let mut work = tables.empty();
         for (s, v) in values.iter().enumerate() {
             let Some(y) = *v else { continue };
-            if tables.blocked(&work, s, u32::from(y)) {
+            // Before any propagation a value stays on an empty slot's board exactly while
+            // no placed value blocks it: `place` reads one bit where `blocked` reads hubs.
+            debug_assert_eq!(
+                tables.cand::<W>(&work, s) & M::bit(u32::from(y)) == M::ZERO,
+                tables.blocked(&work, s, u32::from(y))
+            );
+            if !tables.place::<W>(&mut work, s, u32::from(y)) {
                 return Err(self.clash(tables, values, s, y, givens));
             }
-            tables.place_unchecked::<W>(&mut work, s, u32::from(y));
         }
         tables.settle_full_groups(&mut work);
         Ok(work)
