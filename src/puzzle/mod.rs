@@ -197,20 +197,7 @@ fn read_givens(
     let area = grid.area();
     let compact = compact_allowed && first.chars().count() == area;
     let used = if compact { 1 } else { area };
-    let cells: Vec<(Span, &str)> = if compact {
-        let at = words[0].0.start;
-        first
-            .char_indices()
-            .map(|(j, ch)| {
-                (
-                    Span::new(at + j, at + j + ch.len_utf8()),
-                    &first[j..j + ch.len_utf8()],
-                )
-            })
-            .collect()
-    } else if words.len() >= area {
-        words.iter().take(area).map(|&(s, w)| (s, w)).collect()
-    } else {
+    if !compact && words.len() < area {
         let (found, form) = if compact_allowed && first.chars().count() > 1 {
             (first.chars().count(), "one character per cell")
         } else {
@@ -241,7 +228,7 @@ fn read_givens(
             ),
         )
         .with_note(hint)]);
-    };
+    }
     if whole {
         if let Some(&(span, extra)) = words.get(used) {
             return Err(vec![Diagnostic::error(
@@ -252,28 +239,68 @@ fn read_givens(
             )]);
         }
     }
-    let mut values = Vec::with_capacity(cells.len());
-    let mut spans = Vec::with_capacity(cells.len());
-    for (pos, (span, word)) in cells.into_iter().enumerate() {
+    // The values named by one ASCII character, looked up by that byte: a file of many
+    // puzzles reads a line in the time it takes to solve one, and comparing each
+    // character with every value's name took a good part of that.
+    let mut by_byte = [None; 128];
+    if compact {
+        for (x, name) in (0..domain.len() as u16).map(|x| (x, domain.name(x))).rev() {
+            if let &[b] = name.as_bytes() {
+                if b.is_ascii() {
+                    by_byte[usize::from(b)] = Some(x);
+                }
+            }
+        }
+    }
+    let mut values = Vec::with_capacity(area);
+    let mut spans = Vec::with_capacity(area);
+    // False on a token that names no value (a light return: this runs per cell).
+    let mut take = |pos: usize, span: Span, word: &str| -> bool {
         if grid.is_hole(pos) {
-            continue;
+            return true;
         }
         let v = if word == "." || (word == "0" && empty_zero) {
             None
-        } else if let Some(x) = domain.find(word) {
-            Some(x)
         } else {
-            let what = if compact { "character" } else { "cell" };
-            return Err(vec![Diagnostic::error(
-                span,
-                format!(
-                    "unexpected {what} `{word}`: expected a value ({}) or `.`",
-                    domain.describe()
-                ),
-            )]);
+            match match word.as_bytes() {
+                &[b] if b.is_ascii() && compact => by_byte[usize::from(b)],
+                _ => domain.find(word),
+            } {
+                Some(x) => Some(x),
+                None => return false,
+            }
         };
         values.push(v);
         spans.push(span);
+        true
+    };
+    let bad = |span: Span, word: &str| {
+        let what = if compact { "character" } else { "cell" };
+        Err(vec![Diagnostic::error(
+            span,
+            format!(
+                "unexpected {what} `{word}`: expected a value ({}) or `.`",
+                domain.describe()
+            ),
+        )])
+    };
+    if compact {
+        let at = words[0].0.start;
+        for (pos, (j, ch)) in first.char_indices().enumerate() {
+            let (span, word) = (
+                Span::new(at + j, at + j + ch.len_utf8()),
+                &first[j..j + ch.len_utf8()],
+            );
+            if !take(pos, span, word) {
+                return bad(span, word);
+            }
+        }
+    } else {
+        for (pos, &(span, word)) in words.iter().take(area).enumerate() {
+            if !take(pos, span, word) {
+                return bad(span, word);
+            }
+        }
     }
     Ok(Givens { values, spans })
 }

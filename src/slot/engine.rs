@@ -238,26 +238,28 @@ impl<'g> SlotEngine<'g> {
         givens: Option<&Givens>,
     ) -> Result<Work<M>, Diagnostic> {
         let mut work = tables.empty();
-        let mut placed: Vec<usize> = Vec::new();
         for (s, v) in values.iter().enumerate() {
             let Some(y) = *v else { continue };
-            if tables.blocked(&work, s, u32::from(y)) {
-                return Err(self.clash(tables, values, &placed, s, y, givens));
+            // Before any propagation a value stays on an empty slot's board exactly while
+            // no placed value blocks it: `place` reads one bit where `blocked` reads hubs.
+            debug_assert_eq!(
+                tables.cand::<W>(&work, s) & M::bit(u32::from(y)) == M::ZERO,
+                tables.blocked(&work, s, u32::from(y))
+            );
+            if !tables.place::<W>(&mut work, s, u32::from(y)) {
+                return Err(self.clash(tables, values, s, y, givens));
             }
-            tables.place_unchecked::<W>(&mut work, s, u32::from(y));
-            placed.push(s);
         }
         tables.settle_full_groups(&mut work);
         Ok(work)
     }
 
-    /// The diagnostic for given `y` at slot `s`, blocked by one of the `placed` slots (or
+    /// The diagnostic for given `y` at slot `s`, blocked by one of the slots placed before it (or
     /// by no rule allowing it there at all).
     fn clash<M: Mask>(
         &self,
         tables: &Tables<M>,
         values: &[Option<u16>],
-        placed: &[usize],
         s: usize,
         y: u16,
         givens: Option<&Givens>,
@@ -279,7 +281,9 @@ impl<'g> SlotEngine<'g> {
                 .unwrap_or_default()
         };
         let name = g.domain.name(y);
-        let other = placed.iter().copied().find(|&t| {
+        // The slots placed before `s`, listed only here: a start without a clash keeps no list.
+        let mut placed = (0..s).filter(|&t| values[t].is_some());
+        let other = placed.find(|&t| {
             let mut w = tables.empty();
             tables.place_unchecked::<DYN>(&mut w, t, u32::from(values[t].unwrap_or(0)));
             tables.blocked(&w, s, u32::from(y))
