@@ -14,7 +14,8 @@
 //! Forward checking: where the patterns are monotone (once matched, matched in every
 //! extension: see [`crate::analysis::forbid`]), a value whose placement alone makes an
 //! instance match can never be part of a final state, so it leaves the slot's candidates
-//! before the focus counts them.
+//! before the focus counts them. Only the instances a step touched are tried: the others
+//! read what they read before, when they were tried already.
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
@@ -375,7 +376,18 @@ impl SlotForbids {
             while !cands.is_zero() {
                 let x = cands.pop_first();
                 set(scratch, n, a, value_of(x as u8 + 1));
-                if self.matches_at(g, scratch, &[e]) {
+                // Only the instances a slot of `changed` touched (marked this round): the
+                // others read what they read at the parent, where their forward check ran.
+                let touched = |i: &&u32| scratch.seen_instance[**i as usize] == round;
+                let hit = self
+                    .watchers(e)
+                    .iter()
+                    .filter(touched)
+                    .copied()
+                    .collect::<smallvec::SmallVec<[u32; 16]>>()
+                    .into_iter()
+                    .any(|i| self.matches(g, scratch, i as usize));
+                if hit {
                     t.exclude::<W>(w, e as usize, x);
                     taken = true;
                 }
