@@ -606,7 +606,7 @@ mod tests {
             // Aggregate NACs, checked anew as cells fill, and a static aggregate.
             ("rules/killer-4x4.graft", 2000),
             ("rules/killer-6x6.graft", 500),
-            ("rules/renban-6x6.graft", 500),
+            ("tests/fixtures/aggregates/renban-window-6x6.graft", 500),
         ] {
             carried_sets_match(file, states);
         }

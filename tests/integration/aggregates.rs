@@ -358,8 +358,9 @@ fn renban_final_text(layout: &[&str]) -> String {
 
 #[test]
 fn renban_runs_agree_with_brute_force() {
-    // The rule file: runs kept by a NAC on any two of their cells (pinned by the start
-    // block's count against the brute force in counts.rs); here its space under all.
+    // The rule file: runs kept by a forbidden pattern on their largest and smallest value
+    // (pinned by the start block's count against the brute force in counts.rs); here its
+    // space under all.
     let v = crate::variant::rule_file("renban-6x6").variant;
     let run_allows = |s: &[Option<usize>], cell: usize, x: usize| {
         groups_allow(&v, s, cell, x)
