@@ -2,11 +2,11 @@
 
 use super::compile;
 use crate::analysis::slot_fill::MAX_VALUES;
-use crate::engine::Engine;
 use crate::explore::config::{Config, EngineChoice, Expand};
 use crate::load_str;
 use crate::model::Graph;
 use crate::output::grid::grid_line;
+use crate::Engine; // the public API: these tests run both engines, as a user does
 
 /// The 4x4 Sudoku of `rules/`: 16 cells, 12 groups (4 rows, 4 columns, 4 boxes).
 const SUDOKU_4X4: &str = include_str!("../../../rules/sudoku-4x4.graft");
