@@ -46,17 +46,6 @@ impl Env for PairEnv<'_> {
     }
 }
 
-/// The parts of a condition `a and b and ...` joined by `and`.
-fn conjuncts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
-    match &e.kind {
-        ExprKind::Binary(BinOp::And, a, b) => {
-            conjuncts(a, out);
-            conjuncts(b, out);
-        }
-        _ => out.push(e),
-    }
-}
-
 /// Which ends an expression reads: bit 0 the source, bit 1 the target.
 fn ends_read(e: &Expr) -> u8 {
     let mut ends = 0;
@@ -84,7 +73,7 @@ impl<'e> Join<'e> {
         };
         let mut parts = Vec::new();
         if let Some(c) = cond {
-            conjuncts(c, &mut parts);
+            c.conjuncts(&mut parts);
         }
         let no_pair = PairEnv {
             graph,

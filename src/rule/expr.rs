@@ -363,6 +363,17 @@ impl Expr {
         }
     }
 
+    /// Adds to `out` the parts of a condition `a and b and ...` joined by `and`.
+    pub fn conjuncts<'e>(&'e self, out: &mut Vec<&'e Expr>) {
+        match &self.kind {
+            ExprKind::Binary(BinOp::And, a, b) => {
+                a.conjuncts(out);
+                b.conjuncts(out);
+            }
+            _ => out.push(self),
+        }
+    }
+
     /// True when the expression holds an aggregate.
     pub fn has_aggregate(&self) -> bool {
         let mut any = false;

@@ -25,7 +25,7 @@ use crate::analysis::{forbid, Refusal};
 use crate::grammar::Grammar;
 use crate::matcher::{GraphIndex, Matcher, SearchPlan, UNBOUND};
 use crate::model::{AttrId, Graph, NodeId, Value};
-use crate::rule::{BinOp, Expr, ExprKind, Pattern};
+use crate::rule::{Expr, Pattern};
 
 use super::mask::Mask;
 use super::model::SlotModel;
@@ -241,7 +241,7 @@ impl SlotForbids {
         for (s, (&v, old)) in vals.iter().zip(scratch.shadow.iter_mut()).enumerate() {
             if v != *old {
                 let (n, a) = model.slots[s];
-                graph.set_attr(n, a, value_of(v));
+                graph.set_attr(n, a, super::slot_value(v));
                 *old = v;
             }
         }
@@ -260,25 +260,6 @@ impl SlotForbids {
         (0..self.instances.len()).any(|i| self.matches(g, scratch, i))
     }
 
-    /// Whether a pattern matches `vals`, whose state extends `parent` (matched by none)
-    /// by placements alone: only the instances reading a slot filled since are checked.
-    pub fn forbidden_after(
-        &self,
-        g: &Grammar,
-        model: &SlotModel,
-        scratch: &mut ForbidScratch,
-        parent: &[u8],
-        vals: &[u8],
-    ) -> bool {
-        self.sync(g, model, scratch, vals);
-        let mut changed = std::mem::take(&mut scratch.changed);
-        changed.clear();
-        changed.extend(filled_since(parent, vals));
-        let hit = self.matches_at(g, scratch, &changed);
-        scratch.changed = changed;
-        hit
-    }
-
     /// Whether placing value index `y` in slot `s` of the state whose values are `parent`
     /// (matched by no pattern) makes a pattern match.
     pub fn forbidden_placing(
@@ -292,9 +273,9 @@ impl SlotForbids {
     ) -> bool {
         self.sync(g, model, scratch, parent);
         let (n, a) = model.slots[s as usize];
-        set(scratch, n, a, value_of(y as u8 + 1));
+        set(scratch, n, a, super::slot_value(y as u8 + 1));
         let hit = self.matches_at(g, scratch, &[s]);
-        set(scratch, n, a, value_of(parent[s as usize]));
+        set(scratch, n, a, super::slot_value(parent[s as usize]));
         hit
     }
 
@@ -375,18 +356,13 @@ impl SlotForbids {
             let mut cands = t.cand::<W>(w, e as usize);
             while !cands.is_zero() {
                 let x = cands.pop_first();
-                set(scratch, n, a, value_of(x as u8 + 1));
+                set(scratch, n, a, super::slot_value(x as u8 + 1));
                 // Only the instances a slot of `changed` touched (marked this round): the
                 // others read what they read at the parent, where their forward check ran.
-                let touched = |i: &&u32| scratch.seen_instance[**i as usize] == round;
-                let hit = self
-                    .watchers(e)
-                    .iter()
-                    .filter(touched)
-                    .copied()
-                    .collect::<smallvec::SmallVec<[u32; 16]>>()
-                    .into_iter()
-                    .any(|i| self.matches(g, scratch, i as usize));
+                let hit = self.watchers(e).iter().any(|&i| {
+                    scratch.seen_instance[i as usize] == round
+                        && self.matches(g, scratch, i as usize)
+                });
                 if hit {
                     t.exclude::<W>(w, e as usize, x);
                     taken = true;
@@ -426,14 +402,6 @@ fn set(scratch: &mut ForbidScratch, n: NodeId, a: AttrId, v: Value) {
         .set_attr(n, a, v);
 }
 
-/// A slot's value as the graph holds it.
-fn value_of(v: u8) -> Value {
-    match v {
-        0 => Value::None,
-        v => Value::Val(u16::from(v) - 1),
-    }
-}
-
 /// The slots empty in `parent` and filled in `vals`.
 fn filled_since<'a>(parent: &'a [u8], vals: &'a [u8]) -> impl Iterator<Item = u32> + 'a {
     parent
@@ -455,24 +423,16 @@ fn structure(p: &Pattern, set: &[AttrId]) -> Pattern {
         conds: p
             .conds
             .iter()
-            .flat_map(|c| conjuncts(c))
+            .flat_map(|c| {
+                let mut parts = Vec::new();
+                c.conjuncts(&mut parts);
+                parts
+            })
             .filter(|c| is_fixed(c, set))
             .cloned()
             .collect(),
         nacs: Vec::new(),
         span: p.span,
-    }
-}
-
-/// The conjuncts of `c`: `a and b` is `a` and `b`.
-fn conjuncts(c: &Expr) -> Vec<&Expr> {
-    match &c.kind {
-        ExprKind::Binary(BinOp::And, a, b) => {
-            let mut out = conjuncts(a);
-            out.extend(conjuncts(b));
-            out
-        }
-        _ => vec![c],
     }
 }
 

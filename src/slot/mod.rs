@@ -46,15 +46,20 @@ pub fn is_final_filled(
         }
 }
 
+/// A slot's packed value (0 = none, else the value's index plus one) as the graph holds it.
+pub fn slot_value(v: u8) -> Value {
+    match v {
+        0 => Value::None,
+        v => Value::Val(u16::from(v) - 1),
+    }
+}
+
 /// The host graph of a state: `base` with every slot set from `vals` (0 = none); a cell
 /// filled by replacement is deleted and its new node created.
 pub fn write_graph(model: &SlotModel, base: &Graph, vals: &[u8]) -> Graph {
     let mut g = base.clone();
     for (s, &(n, a)) in model.slots.iter().enumerate() {
-        let v = match vals[s] {
-            0 => Value::None,
-            v => Value::Val(u16::from(v) - 1),
-        };
+        let v = slot_value(vals[s]);
         match &model.replaced {
             None => g.set_attr(n, a, v),
             Some(_) if v.is_none() => {}
