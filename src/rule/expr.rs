@@ -279,21 +279,8 @@ impl Expr {
                 Value::Bool(a.eval(env) == Value::Bool(true) || b.eval(env) == Value::Bool(true))
             }
             ExprKind::Binary(op, a, b) => binary(*op, a.eval(env), b.eval(env)),
-            ExprKind::ToInt(e, ints) => match e.eval(env) {
-                Value::Val(i) => ints
-                    .get(usize::from(i))
-                    .map_or(Value::None, |&n| Value::Int(n)),
-                Value::Int(n) => Value::Int(n),
-                _ => Value::None,
-            },
-            ExprKind::ToValue(e, ints) => match e.eval(env) {
-                Value::Int(n) => ints
-                    .iter()
-                    .position(|&m| m == n)
-                    .map_or(Value::None, |i| Value::Val(i as u16)),
-                v @ Value::Val(_) => v,
-                _ => Value::None,
-            },
+            ExprKind::ToInt(e, ints) => to_int(e.eval(env), ints),
+            ExprKind::ToValue(e, ints) => to_value(e.eval(env), ints),
             ExprKind::Aggregate(a) => env.aggregate(a),
         }
     }
@@ -411,7 +398,31 @@ impl Expr {
     }
 }
 
-fn unary(op: UnOp, v: Value) -> Value {
+/// A value's integer (`ints[index]`); an int is itself, anything else none.
+pub fn to_int(v: Value, ints: &[i64]) -> Value {
+    match v {
+        Value::Val(i) => ints
+            .get(usize::from(i))
+            .map_or(Value::None, |&n| Value::Int(n)),
+        Value::Int(n) => Value::Int(n),
+        _ => Value::None,
+    }
+}
+
+/// The value whose integer an int is (none when none is); a value is itself.
+pub fn to_value(v: Value, ints: &[i64]) -> Value {
+    match v {
+        Value::Int(n) => ints
+            .iter()
+            .position(|&m| m == n)
+            .map_or(Value::None, |i| Value::Val(i as u16)),
+        v @ Value::Val(_) => v,
+        _ => Value::None,
+    }
+}
+
+/// The value of `op v` (none where undefined).
+pub fn unary(op: UnOp, v: Value) -> Value {
     match (op, v) {
         (UnOp::Not, Value::Bool(b)) => Value::Bool(!b),
         (UnOp::Neg, Value::Int(n)) => n.checked_neg().map_or(Value::None, Value::Int),
@@ -421,7 +432,8 @@ fn unary(op: UnOp, v: Value) -> Value {
     }
 }
 
-fn binary(op: BinOp, a: Value, b: Value) -> Value {
+/// The value of `a op b` for every operator but `and` and `or` (none where undefined).
+pub fn binary(op: BinOp, a: Value, b: Value) -> Value {
     use std::cmp::Ordering;
     let order = |a: Value, b: Value| -> Option<Ordering> {
         match (a, b) {

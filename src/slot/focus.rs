@@ -46,7 +46,15 @@ impl<'a, M: Mask, const W: usize> FocusSpace<'a, M, W> {
                 let mut scratch = ForbidScratch::default();
                 let none = vec![0; start.vals.len()];
                 !f.forbidden(grammar, model, &mut scratch, &start.vals)
-                    && f.settle::<M, W>(grammar, model, tables, &mut scratch, &none, &mut start)
+                    && f.settle::<M, W>(
+                        grammar,
+                        model,
+                        tables,
+                        &mut scratch,
+                        &none,
+                        &mut start,
+                        true,
+                    )
             });
         FocusSpace {
             grammar,
@@ -76,6 +84,7 @@ impl<'a, M: Mask, const W: usize> FocusSpace<'a, M, W> {
                     scratch,
                     &state.vals,
                     &mut child,
+                    false,
                 ),
             };
         if alive {

@@ -1,6 +1,7 @@
 //! `forbid { ... }` patterns on the slot engine: each pattern's matches over the structure
-//! no rule changes (its instances), each checked again when a slot it reads is filled, by
-//! the general matcher on a mirror of the state's graph.
+//! no rule changes (its instances), each checked again when a slot it reads is filled, as
+//! a term over slots ([`super::ground`]) or by the general matcher on a mirror of the
+//! state's graph.
 //!
 //! Slot rules only set attributes, so the nodes and edges a pattern can match are those of
 //! the start graph: a match in any state is a match of the pattern without its conditions
@@ -8,25 +9,31 @@
 //! then hold. Whether they hold depends only on the slots the instance reads (its nodes',
 //! and those of the nodes its aggregates and NACs can reach), so a state whose parent no
 //! pattern matched is forbidden exactly when an instance reading a slot filled since then
-//! matches. The conditions themselves are never re-implemented: the matcher evaluates them
-//! on the mirror, as on the whole-graph engine.
+//! matches. An instance is grounded once, its NACs and aggregates expanded to the matches
+//! their structure has under it, and evaluated as the matcher would; where grounding is
+//! refused (a term too large) the matcher evaluates it on the mirror, as on whole graphs.
 //!
 //! Forward checking: where the patterns are monotone (once matched, matched in every
 //! extension: see [`crate::analysis::forbid`]), a value whose placement alone makes an
 //! instance match can never be part of a final state, so it leaves the slot's candidates
 //! before the focus counts them. Only the instances a step touched are tried: the others
-//! read what they read before, when they were tried already.
+//! read what they read before, when they were tried already. A grounded instance is also
+//! evaluated over its empty slots' candidates: when it matches in every completion, the
+//! state is dead, and a candidate with which it does is taken (final states fill every
+//! slot on the focus path, so no final state lies below either).
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
 
+use crate::analysis::final_cond::{conjuncts, not_exists};
 use crate::analysis::slot_fill::not_slot;
 use crate::analysis::{forbid, Refusal};
 use crate::grammar::Grammar;
 use crate::matcher::{GraphIndex, Matcher, SearchPlan, UNBOUND};
-use crate::model::{AttrId, Graph, NodeId, Value};
+use crate::model::{AttrId, Graph, NodeId};
 use crate::rule::{Expr, Pattern};
 
+use super::ground::{Grounder, Term, MAX_TERM_NODES};
 use super::mask::Mask;
 use super::model::SlotModel;
 use super::solver::{Tables, Work};
@@ -45,6 +52,13 @@ pub struct SlotForbids {
     checks: Vec<SearchPlan>,
     /// Per instance, its pattern and the nodes its own variables bind.
     instances: Vec<Instance>,
+    /// Per instance, whether it comes from the final condition: it is not forbidden on
+    /// the way, only narrowed by its bounds.
+    bounds_only: Vec<bool>,
+    /// Per instance, its conditions as a term over slots, where it could be grounded.
+    ground: Vec<Option<Term>>,
+    /// Whether some instance is left to the matcher, which needs the mirror graph.
+    mirrored: bool,
     /// Per instance, the slots it reads: `reads[read_start[i]..read_start[i + 1]]`.
     read_start: Vec<u32>,
     reads: Vec<u32>,
@@ -72,6 +86,9 @@ pub struct ForbidScratch {
     shadow: Vec<u8>,
     /// The values of the last state known to match no pattern.
     clean: Vec<u8>,
+    /// Per slot read by an instance being narrowed: its least and greatest candidate.
+    range: Vec<(u16, u16)>,
+    touched: Vec<u32>,
     binding: Vec<NodeId>,
     changed: Vec<u32>,
     near: Vec<u32>,
@@ -82,18 +99,40 @@ pub struct ForbidScratch {
 }
 
 impl SlotForbids {
-    /// The instances of `g`'s `forbid` patterns over its start graph, or `None` when it has
+    /// The instances of `g`'s `forbid` patterns over its start graph, and those of its
+    /// final condition's `not { ... }` parts that can be grounded, or `None` when there are
     /// none. Refused where cells are filled by replacement (the instances would change) or
-    /// the instances are too many to list.
+    /// the `forbid` instances are too many to list.
     pub fn compile(g: &Grammar, model: &SlotModel) -> Result<Option<SlotForbids>, Refusal> {
-        let Some(first) = g.forbids.first() else {
-            return Ok(None);
-        };
+        Self::compile_within(g, model, MAX_TERM_NODES)
+    }
+
+    /// [`Self::compile`], grounding at most `budget` term nodes.
+    fn compile_within(
+        g: &Grammar,
+        model: &SlotModel,
+        budget: usize,
+    ) -> Result<Option<SlotForbids>, Refusal> {
         if model.replaced.is_some() {
-            return not_slot(
-                first.span,
-                "`forbid` patterns need the cells to stay in place: here rules replace them",
-            );
+            return match g.forbids.first() {
+                Some(first) => not_slot(
+                    first.span,
+                    "`forbid` patterns need the cells to stay in place: here rules replace them",
+                ),
+                None => Ok(None),
+            };
+        }
+        // What a final state must not hold besides empty slots: on the focus path, where
+        // final states fill every slot, a state all of whose completions hold it is dead.
+        let finals: Vec<&Pattern> = g
+            .final_cond
+            .iter()
+            .flat_map(conjuncts)
+            .filter(|c| !model.is_all_filled(g, c))
+            .filter_map(not_exists)
+            .collect();
+        if g.forbids.is_empty() && finals.is_empty() {
+            return Ok(None);
         }
         let set = forbid::set_attrs(g);
         let mut slots_of: HashMap<NodeId, Vec<u32>> = HashMap::new();
@@ -101,16 +140,30 @@ impl SlotForbids {
             slots_of.entry(n).or_default().push(s as u32);
         }
         let matcher = Matcher::new(&g.types, &g.base, &[]);
+        let mut grounder = Grounder {
+            g,
+            model,
+            matcher: &matcher,
+            set: &set,
+            budget,
+        };
         let mut out = SlotForbids {
             checks: Vec::new(),
             instances: Vec::new(),
+            bounds_only: Vec::new(),
+            ground: Vec::new(),
+            mirrored: false,
             read_start: vec![0],
             reads: Vec::new(),
             watch_start: Vec::new(),
             watch: Vec::new(),
             monotone: forbid::check(g).is_ok(),
         };
-        for (pi, p) in g.forbids.iter().enumerate() {
+        let patterns = g.forbids.iter().map(|p| (p, false));
+        for (pi, (p, of_final)) in patterns
+            .chain(finals.into_iter().map(|p| (p, true)))
+            .enumerate()
+        {
             out.checks.push(SearchPlan::compile(&Pattern {
                 bound: p.var_end(),
                 nodes: Vec::new(),
@@ -132,6 +185,9 @@ impl SlotForbids {
                     ControlFlow::Continue(())
                 }
             });
+            if too_many && of_final {
+                continue;
+            }
             if too_many {
                 return not_slot(
                     p.span,
@@ -139,15 +195,30 @@ impl SlotForbids {
                 );
             }
             for m in found {
-                let mut nodes: Vec<NodeId> = p.own_vars().map(|v| m[v.index()]).collect();
-                reads_beyond(&matcher, (&p.conds, &p.nacs, None), &m, &set, &mut nodes);
-                nodes.sort_unstable();
-                nodes.dedup();
-                let mut reads: Vec<u32> = nodes
-                    .iter()
-                    .flat_map(|n| slots_of.get(n).into_iter().flatten().copied())
-                    .collect();
+                let term = grounder.pattern(p, &m);
+                if of_final && term.is_none() {
+                    continue;
+                }
+                let mut reads = Vec::new();
+                match &term {
+                    Some(t) => t.visit_slots(&mut |s| reads.push(s)),
+                    None => {
+                        out.mirrored = true;
+                        let mut nodes: Vec<NodeId> = p.own_vars().map(|v| m[v.index()]).collect();
+                        reads_beyond(&matcher, (&p.conds, &p.nacs, None), &m, &set, &mut nodes);
+                        nodes.sort_unstable();
+                        nodes.dedup();
+                        reads.extend(
+                            nodes
+                                .iter()
+                                .flat_map(|n| slots_of.get(n).into_iter().flatten().copied()),
+                        );
+                    }
+                }
                 reads.sort_unstable();
+                reads.dedup();
+                out.ground.push(term);
+                out.bounds_only.push(of_final);
                 out.reads.extend(reads);
                 if out.reads.len() > MAX_READS {
                     return not_slot(
@@ -193,6 +264,9 @@ impl SlotForbids {
 
     /// Whether instance `i` matches on the scratch's mirror.
     fn matches(&self, g: &Grammar, scratch: &mut ForbidScratch, i: usize) -> bool {
+        if let Some(t) = &self.ground[i] {
+            return t.holds(&scratch.shadow);
+        }
         let inst = &self.instances[i];
         let plan = &self.checks[inst.pattern as usize];
         let ForbidScratch {
@@ -217,7 +291,9 @@ impl SlotForbids {
         scratch.next_round(self.instances.len(), 0);
         for &s in slots {
             for &i in self.watchers(s) {
-                if scratch.seen_instance[i as usize] == scratch.round {
+                if scratch.seen_instance[i as usize] == scratch.round
+                    || self.bounds_only[i as usize]
+                {
                     continue;
                 }
                 scratch.seen_instance[i as usize] = scratch.round;
@@ -229,15 +305,20 @@ impl SlotForbids {
         false
     }
 
-    /// Writes `vals` into the scratch's mirror of `base`.
+    /// Writes `vals` into the scratch's mirror of `base` (its graph only where an instance
+    /// is left to the matcher).
     pub fn sync(&self, g: &Grammar, model: &SlotModel, scratch: &mut ForbidScratch, vals: &[u8]) {
+        scratch.shadow.resize(vals.len(), 0);
+        if !self.mirrored {
+            scratch.shadow.copy_from_slice(vals);
+            return;
+        }
         let base = &g.base;
         // Without lookups by attribute, the index holds only what no step changes.
         scratch
             .index
             .get_or_insert_with(|| GraphIndex::new(&g.types, base, &[]));
         let graph = scratch.graph.get_or_insert_with(|| base.clone());
-        scratch.shadow.resize(vals.len(), 0);
         for (s, (&v, old)) in vals.iter().zip(scratch.shadow.iter_mut()).enumerate() {
             if v != *old {
                 let (n, a) = model.slots[s];
@@ -257,7 +338,7 @@ impl SlotForbids {
         vals: &[u8],
     ) -> bool {
         self.sync(g, model, scratch, vals);
-        (0..self.instances.len()).any(|i| self.matches(g, scratch, i))
+        (0..self.instances.len()).any(|i| !self.bounds_only[i] && self.matches(g, scratch, i))
     }
 
     /// Whether placing value index `y` in slot `s` of the state whose values are `parent`
@@ -272,17 +353,18 @@ impl SlotForbids {
         y: u32,
     ) -> bool {
         self.sync(g, model, scratch, parent);
-        let (n, a) = model.slots[s as usize];
-        set(scratch, n, a, super::slot_value(y as u8 + 1));
+        self.set(model, scratch, s, y as u8 + 1);
         let hit = self.matches_at(g, scratch, &[s]);
-        set(scratch, n, a, super::slot_value(parent[s as usize]));
+        self.set(model, scratch, s, parent[s as usize]);
         hit
     }
 
     /// Propagates `w`, which extends `parent` (matched by no pattern), to a fixed point of
     /// the tables' propagation and the patterns: false when a pattern matches what it
     /// fills, else, where the patterns are monotone, with every candidate taken whose
-    /// placement alone would make a pattern match next to a slot just filled.
+    /// placement would make a pattern match next to a slot just filled (see the module's
+    /// forward checking). `start`: `w` is a start state, whose every instance is narrowed.
+    #[allow(clippy::too_many_arguments)]
     pub fn settle<M: Mask, const W: usize>(
         &self,
         g: &Grammar,
@@ -291,9 +373,11 @@ impl SlotForbids {
         scratch: &mut ForbidScratch,
         parent: &[u8],
         w: &mut Work<M>,
+        start: bool,
     ) -> bool {
         scratch.clean.clear();
         scratch.clean.extend_from_slice(parent);
+        let mut first = start;
         loop {
             if !t.propagate::<W>(w) {
                 return false;
@@ -302,16 +386,38 @@ impl SlotForbids {
             let mut changed = std::mem::take(&mut scratch.changed);
             changed.clear();
             changed.extend(filled_since(&scratch.clean, &w.vals));
-            let verdict = if changed.is_empty() {
+            let verdict = if changed.is_empty() && !first {
                 Some(true)
             } else if self.matches_at(g, scratch, &changed) {
                 Some(false)
+            } else if !self.monotone {
+                Some(true)
             } else {
                 scratch.clean.clone_from(&w.vals);
-                let taken =
-                    self.monotone && self.forward_check::<M, W>(g, model, t, scratch, &changed, w);
+                let mut touched = std::mem::take(&mut scratch.touched);
+                touched.clear();
+                if first {
+                    touched.extend(0..self.instances.len() as u32);
+                } else {
+                    scratch.next_round(self.instances.len(), 0);
+                    for &s in &changed {
+                        for &i in self.watchers(s) {
+                            let seen = &mut scratch.seen_instance[i as usize];
+                            if std::mem::replace(seen, scratch.round) != scratch.round {
+                                touched.push(i);
+                            }
+                        }
+                    }
+                }
+                first = false;
+                let taken = self.forward_check::<M, W>(g, model, t, scratch, &touched, w);
+                scratch.touched = touched;
                 // Taking candidates may force placements: propagate and check again.
-                (!taken).then_some(true)
+                match taken {
+                    None => Some(false),
+                    Some(true) => None,
+                    Some(false) => Some(true),
+                }
             };
             scratch.changed = changed;
             if let Some(alive) = verdict {
@@ -320,45 +426,47 @@ impl SlotForbids {
         }
     }
 
-    /// Takes from the empty slots that share an instance with a slot of `changed` each
-    /// candidate whose placement makes one of that slot's instances match. Whether any
-    /// was taken.
+    /// Narrows the empty slots the instances `touched` read: takes each candidate whose
+    /// placement makes one of them match, and each with which a grounded one matches in
+    /// every completion. `None` when a grounded one already does (the state is dead),
+    /// else whether any candidate was taken.
     fn forward_check<M: Mask, const W: usize>(
         &self,
         g: &Grammar,
         model: &SlotModel,
         t: &Tables<M>,
         scratch: &mut ForbidScratch,
-        changed: &[u32],
+        touched: &[u32],
         w: &mut Work<M>,
-    ) -> bool {
+    ) -> Option<bool> {
         scratch.next_round(self.instances.len(), w.vals.len());
         let round = scratch.round;
         let mut near = std::mem::take(&mut scratch.near);
         near.clear();
-        for &s in changed {
-            for &i in self.watchers(s) {
-                if std::mem::replace(&mut scratch.seen_instance[i as usize], round) == round {
-                    continue;
-                }
-                for &e in self.reads_of(i as usize) {
-                    if w.vals[e as usize] == 0
-                        && std::mem::replace(&mut scratch.seen_slot[e as usize], round) != round
-                    {
-                        near.push(e);
-                    }
+        // Grounded instances are narrowed by their bounds below, which covers this: where
+        // the patterns are monotone, a match with the other slots empty is a match in
+        // every completion.
+        for &i in touched
+            .iter()
+            .filter(|&&i| self.ground[i as usize].is_none())
+        {
+            scratch.seen_instance[i as usize] = round;
+            for &e in self.reads_of(i as usize) {
+                if w.vals[e as usize] == 0
+                    && std::mem::replace(&mut scratch.seen_slot[e as usize], round) != round
+                {
+                    near.push(e);
                 }
             }
         }
         let mut taken = false;
         for &e in &near {
-            let (n, a) = model.slots[e as usize];
             let mut cands = t.cand::<W>(w, e as usize);
             while !cands.is_zero() {
                 let x = cands.pop_first();
-                set(scratch, n, a, super::slot_value(x as u8 + 1));
-                // Only the instances a slot of `changed` touched (marked this round): the
-                // others read what they read at the parent, where their forward check ran.
+                self.set(model, scratch, e, x as u8 + 1);
+                // Only the instances touched (marked this round): the others read what
+                // they read at the parent, where their forward check ran.
                 let hit = self.watchers(e).iter().any(|&i| {
                     scratch.seen_instance[i as usize] == round
                         && self.matches(g, scratch, i as usize)
@@ -368,10 +476,84 @@ impl SlotForbids {
                     taken = true;
                 }
             }
-            set(scratch, n, a, Value::None);
+            self.set(model, scratch, e, 0);
         }
         scratch.near = near;
-        taken
+        let narrowed = self.narrow::<M, W>(t, scratch, touched, w)?;
+        Some(taken | narrowed)
+    }
+
+    /// The bounds pass of [`Self::forward_check`] over the grounded instances of `touched`.
+    fn narrow<M: Mask, const W: usize>(
+        &self,
+        t: &Tables<M>,
+        scratch: &mut ForbidScratch,
+        touched: &[u32],
+        w: &mut Work<M>,
+    ) -> Option<bool> {
+        let ForbidScratch { shadow, range, .. } = scratch;
+        range.resize(shadow.len(), (0, 0));
+        let span = |w: &Work<M>, e: u32| {
+            let c = t.cand::<W>(w, e as usize).to_u128();
+            (c != 0).then(|| (c.trailing_zeros() as u16, (127 - c.leading_zeros()) as u16))
+        };
+        let mut taken = false;
+        for &i in touched {
+            let Some(term) = &self.ground[i as usize] else {
+                continue;
+            };
+            let reads = self.reads_of(i as usize);
+            for &e in reads {
+                if shadow[e as usize] == 0 {
+                    range[e as usize] = span(w, e)?;
+                }
+            }
+            if term.bounds(shadow, &|s| range[s as usize]).surely_true() {
+                return None;
+            }
+            for &e in reads {
+                if shadow[e as usize] != 0 {
+                    continue;
+                }
+                // From the least candidate up and from the greatest down, until one stays:
+                // bounds seldom take a value between two they keep, and each try costs a
+                // whole evaluation.
+                let mut cands = t.cand::<W>(w, e as usize).to_u128();
+                for from_top in [false, true] {
+                    while cands != 0 {
+                        let x = if from_top {
+                            127 - cands.leading_zeros()
+                        } else {
+                            cands.trailing_zeros()
+                        };
+                        shadow[e as usize] = x as u8 + 1;
+                        if !term.bounds(shadow, &|s| range[s as usize]).surely_true() {
+                            break;
+                        }
+                        t.exclude::<W>(w, e as usize, x);
+                        taken = true;
+                        cands &= !(1u128 << x);
+                    }
+                }
+                shadow[e as usize] = 0;
+                range[e as usize] = span(w, e)?;
+            }
+        }
+        Some(taken)
+    }
+
+    /// Sets slot `s` of the mirror to `v` (0 = none), outside `sync`: a candidate tried
+    /// and taken back.
+    fn set(&self, model: &SlotModel, scratch: &mut ForbidScratch, s: u32, v: u8) {
+        scratch.shadow[s as usize] = v;
+        if self.mirrored {
+            let (n, a) = model.slots[s as usize];
+            scratch
+                .graph
+                .as_mut()
+                .expect("synced before checking")
+                .set_attr(n, a, super::slot_value(v));
+        }
     }
 }
 
@@ -393,15 +575,6 @@ impl ForbidScratch {
     }
 }
 
-/// Sets an attribute of the mirror, outside `sync` (a candidate tried and taken back).
-fn set(scratch: &mut ForbidScratch, n: NodeId, a: AttrId, v: Value) {
-    scratch
-        .graph
-        .as_mut()
-        .expect("synced before checking")
-        .set_attr(n, a, v);
-}
-
 /// The slots empty in `parent` and filled in `vals`.
 fn filled_since<'a>(parent: &'a [u8], vals: &'a [u8]) -> impl Iterator<Item = u32> + 'a {
     parent
@@ -415,7 +588,7 @@ fn filled_since<'a>(parent: &'a [u8], vals: &'a [u8]) -> impl Iterator<Item = u3
 /// `p` with only what no state changes: its nodes, edges and the conditions that read no
 /// attribute a rule sets and hold no aggregate. Its matches on the start graph include
 /// every match of `p` in every state.
-fn structure(p: &Pattern, set: &[AttrId]) -> Pattern {
+pub(super) fn structure(p: &Pattern, set: &[AttrId]) -> Pattern {
     Pattern {
         bound: p.bound,
         nodes: p.nodes.clone(),
@@ -437,7 +610,7 @@ fn structure(p: &Pattern, set: &[AttrId]) -> Pattern {
 }
 
 /// True when `c` reads no attribute in `set`, no parameter and no aggregate.
-fn is_fixed(c: &Expr, set: &[AttrId]) -> bool {
+pub(super) fn is_fixed(c: &Expr, set: &[AttrId]) -> bool {
     let mut fixed = !c.has_aggregate() && !c.reads_params();
     c.visit_attrs(&mut |_, a| fixed &= !set.contains(&a));
     fixed
@@ -469,5 +642,52 @@ fn reads_beyond(
             nodes.extend(q.own_vars().map(|v| qm[v.index()]));
             reads_beyond(matcher, (&q.conds, &q.nacs, body), &qm, set, nodes);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::load_str;
+
+    /// Grounded instances say what the matcher says on the mirror: the arrows' `forbid`
+    /// patterns compiled with and without grounding, on random partial fillings.
+    #[test]
+    fn grounded_instances_match_as_the_matcher_does() {
+        let text = include_str!("../../tests/fixtures/forbid/arrow-4x4.graft");
+        let g = load_str("arrow-4x4.graft", text).expect("the fixture loads");
+        let model = super::super::compile(&g).expect("on the slot engine");
+        let grounded = SlotForbids::compile(&g, &model).unwrap().unwrap();
+        let matched = SlotForbids::compile_within(&g, &model, 0).unwrap().unwrap();
+        assert!(grounded.ground.iter().all(Option::is_some) && !grounded.mirrored);
+        assert!(matched.ground.iter().all(Option::is_none) && matched.mirrored);
+        assert!(!grounded.instances.is_empty());
+        let (mut a, mut b) = (ForbidScratch::default(), ForbidScratch::default());
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut below = |n: u64| {
+            // xorshift64: a fixed sequence, so every run tries the same states.
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let (mut hits, mut misses) = (0, 0);
+        for _ in 0..4000 {
+            let vals: Vec<u8> = (0..model.slots.len())
+                .map(|_| below(model.d as u64 + 1) as u8)
+                .collect();
+            let x = grounded.forbidden(&g, &model, &mut a, &vals);
+            assert_eq!(
+                x,
+                matched.forbidden(&g, &model, &mut b, &vals),
+                "at {vals:?}"
+            );
+            if x {
+                hits += 1;
+            } else {
+                misses += 1;
+            }
+        }
+        assert!(hits > 100 && misses > 100, "{hits} forbidden, {misses} not");
     }
 }

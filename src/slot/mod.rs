@@ -9,6 +9,7 @@ pub mod engine;
 pub mod focus;
 pub mod forbid;
 pub mod full;
+mod ground;
 pub mod group;
 pub mod mask;
 pub mod model;

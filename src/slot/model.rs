@@ -164,7 +164,7 @@ impl SlotModel {
             ),
         };
         // Pruning by a `forbid` pattern keeps the final states only where it is monotone.
-        if self.focus_sound.is_ok() && self.forbids.is_some() {
+        if self.focus_sound.is_ok() && !g.forbids.is_empty() {
             self.focus_sound = crate::analysis::forbid::check(g);
         }
         if self.focus_sound.is_ok() {
@@ -210,7 +210,7 @@ impl SlotModel {
     /// True for `not { n: T { a == none } }` where the pattern's matches are exactly the
     /// empty slots; for cells filled by replacement, `not { n: T }` where the matches are
     /// exactly the cells not yet replaced.
-    fn is_all_filled(&self, g: &Grammar, c: &Condition) -> bool {
+    pub(super) fn is_all_filled(&self, g: &Grammar, c: &Condition) -> bool {
         let Some((p, tested)) = fill_condition(c) else {
             return false;
         };

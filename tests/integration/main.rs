@@ -15,6 +15,7 @@ mod distributed;
 mod draw;
 mod encodings;
 mod engines;
+mod final_bounds;
 mod forbid;
 mod fpuzzles;
 mod fuzz;

@@ -1,0 +1,825 @@
+//! A `forbid` instance grounded on the structure no rule changes: its conditions as a term
+//! over slots, evaluated exactly on a state and over the candidates of its empty slots.
+//!
+//! On the slot engine a pattern's nodes, and the matches of its NACs and aggregates, are
+//! fixed once its own nodes are (rules only set attributes). So an instance is a boolean
+//! term: attributes become slots or constants, a NAC becomes "no match of these whose
+//! conditions hold", an aggregate a fold over a fixed list of matches, each with the
+//! condition under which it counts. Evaluating the term is what the general matcher would
+//! do on the state's graph, without walking the graph.
+//!
+//! The same term evaluated over intervals ([`Bounds`]: each empty slot somewhere between
+//! its least and greatest candidate) says when the pattern matches in *every* completion
+//! of the state: then no final state, which fills every slot, lies below it. The
+//! evaluation is sound, not exact: a slot read twice is read as two independent ones.
+
+use std::ops::ControlFlow;
+use std::sync::Arc;
+
+use crate::grammar::Grammar;
+use crate::matcher::{Matcher, SearchPlan};
+use crate::model::{AttrId, NodeId, Value};
+use crate::rule::expr::{binary, to_int, to_value, unary};
+use crate::rule::{AggOp, BinOp, Expr, ExprKind, Fold, Pattern, UnOp};
+
+use super::model::SlotModel;
+
+/// Term nodes listed at most over all instances; past it the rest are left to the matcher.
+pub const MAX_TERM_NODES: usize = 1 << 23;
+
+/// A condition or value over slots.
+#[derive(Clone, Debug)]
+pub enum Term {
+    Const(Value),
+    /// A slot's value: none while it is empty.
+    Slot(u32),
+    Unary(UnOp, Box<Term>),
+    Binary(BinOp, Box<Term>, Box<Term>),
+    ToInt(Box<Term>, Arc<[i64]>),
+    ToValue(Box<Term>, Arc<[i64]>),
+    /// An aggregate over a fixed list of matches (a NAC is `not any`).
+    Fold(AggOp, Vec<Item>),
+}
+
+/// One match of an aggregate's pattern: it counts when `when` holds, adding `body`.
+#[derive(Clone, Debug)]
+pub struct Item {
+    when: Term,
+    body: Term,
+}
+
+/// What grounding needs: the start graph's matcher, the slots and the attributes rules set.
+pub struct Grounder<'a> {
+    pub g: &'a Grammar,
+    pub model: &'a SlotModel,
+    pub matcher: &'a Matcher<'a>,
+    /// Attributes some rule sets: conditions on them are not part of the structure.
+    pub set: &'a [AttrId],
+    /// Term nodes still allowed.
+    pub budget: usize,
+}
+
+impl Grounder<'_> {
+    /// The condition under which the match `m` of `p`'s structure is a match of `p`: its
+    /// conditions on what changes hold and none of its NACs matches. `None` when it
+    /// cannot be grounded (a parameter) or the budget ran out.
+    pub fn pattern(&mut self, p: &Pattern, m: &[NodeId]) -> Option<Term> {
+        let mut parts = Vec::new();
+        for c in &p.conds {
+            c.conjuncts(&mut parts);
+        }
+        let mut term = Term::Const(Value::Bool(true));
+        for c in parts {
+            if !super::forbid::is_fixed(c, self.set) {
+                term = and(term, self.expr(c, m)?);
+            }
+        }
+        for q in &p.nacs {
+            let items = self.matches(q, m, None)?;
+            term = and(
+                term,
+                Term::Unary(UnOp::Not, Box::new(fold(AggOp::Any, items))),
+            );
+        }
+        Some(term)
+    }
+
+    /// One item per match of `q`'s structure extending `m`.
+    fn matches(&mut self, q: &Pattern, m: &[NodeId], body: Option<&Expr>) -> Option<Vec<Item>> {
+        let plan = SearchPlan::compile(&super::forbid::structure(q, self.set));
+        let mut binding = m.to_vec();
+        let mut found: Vec<Vec<NodeId>> = Vec::new();
+        let mut over = false;
+        let budget = self.budget;
+        let _ = self.matcher.for_each_match(&plan, &mut binding, &mut |qm| {
+            found.push(qm[..q.var_end() as usize].to_vec());
+            over = found.len() > budget;
+            if over {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        if over {
+            return None;
+        }
+        let mut items = Vec::with_capacity(found.len());
+        for qm in found {
+            let when = self.pattern(q, &qm)?;
+            let body = match body {
+                Some(b) => self.expr(b, &qm)?,
+                None => Term::Const(Value::Bool(true)),
+            };
+            items.push(Item { when, body });
+        }
+        Some(items)
+    }
+
+    fn expr(&mut self, e: &Expr, m: &[NodeId]) -> Option<Term> {
+        self.budget = self.budget.checked_sub(1)?;
+        Some(match &e.kind {
+            ExprKind::Const(v) => Term::Const(*v),
+            ExprKind::Param(_) => return None,
+            ExprKind::Attr(var, a) => {
+                let n = *m.get(var.index())?;
+                match self.model.slot_of.get(&(n, *a)) {
+                    Some(&s) => Term::Slot(s),
+                    None => Term::Const(self.g.base.attr(n, *a)),
+                }
+            }
+            ExprKind::Unary(op, x) => Term::Unary(*op, Box::new(self.expr(x, m)?)),
+            ExprKind::Binary(op, a, b) => {
+                Term::Binary(*op, Box::new(self.expr(a, m)?), Box::new(self.expr(b, m)?))
+            }
+            ExprKind::ToInt(x, ints) => Term::ToInt(Box::new(self.expr(x, m)?), ints.clone()),
+            ExprKind::ToValue(x, ints) => Term::ToValue(Box::new(self.expr(x, m)?), ints.clone()),
+            ExprKind::Aggregate(a) => fold(a.op, self.matches(&a.pattern, m, a.body.as_ref())?),
+        })
+    }
+}
+
+fn and(a: Term, b: Term) -> Term {
+    match (a, b) {
+        (Term::Const(Value::Bool(true)), x) | (x, Term::Const(Value::Bool(true))) => x,
+        (a, b) => Term::Binary(BinOp::And, Box::new(a), Box::new(b)),
+    }
+}
+
+fn fold(op: AggOp, items: Vec<Item>) -> Term {
+    Term::Fold(op, items)
+}
+
+impl Term {
+    /// Whether the condition holds where the slots hold `vals` (0 = empty, else the
+    /// value's index plus one).
+    pub fn holds(&self, vals: &[u8]) -> bool {
+        self.eval(vals) == Value::Bool(true)
+    }
+
+    /// The term's value, as [`Expr::eval`] gives it on the state's graph.
+    pub fn eval(&self, vals: &[u8]) -> Value {
+        match self {
+            Term::Const(v) => *v,
+            Term::Slot(s) => super::slot_value(vals[*s as usize]),
+            Term::Unary(op, x) => unary(*op, x.eval(vals)),
+            Term::Binary(BinOp::And, a, b) => Value::Bool(a.holds(vals) && b.holds(vals)),
+            Term::Binary(BinOp::Or, a, b) => Value::Bool(a.holds(vals) || b.holds(vals)),
+            Term::Binary(op, a, b) => binary(*op, a.eval(vals), b.eval(vals)),
+            Term::ToInt(x, ints) => to_int(x.eval(vals), ints),
+            Term::ToValue(x, ints) => to_value(x.eval(vals), ints),
+            Term::Fold(op, items) => {
+                let mut f = Fold::new(*op);
+                for it in items {
+                    if it.when.holds(vals) && f.add(it.body.eval(vals)) {
+                        break;
+                    }
+                }
+                f.finish()
+            }
+        }
+    }
+
+    /// The values the term may take over every completion of the state: slots filled in
+    /// `vals` as they are, an empty slot `s` anywhere in `range(s)` (its least and greatest
+    /// candidate's index).
+    pub fn bounds(&self, vals: &[u8], range: &impl Fn(u32) -> (u16, u16)) -> Bounds {
+        match self {
+            Term::Const(v) => Bounds::of(*v),
+            Term::Slot(s) => match vals[*s as usize] {
+                0 => {
+                    let (lo, hi) = range(*s);
+                    Bounds::span(Kind::Val, i64::from(lo), i64::from(hi))
+                }
+                v => Bounds::of(super::slot_value(v)),
+            },
+            Term::Unary(op, x) => x.bounds(vals, range).unary(*op),
+            Term::Binary(BinOp::And, a, b) => {
+                let (a, b) = (a.bounds(vals, range), b.bounds(vals, range));
+                Bounds::truth(
+                    a.may_true() && b.may_true(),
+                    a.may_untrue() || b.may_untrue(),
+                )
+            }
+            Term::Binary(BinOp::Or, a, b) => {
+                let (a, b) = (a.bounds(vals, range), b.bounds(vals, range));
+                Bounds::truth(
+                    a.may_true() || b.may_true(),
+                    a.may_untrue() && b.may_untrue(),
+                )
+            }
+            Term::Binary(op, a, b) => a.bounds(vals, range).binary(*op, b.bounds(vals, range)),
+            Term::ToInt(x, ints) => x.bounds(vals, range).to_int(ints),
+            Term::ToValue(x, ints) => x.bounds(vals, range).to_value(ints),
+            Term::Fold(op, items) => fold_bounds(*op, items, vals, range),
+        }
+    }
+
+    /// The slots the term reads, each once per occurrence.
+    pub fn visit_slots(&self, f: &mut impl FnMut(u32)) {
+        match self {
+            Term::Const(_) => {}
+            Term::Slot(s) => f(*s),
+            Term::Unary(_, x) | Term::ToInt(x, _) | Term::ToValue(x, _) => x.visit_slots(f),
+            Term::Binary(_, a, b) => {
+                a.visit_slots(f);
+                b.visit_slots(f);
+            }
+            Term::Fold(_, items) => {
+                for it in items {
+                    it.when.visit_slots(f);
+                    it.body.visit_slots(f);
+                }
+            }
+        }
+    }
+}
+
+/// What kind of value a term has (expressions are type-checked, so one per term but for
+/// `none`, which has every kind).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Bool,
+    Int,
+    Val,
+    /// Only ever `none`.
+    Nothing,
+}
+
+/// The values a term may take: `none` if `none` is set, and every value of `kind` from
+/// `lo` to `hi` (none of them when `lo > hi`). Booleans are 0 and 1, domain values their
+/// index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bounds {
+    pub kind: Kind,
+    pub none: bool,
+    pub lo: i64,
+    pub hi: i64,
+}
+
+const NONE_ONLY: Bounds = Bounds {
+    kind: Kind::Nothing,
+    none: true,
+    lo: 1,
+    hi: 0,
+};
+
+impl Bounds {
+    fn of(v: Value) -> Bounds {
+        match v {
+            Value::None => NONE_ONLY,
+            Value::Bool(b) => Bounds::span(Kind::Bool, i64::from(b), i64::from(b)),
+            Value::Int(n) => Bounds::span(Kind::Int, n, n),
+            Value::Val(i) => Bounds::span(Kind::Val, i64::from(i), i64::from(i)),
+        }
+    }
+
+    fn span(kind: Kind, lo: i64, hi: i64) -> Bounds {
+        Bounds {
+            kind,
+            none: false,
+            lo,
+            hi,
+        }
+    }
+
+    /// A boolean that may be true, may be false, or both (never none).
+    fn truth(may_true: bool, may_false: bool) -> Bounds {
+        Bounds::span(Kind::Bool, i64::from(!may_false), i64::from(may_true))
+    }
+
+    fn has_values(&self) -> bool {
+        self.lo <= self.hi
+    }
+
+    /// Some completion makes it `true`.
+    pub fn may_true(&self) -> bool {
+        self.kind == Kind::Bool && self.lo <= 1 && self.hi >= 1
+    }
+
+    /// Some completion makes it anything but `true` (a condition that does not hold).
+    pub fn may_untrue(&self) -> bool {
+        self.none || (self.has_values() && !(self.kind == Kind::Bool && self.lo >= 1))
+    }
+
+    /// `true` in every completion.
+    pub fn surely_true(&self) -> bool {
+        self.may_true() && !self.may_untrue()
+    }
+
+    /// The single value it has in every completion, if it has one.
+    fn certain(&self) -> Option<Value> {
+        match (self.none, self.has_values()) {
+            (true, false) => Some(Value::None),
+            (false, true) if self.lo == self.hi => Some(match self.kind {
+                Kind::Bool => Value::Bool(self.lo == 1),
+                Kind::Int => Value::Int(self.lo),
+                Kind::Val => Value::Val(self.lo as u16),
+                Kind::Nothing => Value::None,
+            }),
+            _ => None,
+        }
+    }
+
+    /// Ints from `lo` to `hi` computed in i128; `none` added where they leave i64.
+    fn ints(none: bool, lo: i128, hi: i128) -> Bounds {
+        let fits = |x: i128| i64::try_from(x).is_ok();
+        if fits(lo) && fits(hi) {
+            Bounds {
+                kind: Kind::Int,
+                none,
+                lo: lo as i64,
+                hi: hi as i64,
+            }
+        } else {
+            Bounds {
+                kind: Kind::Int,
+                none: true,
+                lo: lo.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64,
+                hi: hi.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64,
+            }
+        }
+    }
+
+    fn unary(self, op: UnOp) -> Bounds {
+        let numeric = self.has_values()
+            && match op {
+                UnOp::Not => self.kind == Kind::Bool,
+                UnOp::Neg | UnOp::Abs | UnOp::Int => self.kind == Kind::Int,
+            };
+        if !numeric {
+            return NONE_ONLY;
+        }
+        let (lo, hi) = (i128::from(self.lo), i128::from(self.hi));
+        match op {
+            UnOp::Not => Bounds {
+                lo: 1 - self.hi,
+                hi: 1 - self.lo,
+                ..self
+            },
+            UnOp::Int => self,
+            UnOp::Neg => Bounds::ints(self.none, -hi, -lo),
+            UnOp::Abs if lo >= 0 => Bounds::ints(self.none, lo, hi),
+            UnOp::Abs if hi <= 0 => Bounds::ints(self.none, -hi, -lo),
+            UnOp::Abs => Bounds::ints(self.none, 0, hi.max(-lo)),
+        }
+    }
+
+    fn binary(self, op: BinOp, b: Bounds) -> Bounds {
+        let a = self;
+        match op {
+            BinOp::Eq | BinOp::Ne => {
+                let same =
+                    (a.none && b.none) || (a.kind == b.kind && a.lo.max(b.lo) <= a.hi.min(b.hi));
+                let differ = match (a.certain(), b.certain()) {
+                    (Some(x), Some(y)) => x != y,
+                    _ => true,
+                };
+                if op == BinOp::Eq {
+                    Bounds::truth(same, differ)
+                } else {
+                    Bounds::truth(differ, same)
+                }
+            }
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                let comparable =
+                    a.has_values() && b.has_values() && a.kind == b.kind && a.kind != Kind::Nothing;
+                if !comparable {
+                    return NONE_ONLY;
+                }
+                // `a < b` may hold when a's least is below b's greatest, and may fail when
+                // a's greatest reaches b's least; the others alike.
+                let (t, f) = match op {
+                    BinOp::Lt => (a.lo < b.hi, a.hi >= b.lo),
+                    BinOp::Le => (a.lo <= b.hi, a.hi > b.lo),
+                    BinOp::Gt => (a.hi > b.lo, a.lo <= b.hi),
+                    _ => (a.hi >= b.lo, a.lo < b.hi),
+                };
+                Bounds {
+                    none: a.none || b.none,
+                    ..Bounds::truth(t, f)
+                }
+            }
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => {
+                if !(a.has_values() && b.has_values() && a.kind == Kind::Int && b.kind == Kind::Int)
+                {
+                    return NONE_ONLY;
+                }
+                arith(op, a, b)
+            }
+            BinOp::And | BinOp::Or => unreachable!("short-circuit operators are handled in bounds"),
+        }
+    }
+
+    fn to_int(self, ints: &[i64]) -> Bounds {
+        match self.kind {
+            Kind::Int => self,
+            Kind::Val if self.has_values() => {
+                let lo = self.lo.max(0) as usize;
+                let hi = (self.hi.max(-1) + 1) as usize;
+                let inside = ints.get(lo..hi.min(ints.len())).unwrap_or(&[]);
+                let (Some(&min), Some(&max)) = (inside.iter().min(), inside.iter().max()) else {
+                    return NONE_ONLY;
+                };
+                Bounds {
+                    kind: Kind::Int,
+                    none: self.none || hi > ints.len(),
+                    lo: min,
+                    hi: max,
+                }
+            }
+            _ => NONE_ONLY,
+        }
+    }
+
+    fn to_value(self, ints: &[i64]) -> Bounds {
+        if self.kind == Kind::Val {
+            return self;
+        }
+        if self.kind != Kind::Int || !self.has_values() {
+            return NONE_ONLY;
+        }
+        let hits: Vec<usize> = (0..ints.len())
+            .filter(|&i| (self.lo..=self.hi).contains(&ints[i]))
+            .collect();
+        let (Some(&lo), Some(&hi)) = (hits.first(), hits.last()) else {
+            return NONE_ONLY;
+        };
+        // An int in the range that no value has gives none.
+        let mut distinct: Vec<i64> = hits.iter().map(|&i| ints[i]).collect();
+        distinct.sort_unstable();
+        distinct.dedup();
+        let width = i128::from(self.hi) - i128::from(self.lo) + 1;
+        Bounds {
+            kind: Kind::Val,
+            none: self.none || width > distinct.len() as i128,
+            lo: lo as i64,
+            hi: hi as i64,
+        }
+    }
+}
+
+/// Interval arithmetic on two ints' bounds; `none` where the exact operation may give it
+/// (a division by zero, an overflow, a `none` operand).
+fn arith(op: BinOp, a: Bounds, b: Bounds) -> Bounds {
+    let none = a.none || b.none;
+    let (al, ah, bl, bh) = (
+        i128::from(a.lo),
+        i128::from(a.hi),
+        i128::from(b.lo),
+        i128::from(b.hi),
+    );
+    match op {
+        BinOp::Add => Bounds::ints(none, al + bl, ah + bh),
+        BinOp::Sub => Bounds::ints(none, al - bh, ah - bl),
+        BinOp::Mul => {
+            let c = [al * bl, al * bh, ah * bl, ah * bh];
+            Bounds::ints(none, *c.iter().min().unwrap(), *c.iter().max().unwrap())
+        }
+        BinOp::Div => {
+            // Over the divisor's nonzero parts: quotients are extreme at the corners.
+            let zero = bl <= 0 && bh >= 0;
+            let parts = [(bl, bh.min(-1)), (bl.max(1), bh)];
+            let mut out: Option<(i128, i128)> = None;
+            for (l, h) in parts.into_iter().filter(|(l, h)| l <= h) {
+                for q in [al / l, al / h, ah / l, ah / h] {
+                    out = Some(out.map_or((q, q), |(x, y)| (x.min(q), y.max(q))));
+                }
+            }
+            match out {
+                Some((lo, hi)) => Bounds::ints(none || zero, lo, hi),
+                None => NONE_ONLY,
+            }
+        }
+        _ => {
+            // A remainder has the dividend's sign and is smaller than the divisor.
+            let m = bl.abs().max(bh.abs()) - 1;
+            // Division by zero, and `i64::MIN % -1`, which overflows.
+            let zero = (bl <= 0 && bh >= 0) || (al == i128::from(i64::MIN) && bl <= -1 && bh >= -1);
+            if m < 0 {
+                return NONE_ONLY;
+            }
+            let lo = if al >= 0 { 0 } else { al.max(-m) };
+            let hi = if ah <= 0 { 0 } else { ah.min(m) };
+            Bounds::ints(none || zero, lo, hi)
+        }
+    }
+}
+
+/// The bounds of a fold: each item counts surely, maybe, or not at all.
+fn fold_bounds(
+    op: AggOp,
+    items: &[Item],
+    vals: &[u8],
+    range: &impl Fn(u32) -> (u16, u16),
+) -> Bounds {
+    match op {
+        AggOp::Count => {
+            let (mut lo, mut hi) = (0i128, 0i128);
+            for it in items {
+                let w = it.when.bounds(vals, range);
+                lo += i128::from(w.surely_true());
+                hi += i128::from(w.may_true());
+            }
+            Bounds::ints(false, lo, hi)
+        }
+        AggOp::Sum => {
+            let (mut lo, mut hi) = (0i128, 0i128);
+            for it in items {
+                let w = it.when.bounds(vals, range);
+                if !w.may_true() {
+                    continue;
+                }
+                let b = it.body.bounds(vals, range);
+                // A match that may not count, or whose body may be none, may add nothing.
+                let zero = !w.surely_true() || b.none || b.kind != Kind::Int;
+                let (mut l, mut h) = if b.kind == Kind::Int && b.has_values() {
+                    (i128::from(b.lo), i128::from(b.hi))
+                } else {
+                    (0, 0)
+                };
+                if zero {
+                    (l, h) = (l.min(0), h.max(0));
+                }
+                lo += l;
+                hi += h;
+            }
+            // A sum whose partial sums may overflow may be none (`ints` says so).
+            Bounds::ints(false, lo, hi)
+        }
+        AggOp::Min | AggOp::Max => {
+            let min = op == AggOp::Min;
+            let mut kind = Kind::Nothing;
+            let (mut reach, mut sure): (Option<i64>, Option<i64>) = (None, None);
+            let mut far: Option<i64> = None;
+            for it in items {
+                let w = it.when.bounds(vals, range);
+                if !w.may_true() {
+                    continue;
+                }
+                let b = it.body.bounds(vals, range);
+                if !b.has_values() || b.kind == Kind::Nothing {
+                    continue;
+                }
+                kind = b.kind;
+                // `reach`: the most extreme value any match may give; `far`: the least
+                // extreme; `sure`: the bound a match that surely counts sets.
+                let (near_end, far_end) = if min { (b.lo, b.hi) } else { (b.hi, b.lo) };
+                let pick = |x: Option<i64>, y: i64, towards_min: bool| {
+                    Some(x.map_or(y, |x| if towards_min { x.min(y) } else { x.max(y) }))
+                };
+                reach = pick(reach, near_end, min);
+                far = pick(far, far_end, !min);
+                if w.surely_true() && !b.none {
+                    sure = pick(sure, far_end, min);
+                }
+            }
+            let Some(reach) = reach else {
+                return NONE_ONLY;
+            };
+            let other = sure.or(far).unwrap_or(reach);
+            let (lo, hi) = if min { (reach, other) } else { (other, reach) };
+            Bounds {
+                kind,
+                none: sure.is_none(),
+                lo,
+                hi,
+            }
+        }
+        AggOp::All => {
+            let (mut t, mut f) = (true, false);
+            for it in items {
+                let w = it.when.bounds(vals, range);
+                if !w.may_true() {
+                    continue;
+                }
+                let b = it.body.bounds(vals, range);
+                t &= w.may_untrue() || b.may_true();
+                f |= b.may_untrue();
+                if !t {
+                    break; // surely false: the rest cannot change it
+                }
+            }
+            Bounds::truth(t, f)
+        }
+        AggOp::Any => {
+            let (mut t, mut f) = (false, true);
+            for it in items {
+                let w = it.when.bounds(vals, range);
+                if !w.may_true() {
+                    continue;
+                }
+                let b = it.body.bounds(vals, range);
+                t |= b.may_true();
+                f &= w.may_untrue() || b.may_untrue();
+                if !f {
+                    break; // surely true
+                }
+            }
+            Bounds::truth(t, f)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn slot(s: u32) -> Box<Term> {
+        Box::new(Term::Slot(s))
+    }
+
+    fn int(n: i64) -> Box<Term> {
+        Box::new(Term::Const(Value::Int(n)))
+    }
+
+    fn ints() -> Arc<[i64]> {
+        Arc::from(vec![1i64, 2, 3, 4])
+    }
+
+    fn to_int(s: u32) -> Box<Term> {
+        Box::new(Term::ToInt(slot(s), ints()))
+    }
+
+    /// Every complete assignment of `empty`'s slots (values 0..4) within `cands`.
+    fn completions(vals: &[u8], cands: &[u8]) -> Vec<Vec<u8>> {
+        let mut out = vec![vals.to_vec()];
+        for s in 0..vals.len() {
+            if vals[s] != 0 {
+                continue;
+            }
+            out = out
+                .into_iter()
+                .flat_map(|v| {
+                    (0..4u8).filter(|x| cands[s] & (1 << x) != 0).map(move |x| {
+                        let mut w = v.clone();
+                        w[s] = x + 1;
+                        w
+                    })
+                })
+                .collect();
+        }
+        out
+    }
+
+    /// Terms over three slots, built from the operators `forbid` patterns use.
+    fn terms() -> Vec<Term> {
+        let sum = Term::Binary(BinOp::Add, to_int(0), to_int(1));
+        let item = |when: Term, body: Term| Item { when, body };
+        let filled = |s: u32| Term::Binary(BinOp::Ne, slot(s), Box::new(Term::Const(Value::None)));
+        vec![
+            Term::Binary(BinOp::Ne, Box::new(Term::ToValue(slot(0), ints())), slot(1)),
+            Term::Binary(BinOp::Gt, Box::new(sum.clone()), to_int(2)),
+            Term::Binary(
+                BinOp::Eq,
+                Box::new(Term::Unary(
+                    UnOp::Abs,
+                    Box::new(Term::Binary(BinOp::Sub, to_int(0), to_int(2))),
+                )),
+                int(1),
+            ),
+            Term::Binary(BinOp::Lt, slot(0), slot(1)),
+            Term::Binary(
+                BinOp::Or,
+                Box::new(Term::Binary(BinOp::Le, slot(1), slot(0))),
+                Box::new(Term::Binary(BinOp::Ge, slot(1), slot(2))),
+            ),
+            Term::Binary(
+                BinOp::Ge,
+                Box::new(Term::Fold(
+                    AggOp::Sum,
+                    (0..3)
+                        .map(|s| item(filled(s), Term::ToInt(slot(s), ints())))
+                        .collect(),
+                )),
+                int(7),
+            ),
+            Term::Binary(
+                BinOp::Gt,
+                Box::new(Term::Fold(
+                    AggOp::Count,
+                    (0..3)
+                        .map(|s| {
+                            item(
+                                Term::Fold(
+                                    AggOp::All,
+                                    (0..s)
+                                        .map(|e| {
+                                            item(
+                                                Term::Const(Value::Bool(true)),
+                                                Term::Binary(BinOp::Lt, slot(e), slot(s)),
+                                            )
+                                        })
+                                        .collect(),
+                                ),
+                                Term::Const(Value::Bool(true)),
+                            )
+                        })
+                        .collect(),
+                )),
+                int(1),
+            ),
+            Term::Binary(
+                BinOp::Ge,
+                Box::new(Term::Binary(
+                    BinOp::Sub,
+                    Box::new(Term::Fold(
+                        AggOp::Max,
+                        (0..3)
+                            .map(|s| item(filled(s), Term::ToInt(slot(s), ints())))
+                            .collect(),
+                    )),
+                    Box::new(Term::Fold(
+                        AggOp::Min,
+                        (0..3)
+                            .map(|s| item(filled(s), Term::ToInt(slot(s), ints())))
+                            .collect(),
+                    )),
+                )),
+                Box::new(Term::Fold(
+                    AggOp::Count,
+                    (0..3)
+                        .map(|s| item(filled(s), Term::Const(Value::Bool(true))))
+                        .collect(),
+                )),
+            ),
+            Term::Unary(
+                UnOp::Not,
+                Box::new(Term::Fold(
+                    AggOp::Any,
+                    (0..3)
+                        .map(|s| {
+                            item(
+                                Term::Binary(
+                                    BinOp::Eq,
+                                    Box::new(Term::Binary(BinOp::Rem, to_int(s), int(2))),
+                                    int(0),
+                                ),
+                                Term::Binary(
+                                    BinOp::Eq,
+                                    Box::new(Term::ToValue(
+                                        Box::new(Term::Binary(BinOp::Div, to_int(s), int(2))),
+                                        ints(),
+                                    )),
+                                    slot(2),
+                                ),
+                            )
+                        })
+                        .collect(),
+                )),
+            ),
+        ]
+    }
+
+    /// The bounds hold every value the term takes in a completion, and a term surely true
+    /// is true in each of them: on every partial assignment and candidate set of three slots.
+    #[test]
+    fn bounds_hold_every_completion() {
+        let mut checked = 0;
+        // Per slot: filled with one of four values (no candidates), or empty with some.
+        let per_slot: Vec<(u8, u8)> = (1..=4)
+            .map(|v| (v, 0))
+            .chain((1..16).map(|c| (0, c)))
+            .collect();
+        for t in terms() {
+            for code in 0..per_slot.len().pow(3) {
+                let pick =
+                    |s: usize| per_slot[code / per_slot.len().pow(s as u32) % per_slot.len()];
+                let vals: Vec<u8> = (0..3).map(|s| pick(s).0).collect();
+                let cands: Vec<u8> = (0..3).map(|s| pick(s).1).collect();
+                {
+                    let range = |s: u32| {
+                        let c = cands[s as usize];
+                        (c.trailing_zeros() as u16, 7 - c.leading_zeros() as u16)
+                    };
+                    let b = t.bounds(&vals, &range);
+                    let outcomes: Vec<Value> = completions(&vals, &cands)
+                        .iter()
+                        .map(|v| t.eval(v))
+                        .collect();
+                    for v in &outcomes {
+                        let inside = match *v {
+                            Value::None => b.none,
+                            Value::Bool(x) => {
+                                b.kind == Kind::Bool && (b.lo..=b.hi).contains(&i64::from(x))
+                            }
+                            Value::Int(n) => b.kind == Kind::Int && (b.lo..=b.hi).contains(&n),
+                            Value::Val(i) => {
+                                b.kind == Kind::Val && (b.lo..=b.hi).contains(&i64::from(i))
+                            }
+                        };
+                        assert!(
+                            inside,
+                            "{t:?} at {vals:?} cands {cands:?}: {v:?} outside {b:?}"
+                        );
+                    }
+                    if b.surely_true() {
+                        assert!(outcomes.iter().all(|v| *v == Value::Bool(true)));
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        // The bounds are not vacuous: many states are proved to match every completion.
+        assert!(checked > 1000, "only {checked} states proved");
+    }
+}
