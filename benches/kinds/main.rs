@@ -288,7 +288,12 @@ fn row(kind: &str, size: &str, s: &Summary, classic: Option<&Summary>, limit: Du
             .map(|(k, c)| k.as_secs_f64() / c.as_secs_f64())
     };
     let (total, search) = (ratio(s.median), ratio(s.search));
-    let times = |r: Option<f64>| r.map_or("-".into(), |r| format!("{r:.1}x"));
+    // Tenths only where they can matter against the bound.
+    let times = |r: Option<f64>| match r {
+        None => "-".to_string(),
+        Some(r) if r < 10.0 => format!("{r:.1}x"),
+        Some(r) => format!("{r:.0}x"),
+    };
     let (classic_median, within) = match classic {
         None => ("no classic of this shape".to_string(), "-"),
         Some(c) => (
