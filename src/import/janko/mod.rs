@@ -13,6 +13,7 @@ use std::collections::HashMap;
 
 use super::{Entry, Imported};
 use dataset::Problem;
+pub use kinds::KINDS;
 use template::Header;
 
 /// Imports the dataset file `name`, whose text is `text`. Only a file that cannot be read
