@@ -493,10 +493,6 @@ impl SlotForbids {
     ) -> Option<bool> {
         let ForbidScratch { shadow, range, .. } = scratch;
         range.resize(shadow.len(), (0, 0));
-        let span = |w: &Work<M>, e: u32| {
-            let c = t.cand::<W>(w, e as usize).to_u128();
-            (c != 0).then(|| (c.trailing_zeros() as u16, (127 - c.leading_zeros()) as u16))
-        };
         let mut taken = false;
         for &i in touched {
             let Some(term) = &self.ground[i as usize] else {
@@ -505,7 +501,7 @@ impl SlotForbids {
             let reads = self.reads_of(i as usize);
             for &e in reads {
                 if shadow[e as usize] == 0 {
-                    range[e as usize] = span(w, e)?;
+                    range[e as usize] = span(t.cand::<W>(w, e as usize).to_u128())?;
                 }
             }
             if term.bounds(shadow, &|s| range[s as usize]).surely_true() {
@@ -536,7 +532,8 @@ impl SlotForbids {
                     }
                 }
                 shadow[e as usize] = 0;
-                range[e as usize] = span(w, e)?;
+                // What the shaving left is the slot's candidates now.
+                range[e as usize] = span(cands)?;
             }
         }
         Some(taken)
@@ -573,6 +570,16 @@ impl ForbidScratch {
             self.seen_slot.resize(slots, 0);
         }
     }
+}
+
+/// The least and greatest value index of a candidate mask; `None` when it is empty.
+fn span(cands: u128) -> Option<(u16, u16)> {
+    (cands != 0).then(|| {
+        (
+            cands.trailing_zeros() as u16,
+            (127 - cands.leading_zeros()) as u16,
+        )
+    })
 }
 
 /// The slots empty in `parent` and filled in `vals`.

@@ -78,7 +78,7 @@ impl Grounder<'_> {
             let items = self.matches(q, m, None)?;
             term = and(
                 term,
-                Term::Unary(UnOp::Not, Box::new(fold(AggOp::Any, items))),
+                Term::Unary(UnOp::Not, Box::new(Term::Fold(AggOp::Any, items))),
             );
         }
         Some(term)
@@ -133,7 +133,9 @@ impl Grounder<'_> {
             }
             ExprKind::ToInt(x, ints) => Term::ToInt(Box::new(self.expr(x, m)?), ints.clone()),
             ExprKind::ToValue(x, ints) => Term::ToValue(Box::new(self.expr(x, m)?), ints.clone()),
-            ExprKind::Aggregate(a) => fold(a.op, self.matches(&a.pattern, m, a.body.as_ref())?),
+            ExprKind::Aggregate(a) => {
+                Term::Fold(a.op, self.matches(&a.pattern, m, a.body.as_ref())?)
+            }
         })
     }
 }
@@ -143,10 +145,6 @@ fn and(a: Term, b: Term) -> Term {
         (Term::Const(Value::Bool(true)), x) | (x, Term::Const(Value::Bool(true))) => x,
         (a, b) => Term::Binary(BinOp::And, Box::new(a), Box::new(b)),
     }
-}
-
-fn fold(op: AggOp, items: Vec<Item>) -> Term {
-    Term::Fold(op, items)
 }
 
 impl Term {
@@ -585,37 +583,34 @@ fn fold_bounds(
                 hi,
             }
         }
-        AggOp::All => {
-            let (mut t, mut f) = (true, false);
+        AggOp::All | AggOp::Any => {
+            // `any` is `all` with true and untrue swapped: `hold` is whether every counted
+            // match may give what `all` needs (true) or `any` avoids (untrue), `miss`
+            // whether one may give the other.
+            let all = op == AggOp::All;
+            let (mut hold, mut miss) = (true, false);
             for it in items {
                 let w = it.when.bounds(vals, range);
                 if !w.may_true() {
                     continue;
                 }
                 let b = it.body.bounds(vals, range);
-                t &= w.may_untrue() || b.may_true();
-                f |= b.may_untrue();
-                if !t {
-                    break; // surely false: the rest cannot change it
+                let (good, bad) = if all {
+                    (b.may_true(), b.may_untrue())
+                } else {
+                    (b.may_untrue(), b.may_true())
+                };
+                hold &= w.may_untrue() || good;
+                miss |= bad;
+                if !hold {
+                    break; // settled: the rest cannot change it
                 }
             }
-            Bounds::truth(t, f)
-        }
-        AggOp::Any => {
-            let (mut t, mut f) = (false, true);
-            for it in items {
-                let w = it.when.bounds(vals, range);
-                if !w.may_true() {
-                    continue;
-                }
-                let b = it.body.bounds(vals, range);
-                t |= b.may_true();
-                f &= w.may_untrue() || b.may_untrue();
-                if !f {
-                    break; // surely true
-                }
+            if all {
+                Bounds::truth(hold, miss)
+            } else {
+                Bounds::truth(miss, hold)
             }
-            Bounds::truth(t, f)
         }
     }
 }
