@@ -1,14 +1,13 @@
 //! The compiled form of a slot grammar: slots, the values rules may place in them, the
 //! hubs that answer NACs, and what the grammar allows the explorer to assume.
 
-use std::collections::HashMap;
-
 use crate::analysis::final_cond::{conjuncts, fill_condition};
 use crate::analysis::symmetry::check_symmetric;
 use crate::analysis::{Refusal, RefusalKind};
 use crate::diag::Span;
 use crate::grammar::Grammar;
 use crate::matcher::CompiledCondition;
+use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 use crate::model::{AttrId, NodeId, NodeTypeId, Value};
@@ -54,7 +53,7 @@ pub struct SlotModel {
     pub d: usize,
     /// Each slot's node and attribute.
     pub slots: Vec<(NodeId, AttrId)>,
-    pub slot_of: HashMap<(NodeId, AttrId), u32>,
+    pub slot_of: FxHashMap<(NodeId, AttrId), u32>,
     /// Per slot: the values some rule may place there (bit x = value x).
     pub allowed: Vec<u128>,
     /// Per slot: the rule that fills it.
@@ -85,7 +84,7 @@ impl SlotModel {
     pub(super) fn new(
         _g: &Grammar,
         slots: Vec<(NodeId, AttrId)>,
-        slot_of: HashMap<(NodeId, AttrId), u32>,
+        slot_of: FxHashMap<(NodeId, AttrId), u32>,
         d: usize,
     ) -> SlotModel {
         let n = slots.len();
@@ -248,22 +247,35 @@ impl SlotModel {
                 && (0..self.d)
                     .all(|y| (0..self.d).all(|x| (table[y] >> x & 1) == (table[x] >> y & 1)))
         };
-        if self.hubs.iter().all(self_symmetric) {
+        // Only pairs some other hub relates can be one-sided: a pair that only
+        // self-symmetric hubs relate is blocked alike both ways. Those pairs take the
+        // rows of every hub that relates them, the self-symmetric ones included.
+        let (sym, other): (Vec<&Hub>, Vec<&Hub>) =
+            self.hubs.iter().partition(|h| self_symmetric(h));
+        if other.is_empty() {
             return Ok(());
         }
-        let mut blocks: HashMap<(u32, u32), Vec<u128>> = HashMap::new();
-        for hub in &self.hubs {
+        let mut blocks = PairRows::new(self.d);
+        for hub in &other {
             let table = &self.tables[hub.table as usize];
             for &r in &hub.readers {
-                for &w in &hub.writers {
-                    if r == w {
-                        continue;
-                    }
-                    let e = blocks.entry((r, w)).or_insert_with(|| vec![0; self.d]);
-                    for (y, row) in table.iter().enumerate() {
-                        e[y] |= row;
-                    }
+                for &w in hub.writers.iter().filter(|&&w| w != r) {
+                    blocks.or((r, w), table);
+                    blocks.or((w, r), &[]);
                 }
+            }
+        }
+        let mut sym_of: Vec<Vec<u32>> = vec![Vec::new(); self.slots.len()];
+        for (h, hub) in sym.iter().enumerate() {
+            for &s in &hub.writers {
+                sym_of[s as usize].push(h as u32);
+            }
+        }
+        let pairs: Vec<(u32, u32)> = blocks.index.keys().copied().collect();
+        for (a, b) in pairs {
+            let (ha, hb) = (&sym_of[a as usize], &sym_of[b as usize]);
+            for &h in ha.iter().filter(|h| hb.contains(h)) {
+                blocks.or((a, b), &self.tables[sym[h as usize].table as usize]);
             }
         }
         let allowed = |s: u32| {
@@ -272,16 +284,20 @@ impl SlotModel {
         };
         // Each unordered pair of slots once (both directions are compared at once), in a
         // fixed order, so that the refusal names the same pair on every run.
-        let mut keys: Vec<(u32, u32)> = blocks.keys().map(|&(a, b)| (a.min(b), a.max(b))).collect();
+        let mut keys: Vec<(u32, u32)> = blocks
+            .index
+            .keys()
+            .map(|&(a, b)| (a.min(b), a.max(b)))
+            .collect();
         keys.sort_unstable();
         keys.dedup();
         for (a, b) in keys {
             // A placement is (slot, value); "x in a is blocked by y in b" is bit x of
             // row y of (a, b). Both directions are looked up once per pair of slots,
             // not once per pair of placements: a puzzle with layers compiles per puzzle.
-            let ab = blocks.get(&(a, b));
-            let ba = blocks.get(&(b, a));
-            let bit = |rows: Option<&Vec<u128>>, y: usize, x: usize| {
+            let ab = blocks.get((a, b));
+            let ba = blocks.get((b, a));
+            let bit = |rows: Option<&[u128]>, y: usize, x: usize| {
                 rows.is_some_and(|r| r[y] & (1 << x) != 0)
             };
             let blocked = |(s, x): (u32, usize), (_, y): (u32, usize)| {
@@ -303,5 +319,41 @@ impl SlotModel {
             })?;
         }
         Ok(())
+    }
+}
+
+/// Per ordered pair of slots, the union of the tables of the hubs that relate them: row
+/// `y` holds the values placed in the first that `y` in the second blocks.
+struct PairRows {
+    d: usize,
+    index: FxHashMap<(u32, u32), usize>,
+    rows: Vec<u128>,
+}
+
+impl PairRows {
+    fn new(d: usize) -> PairRows {
+        PairRows {
+            d,
+            index: FxHashMap::default(),
+            rows: Vec::new(),
+        }
+    }
+
+    /// Adds `table`'s rows to the pair's (an empty table only makes the pair known).
+    fn or(&mut self, pair: (u32, u32), table: &[u128]) {
+        let d = self.d;
+        let rows = &mut self.rows;
+        let i = *self.index.entry(pair).or_insert_with(|| {
+            rows.resize(rows.len() + d, 0);
+            rows.len() / d - 1
+        });
+        for (row, t) in rows[i * d..(i + 1) * d].iter_mut().zip(table) {
+            *row |= t;
+        }
+    }
+
+    fn get(&self, pair: (u32, u32)) -> Option<&[u128]> {
+        let i = *self.index.get(&pair)?;
+        Some(&self.rows[i * self.d..(i + 1) * self.d])
     }
 }

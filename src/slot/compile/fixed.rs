@@ -6,9 +6,11 @@
 //! edge label a layer adds and read no attribute a layer sets, has the same matches on
 //! every puzzle's graph: a layer's nodes come after the base graph's, so base node ids
 //! hold. Its effect on the model (tables, hubs, narrowed values) is then recorded when
-//! the rule file compiles, and replayed for each puzzle instead of matched again.
+//! the rule file compiles, and replayed for each puzzle instead of matched again. So are
+//! the instances of a rule whose left side and value no layer can reach.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use crate::grammar::Grammar;
 use crate::layer::LayerKind;
@@ -16,6 +18,7 @@ use crate::model::{AttrId, LabelId, NodeId, NodeTypeId};
 use crate::rule::{Expr, PathExpr, Pattern};
 
 use super::super::model::{Hub, SlotModel};
+use super::instances::Instances;
 
 /// What compiling one NAC added to the model.
 #[derive(Clone, Debug)]
@@ -35,6 +38,9 @@ pub struct FixedNacs {
     /// The slots the effects are numbered over.
     slots: Vec<(NodeId, AttrId)>,
     effects: HashMap<(usize, usize), Effect>,
+    /// Per rule, the instances of a left side no layer reaches (shared, not copied, by
+    /// every puzzle's compilation).
+    instances: HashMap<usize, Arc<Instances>>,
 }
 
 /// The model before a NAC compiles, to tell afterwards what it added.
@@ -65,6 +71,7 @@ impl FixedNacs {
         FixedNacs {
             slots: model.slots.clone(),
             effects: HashMap::new(),
+            instances: HashMap::new(),
         }
     }
 
@@ -77,6 +84,22 @@ impl FixedNacs {
     /// True when the effects recorded here may be replayed on `model`: same slots.
     pub(super) fn fits(&self, model: &SlotModel) -> bool {
         self.slots == model.slots
+    }
+
+    /// How many rules' instances are kept.
+    #[cfg(test)]
+    pub(super) fn kept_instances(&self) -> usize {
+        self.instances.len()
+    }
+
+    /// Keeps rule `ri`'s instances, which no layer can change.
+    pub(super) fn keep_instances(&mut self, ri: usize, instances: Arc<Instances>) {
+        self.instances.insert(ri, instances);
+    }
+
+    /// Rule `ri`'s instances, when kept.
+    pub(super) fn instances(&self, ri: usize) -> Option<&Arc<Instances>> {
+        self.instances.get(&ri)
     }
 
     /// Records what NAC `nac` of rule `rule` added to `model` since `mark`, and narrows
@@ -177,20 +200,25 @@ impl LayerVocabulary {
         (lhs, value): (&Pattern, &Expr),
         nac: &Pattern,
     ) -> bool {
-        let nodes = lhs.nodes.iter().chain(&nac.nodes);
-        let node_free = nodes
-            .into_iter()
-            .all(|n| !self.types.iter().any(|&t| g.types.is_subtype(t, n.ty)));
-        let edge_free = lhs
-            .edges
+        self.cannot_reach_lhs(g, lhs, value) && self.pattern_free(g, nac) && nac.nacs.is_empty()
+    }
+
+    /// True when a rule's left side `lhs` and the `value` it places match and evaluate
+    /// alike on every puzzle's graph (its NACs aside), by the same tests as
+    /// [`LayerVocabulary::cannot_reach`].
+    pub(super) fn cannot_reach_lhs(&self, g: &Grammar, lhs: &Pattern, value: &Expr) -> bool {
+        let node_free = lhs
+            .nodes
             .iter()
-            .chain(&nac.edges)
-            .all(|e| !self.path_reads(&e.path));
-        let mut attr_free = true;
-        for e in lhs.conds.iter().chain(&nac.conds).chain([value]) {
-            attr_free &= self.expr_free(g, e);
-        }
-        node_free && edge_free && attr_free && nac.nacs.is_empty()
+            .all(|n| !self.types.iter().any(|&t| g.types.is_subtype(t, n.ty)));
+        let edge_free = lhs.edges.iter().all(|e| !self.path_reads(&e.path));
+        node_free
+            && edge_free
+            && lhs
+                .conds
+                .iter()
+                .chain([value])
+                .all(|e| self.expr_free(g, e))
     }
 
     /// True when `e` reads no attribute a layer sets, and each of its aggregates ranges

@@ -2,9 +2,12 @@
 //! compiled to groups: matched once on the start graph, one group per match of the NAC's
 //! own nodes, with the cells its aggregates range over.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
+use std::hash::BuildHasher;
 use std::ops::ControlFlow;
 use std::sync::{Mutex, OnceLock};
+
+use rustc_hash::{FxBuildHasher, FxHashMap};
 
 use crate::analysis::slot_fill::not_slot;
 use crate::analysis::Refusal;
@@ -176,12 +179,13 @@ impl RuleCompiler<'_> {
     }
 }
 
-/// What the contents of a group depend on: its NAC's conditions, the unchanging attributes
-/// they read (a cage's sum), the values its members allow, its size and whether its members
+/// What the contents of a group depend on: its NAC's conditions (by their hash; a listing
+/// kept also keeps the conditions, compared on each hit), the unchanging attributes they
+/// read (a cage's sum), the values its members allow, its size and whether its members
 /// must differ.
 #[derive(Clone, PartialEq, Eq, Hash)]
 struct FeasibleKey {
-    conds: Vec<Expr>,
+    conds: u64,
     statics: Vec<Value>,
     domain: u128,
     size: usize,
@@ -196,12 +200,18 @@ const MAX_KEPT: usize = 1 << 12;
 /// sizes and sums.
 fn feasible_contents(
     key: FeasibleKey,
+    conds: &[Expr],
     list: impl FnOnce() -> Option<Contents>,
 ) -> Option<Contents> {
-    type Kept = HashMap<FeasibleKey, Option<Contents>>;
+    type Kept = FxHashMap<FeasibleKey, (Vec<Expr>, Option<Contents>)>;
     static KEPT: OnceLock<Mutex<Kept>> = OnceLock::new();
-    let kept = KEPT.get_or_init(|| Mutex::new(HashMap::new()));
-    if let Some(sets) = kept.lock().ok().and_then(|k| k.get(&key).cloned()) {
+    let kept = KEPT.get_or_init(|| Mutex::new(FxHashMap::default()));
+    let hit = kept.lock().ok().and_then(|k| {
+        k.get(&key)
+            .filter(|(c, _)| c.as_slice() == conds)
+            .map(|(_, sets)| sets.clone())
+    });
+    if let Some(sets) = hit {
         return sets;
     }
     let sets = list();
@@ -209,7 +219,7 @@ fn feasible_contents(
         if k.len() >= MAX_KEPT {
             k.clear();
         }
-        k.insert(key, sets.clone());
+        k.insert(key, (conds.to_vec(), sets.clone()));
     }
     sets
 }
@@ -238,6 +248,11 @@ pub(super) fn list_feasible(model: &mut SlotModel) {
             }
         }
     }
+    let fingerprints: Vec<u64> = model
+        .group_nacs
+        .iter()
+        .map(|n| FxBuildHasher.hash_one(&n.conds))
+        .collect();
     for gi in 0..model.groups.len() {
         let group = &model.groups[gi];
         let members = &group.members;
@@ -253,14 +268,14 @@ pub(super) fn list_feasible(model: &mut SlotModel) {
             .fold(0u128, |m, &s| m | model.allowed[s as usize]);
         let nac = &model.group_nacs[group.nac as usize];
         let key = FeasibleKey {
-            conds: nac.conds.clone(),
+            conds: fingerprints[group.nac as usize],
             statics: group.statics.iter().map(|s| s.2).collect(),
             domain,
             size: members.len(),
             distinct,
         };
         let n = members.len();
-        let feasible = feasible_contents(key, || {
+        let feasible = feasible_contents(key, &nac.conds, || {
             let lists: Vec<Vec<u8>> = if distinct {
                 subsets(domain, n)?
                     .into_iter()

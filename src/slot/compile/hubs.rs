@@ -1,6 +1,8 @@
 //! The hubs of one NAC: the slots that write its witnesses and the slots they block.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
+
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::model::{AttrId, Graph, NodeId, Value};
 use crate::rule::Pattern;
@@ -22,7 +24,7 @@ pub(super) fn add_hubs(
     table_id: u32,
 ) {
     // Reader/witness pairs, exact.
-    let exact: BTreeSet<(NodeId, NodeId)> = tuples.iter().map(|t| (t[ci], t[wi])).collect();
+    let exact: FxHashSet<(NodeId, NodeId)> = tuples.iter().map(|t| (t[ci], t[wi])).collect();
     let hub_var = nac
         .own_vars()
         .filter(|v| v.index() != wi)
@@ -49,37 +51,39 @@ pub(super) fn add_hubs(
             return;
         }
     }
-    let mut hubs: BTreeMap<NodeId, (BTreeSet<u32>, BTreeSet<u32>)> = BTreeMap::new();
+    // Per hub node, its writers and readers; hubs in node order, each's slots in order.
+    let mut roles = Roles::default();
     let mut fixed: Vec<(u32, NodeId)> = Vec::new();
-    let pairs: Vec<(NodeId, NodeId, NodeId)> = match hub_var {
-        Some(h) => tuples
-            .iter()
-            .map(|t| (t[h.index()], t[ci], t[wi]))
-            .collect(),
-        None => exact.iter().map(|&(cn, dn)| (dn, cn, dn)).collect(),
-    };
-    for (hub, cn, dn) in pairs {
+    let mut add = |hub: NodeId, cn: NodeId, dn: NodeId| {
         let reader = reader_slot(cn);
         match witness_slot(dn) {
             Some(w) => {
-                let entry = hubs.entry(hub).or_default();
-                entry.0.insert(w);
-                entry.1.extend(reader);
+                let (writers, readers) = roles.of(hub);
+                writers.push(w);
+                readers.extend(reader);
             }
             None => {
                 // Through a group, the cell still reads the hub's other writers.
                 if hub_var.is_some() {
-                    hubs.entry(hub).or_default().1.extend(reader);
+                    roles.of(hub).1.extend(reader);
                 }
                 fixed.extend(reader.map(|s| (s, dn)));
             }
         }
+    };
+    match hub_var {
+        Some(h) => tuples.iter().for_each(|t| add(t[h.index()], t[ci], t[wi])),
+        None => {
+            let mut pairs: Vec<(NodeId, NodeId)> = exact.iter().copied().collect();
+            pairs.sort_unstable();
+            pairs.into_iter().for_each(|(cn, dn)| add(dn, cn, dn));
+        }
     }
-    for (_, (writers, readers)) in hubs {
+    for (writers, readers) in roles.in_node_order() {
         if !writers.is_empty() && !readers.is_empty() {
             model.hubs.push(Hub {
-                writers: writers.into_iter().collect(),
-                readers: readers.into_iter().collect(),
+                writers,
+                readers,
                 table: table_id,
             });
         }
@@ -89,5 +93,36 @@ pub(super) fn add_hubs(
         if let Value::Val(y) = host.attr(dn, wattr) {
             model.allowed[s as usize] &= !model.tables[table_id as usize][y as usize];
         }
+    }
+}
+
+/// The writers and readers gathered per hub node.
+#[derive(Default)]
+struct Roles {
+    index: FxHashMap<NodeId, usize>,
+    hubs: Vec<(NodeId, Vec<u32>, Vec<u32>)>,
+}
+
+impl Roles {
+    /// The writers and readers of `hub` so far.
+    fn of(&mut self, hub: NodeId) -> (&mut Vec<u32>, &mut Vec<u32>) {
+        let i = *self.index.entry(hub).or_insert_with(|| {
+            self.hubs.push((hub, Vec::new(), Vec::new()));
+            self.hubs.len() - 1
+        });
+        let (_, writers, readers) = &mut self.hubs[i];
+        (writers, readers)
+    }
+
+    /// Each hub's writers and readers, sorted and once each, in hub node order.
+    fn in_node_order(mut self) -> impl Iterator<Item = (Vec<u32>, Vec<u32>)> {
+        self.hubs.sort_unstable_by_key(|h| h.0);
+        self.hubs.into_iter().map(|(_, mut writers, mut readers)| {
+            for list in [&mut writers, &mut readers] {
+                list.sort_unstable();
+                list.dedup();
+            }
+            (writers, readers)
+        })
     }
 }

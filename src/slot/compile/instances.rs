@@ -2,6 +2,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::ops::ControlFlow;
+use std::sync::Arc;
 
 use smallvec::SmallVec;
 
@@ -20,6 +21,7 @@ use crate::analysis::Refusal;
 
 /// One way a rule fills slot `s` with value `x`: the left side's static match and the
 /// parameters.
+#[derive(Debug)]
 pub(super) struct Instance {
     pub(super) binding: Vec<NodeId>,
     pub(super) params: Vec<Value>,
@@ -147,6 +149,19 @@ impl RuleCompiler<'_> {
                 ),
             );
         }
+        self.adopt(model, ri, &instances)?;
+        Ok(instances)
+    }
+
+    /// Makes rule `ri` the one that fills the slots of its `instances` and allows there the
+    /// values they place; refuses two rules filling one cell.
+    pub(super) fn adopt(
+        &self,
+        model: &mut SlotModel,
+        ri: usize,
+        instances: &Instances,
+    ) -> Result<(), Refusal> {
+        let (g, r) = (self.g, self.r);
         for &(s, _) in instances.keys() {
             match model.rule_of[s as usize] {
                 Some(other) if other != ri => {
@@ -161,7 +176,7 @@ impl RuleCompiler<'_> {
         for &(s, x) in instances.keys() {
             model.allowed[s as usize] |= 1u128 << x;
         }
-        Ok(instances)
+        Ok(())
     }
 }
 
@@ -172,7 +187,7 @@ pub(super) fn replacement(
     g: &Grammar,
     model: &SlotModel,
     rules: &[RuleCompiler],
-    instances: &[Instances],
+    instances: &[Arc<Instances>],
     ty: NodeTypeId,
     attr: AttrId,
     created: &[(NodeTypeId, &[(AttrId, Expr)])],
@@ -180,7 +195,7 @@ pub(super) fn replacement(
     let width = g.types.node(ty).attrs.len();
     let mut per_slot: Vec<Option<SmallVec<[Value; 4]>>> = vec![None; model.slots.len()];
     for ((rule, inst), (_, assigns)) in rules.iter().zip(instances).zip(created) {
-        for (&(s, _), i) in inst {
+        for (&(s, _), i) in inst.iter() {
             let env = BindingEnv {
                 graph: &g.base,
                 binding: &i.binding,

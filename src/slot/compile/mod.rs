@@ -28,8 +28,11 @@
 //! (the slots and what each rule can place there), `nac` (NAC tables) and `hubs`.
 
 use std::borrow::Cow;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
+
+use rustc_hash::FxHashMap;
 use std::ops::ControlFlow;
+use std::sync::Arc;
 
 use crate::analysis::slot_fill::{not_slot, slot_fill};
 use crate::analysis::{Monotone, Refusal};
@@ -40,7 +43,7 @@ use crate::rule::{Expr, Pattern, Rule};
 
 use super::model::SlotModel;
 use super::solver::WORD_BITS;
-use instances::replacement;
+use instances::{replacement, Instances};
 use recognise::{check_givens, var_type};
 
 mod fixed;
@@ -73,7 +76,7 @@ fn attr_key(types: &TypeSystem, mut ty: NodeTypeId, attr: AttrId) -> AttrKey {
 pub const MAX_NAC_MATCHES: usize = 1 << 22;
 
 /// The matches of a NAC's structure, grouped by their left-side part.
-type MatchesByLeftSide = HashMap<Vec<NodeId>, Vec<Vec<NodeId>>>;
+type MatchesByLeftSide = FxHashMap<Vec<NodeId>, Vec<Vec<NodeId>>>;
 
 /// A NAC's structure (the left side's nodes, then the NAC's) matched on the start graph:
 /// each match's nodes, grouped by the left side's part (its first `lhs_len` nodes); `None`
@@ -85,17 +88,21 @@ fn matches_by_left_side(
 ) -> Option<MatchesByLeftSide> {
     let end = structure.var_end() as usize;
     let plan = SearchPlan::compile(structure);
-    let mut matches = MatchesByLeftSide::new();
+    let mut matches = MatchesByLeftSide::default();
     let mut listed = 0usize;
     let flow = m.for_each_match(&plan, &mut Vec::new(), &mut |b| {
         listed += 1;
         if listed > MAX_NAC_MATCHES {
             return ControlFlow::Break(());
         }
-        matches
-            .entry(b[..lhs_len].to_vec())
-            .or_default()
-            .push(b[..end].to_vec());
+        // Most matches share their left side with one met before: no key to allocate.
+        let tuple = b[..end].to_vec();
+        match matches.get_mut(&b[..lhs_len]) {
+            Some(list) => list.push(tuple),
+            None => {
+                matches.insert(b[..lhs_len].to_vec(), vec![tuple]);
+            }
+        }
         ControlFlow::Continue(())
     });
     flow.is_continue().then_some(matches)
@@ -137,7 +144,7 @@ pub fn compile_reusing(
     // for replacements, every node some rule may delete.
     let mut dynamic: BTreeSet<AttrKey> = BTreeSet::new();
     let mut slots = Vec::new();
-    let mut slot_of: HashMap<(NodeId, AttrId), u32> = HashMap::new();
+    let mut slot_of: FxHashMap<(NodeId, AttrId), u32> = FxHashMap::default();
     match replaced {
         None => {
             for (r, t) in g.rules.iter().zip(targets) {
@@ -205,9 +212,31 @@ pub fn compile_reusing(
             dynamic: &dynamic,
         })
         .collect();
-    let mut instances = Vec::with_capacity(rules.len());
+    // Replacements match on stand-ins the layers may change; grammars without layers have
+    // nothing to reuse.
+    let vocabulary =
+        (replaced.is_none() && !g.layers.is_empty()).then(|| fixed::LayerVocabulary::of(g));
+    let reuse = reuse.filter(|f| f.fits(&model));
+    let mut record = FixedNacs::over(&model);
+    let recording = vocabulary.is_some() && reuse.is_none();
+    // A left side no layer reaches places the same values on every puzzle's graph.
+    let mut instances: Vec<Arc<Instances>> = Vec::with_capacity(rules.len());
     for (ri, rule) in rules.iter().enumerate() {
-        instances.push(rule.instances(&mut model, ri)?);
+        let fixed = vocabulary
+            .as_ref()
+            .is_some_and(|v| v.cannot_reach_lhs(g, &rule.r.lhs, rule.value));
+        let kept = reuse.filter(|_| fixed).and_then(|f| f.instances(ri));
+        let inst = match kept {
+            Some(kept) => {
+                rule.adopt(&mut model, ri, kept)?;
+                kept.clone()
+            }
+            None => Arc::new(rule.instances(&mut model, ri)?),
+        };
+        if recording && fixed {
+            record.keep_instances(ri, inst.clone());
+        }
+        instances.push(inst);
     }
     // Replacements: one stand-in per cell for the node that will take its place, so that
     // NACs over created nodes match on the start graph like NACs over cells do.
@@ -229,13 +258,6 @@ pub fn compile_reusing(
         }
     };
     let group_nacs = group_nacs(g)?;
-    // Replacements match on stand-ins the layers may change; grammars without layers have
-    // nothing to reuse.
-    let vocabulary =
-        (model.replaced.is_none() && !g.layers.is_empty()).then(|| fixed::LayerVocabulary::of(g));
-    let reuse = reuse.filter(|f| f.fits(&model));
-    let mut record = FixedNacs::over(&model);
-    let recording = vocabulary.is_some() && reuse.is_none();
     for (ri, ((rule, inst), groups)) in rules.iter().zip(&instances).zip(&group_nacs).enumerate() {
         rule.compile_nacs(
             &mut model,

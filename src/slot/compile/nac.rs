@@ -1,7 +1,9 @@
 //! NAC tables: a NAC becomes tables "witness value y blocks placed values x", one per
 //! tuple of the unchanging attributes its conditions read.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
+
+use rustc_hash::FxHashMap;
 
 use crate::matcher::{GraphIndex, Matcher};
 use crate::model::{AttrId, Graph, NodeId, Value, VarId};
@@ -225,10 +227,10 @@ impl RuleCompiler<'_> {
         let mut parts = Parts::default();
         // Per left-side binding: the parts its matches fall into, each with whether one
         // of those matches has a witness that is a slot.
-        let mut reached: HashMap<&Vec<NodeId>, Vec<(usize, bool)>> = HashMap::new();
+        let mut reached: FxHashMap<&Vec<NodeId>, Vec<(usize, bool)>> = FxHashMap::default();
         let mut witnesses_of: BTreeMap<u32, BTreeSet<NodeId>> = BTreeMap::new();
         type Key = (Vec<Value>, Vec<Value>, usize);
-        let mut judged: HashMap<Key, (u128, bool)> = HashMap::new();
+        let mut judged: FxHashMap<Key, (u128, bool)> = FxHashMap::default();
         let mut blocked = Vec::new();
         for (&(s, x), i) in instances {
             // An instance's matches depend on its left-side binding only, most often the
@@ -356,7 +358,7 @@ impl RuleCompiler<'_> {
 #[derive(Default)]
 struct Parts {
     list: Vec<Part>,
-    index: HashMap<Vec<Value>, usize>,
+    index: FxHashMap<Vec<Value>, usize>,
 }
 
 /// Matches alike in the unchanging attributes read.

@@ -151,12 +151,13 @@ const KILLER_BATCH: &str = include_str!("../../../tests/fixtures/layers/killer-4
 /// Compiles every puzzle of `batch` (each line its own layers) for the rule file `rules`
 /// twice, from scratch and with the NACs its layers cannot reach replayed from the rule
 /// file's record, and asserts the two models alike: the same slots, values, hubs, tables
-/// and groups. Returns how many NACs the record holds.
+/// and groups, each slot filled by the same rule. Returns how many NACs and rules'
+/// instances the record holds.
 fn assert_replay_gives_the_model_compiled_from_scratch(
     name: &str,
     rules: &str,
     batch: &str,
-) -> usize {
+) -> (usize, usize) {
     let g = load_str(name, rules).expect("the rule file loads");
     let (_, fixed) = super::compile_reusing(&g, None).expect("the rules fill slots");
     let source = crate::diag::Source::new("batch.txt", batch.to_string());
@@ -171,13 +172,13 @@ fn assert_replay_gives_the_model_compiled_from_scratch(
         let (reused, _) = super::compile_reusing(&layered, Some(&fixed)).expect("it compiles");
         let shape = |m: &super::SlotModel| {
             format!(
-                "{:?} {:?} {:?} {:?} {:?} {:?} {:?}",
-                m.slots, m.allowed, m.hubs, m.tables, m.once, m.group_nacs, m.groups
+                "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
+                m.slots, m.allowed, m.rule_of, m.hubs, m.tables, m.once, m.group_nacs, m.groups
             )
         };
         assert_eq!(shape(&reused), shape(&fresh), "{name} puzzle {}", p.number);
     }
-    fixed.len()
+    (fixed.len(), fixed.kept_instances())
 }
 
 /// A puzzle's model compiled with the NACs its layers cannot reach replayed from the rule
@@ -191,7 +192,23 @@ fn replayed_nacs_give_the_model_compiled_from_scratch() {
         KILLER_BATCH,
     );
     // The row, column and box NAC is the one no layer reaches; the cage NACs are not.
-    assert_eq!(fixed, 1);
+    // The left side (`c: Cell { val == none }`) is reached by no layer either.
+    assert_eq!(fixed, (1, 1));
+    // A layer reaching the left side: parity marks read by the cell's condition.
+    let fixed = assert_replay_gives_the_model_compiled_from_scratch(
+        "even-odd-6x6.graft",
+        include_str!("../../../rules/even-odd-6x6.graft"),
+        include_str!("../../../tests/fixtures/layers/even-odd-6x6.txt"),
+    );
+    assert_eq!(fixed.1, 0);
+    // A layer reaching the one NAC (regions are groups like rows): nothing replayed
+    // but the instances.
+    let fixed = assert_replay_gives_the_model_compiled_from_scratch(
+        "jigsaw-6x6.graft",
+        include_str!("../../../rules/jigsaw-6x6.graft"),
+        include_str!("../../../tests/fixtures/layers/jigsaw-6x6.txt"),
+    );
+    assert_eq!(fixed, (0, 1));
 }
 
 /// The solutions of each puzzle of `batch` on the slot engine, as the general matcher
@@ -300,7 +317,7 @@ fn consecutive_bars_on_nac_nodes_compile_to_tables_per_bar() {
         &rules,
         &batch,
     );
-    assert_eq!(fixed, 1);
+    assert_eq!(fixed, (1, 1));
 }
 
 /// The Skyscraper rules of `rules/` with heights `values`, the clues and the empty plots
