@@ -18,7 +18,7 @@ use crate::rule::{Expr, ExprKind, Pattern};
 use super::super::group::{multisets, subsets, Contents, Group, GroupAgg, GroupNac};
 use super::super::model::SlotModel;
 use super::instances::Instances;
-use super::{attr_key, matches_by_left_side, RuleCompiler, MAX_NAC_MATCHES};
+use super::{attr_key, matches_by_left_side, RuleCompiler, Tuples, MAX_NAC_MATCHES};
 
 impl RuleCompiler<'_> {
     /// Compiles a NAC the analysis accepted as reading the filled cell's group.
@@ -117,13 +117,13 @@ impl RuleCompiler<'_> {
         // instances reach it (which must be members).
         let mut groups: BTreeMap<Vec<NodeId>, (BTreeSet<u32>, Vec<NodeId>)> = BTreeMap::new();
         for (&(s, _), i) in instances {
-            for t in matches.get(&i.binding).map_or(&[][..], Vec::as_slice) {
+            for t in matches.get(&i.binding).into_iter().flat_map(Tuples::iter) {
                 let key = t[lhs_len..].to_vec();
                 if let Some((readers, _)) = groups.get_mut(&key) {
                     readers.insert(s);
                     continue;
                 }
-                groups.insert(key, (BTreeSet::from([s]), t.clone()));
+                groups.insert(key, (BTreeSet::from([s]), t.to_vec()));
             }
         }
         let gi = model.group_nacs.len() as u32;

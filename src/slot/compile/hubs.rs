@@ -9,6 +9,7 @@ use crate::rule::Pattern;
 
 use super::super::model::{Hub, SlotModel};
 use super::super::relation::{cliques, factors};
+use super::Tuples;
 
 /// Adds the hubs through which the NAC with table `table_id` blocks its readers, from the
 /// NAC's matches `tuples` (variable `ci` is the cell read with `attr`, `wi` the witness
@@ -18,7 +19,7 @@ pub(super) fn add_hubs(
     model: &mut SlotModel,
     host: &Graph,
     nac: &Pattern,
-    tuples: &[Vec<NodeId>],
+    tuples: &Tuples,
     (ci, attr): (usize, AttrId),
     (wi, wattr): (usize, AttrId),
     table_id: u32,
@@ -28,7 +29,7 @@ pub(super) fn add_hubs(
     let hub_var = nac
         .own_vars()
         .filter(|v| v.index() != wi)
-        .find(|v| factors(tuples, &exact, ci, v.index(), wi));
+        .find(|v| factors(tuples.iter(), &exact, ci, v.index(), wi));
     let witness_slot = |n: NodeId| model.slot_of.get(&(n, wattr)).copied();
     let reader_slot = |n: NodeId| model.slot_of.get(&(n, attr)).copied();
     if hub_var.is_none() {

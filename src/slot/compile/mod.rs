@@ -45,6 +45,7 @@ use super::model::SlotModel;
 use super::solver::WORD_BITS;
 use instances::{replacement, Instances};
 use recognise::{check_givens, var_type};
+use tuples::Tuples;
 
 mod fixed;
 mod group;
@@ -52,6 +53,7 @@ mod hubs;
 mod instances;
 mod nac;
 mod recognise;
+mod tuples;
 
 pub use fixed::FixedNacs;
 pub use instances::slot_values;
@@ -76,7 +78,7 @@ fn attr_key(types: &TypeSystem, mut ty: NodeTypeId, attr: AttrId) -> AttrKey {
 pub const MAX_NAC_MATCHES: usize = 1 << 22;
 
 /// The matches of a NAC's structure, grouped by their left-side part.
-type MatchesByLeftSide = FxHashMap<Vec<NodeId>, Vec<Vec<NodeId>>>;
+type MatchesByLeftSide = FxHashMap<Vec<NodeId>, Tuples>;
 
 /// A NAC's structure (the left side's nodes, then the NAC's) matched on the start graph:
 /// each match's nodes, grouped by the left side's part (its first `lhs_len` nodes); `None`
@@ -96,11 +98,12 @@ fn matches_by_left_side(
             return ControlFlow::Break(());
         }
         // Most matches share their left side with one met before: no key to allocate.
-        let tuple = b[..end].to_vec();
         match matches.get_mut(&b[..lhs_len]) {
-            Some(list) => list.push(tuple),
+            Some(list) => list.push(&b[..end]),
             None => {
-                matches.insert(b[..lhs_len].to_vec(), vec![tuple]);
+                let mut list = Tuples::new(end);
+                list.push(&b[..end]);
+                matches.insert(b[..lhs_len].to_vec(), list);
             }
         }
         ControlFlow::Continue(())

@@ -1,9 +1,10 @@
 //! NAC tables: a NAC becomes tables "witness value y blocks placed values x", one per
 //! tuple of the unchanging attributes its conditions read.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
 
 use crate::matcher::{GraphIndex, Matcher};
 use crate::model::{AttrId, Graph, NodeId, Value, VarId};
@@ -13,7 +14,7 @@ use super::super::model::SlotModel;
 use super::fixed::{FixedNacs, LayerVocabulary, Mark};
 use super::hubs::add_hubs;
 use super::instances::Instances;
-use super::{matches_by_left_side, RuleCompiler, MAX_NAC_MATCHES};
+use super::{matches_by_left_side, RuleCompiler, Tuples, MAX_NAC_MATCHES};
 use crate::analysis::slot_fill::not_slot;
 use crate::analysis::Refusal;
 
@@ -179,7 +180,7 @@ impl RuleCompiler<'_> {
             let stand_in = |n: NodeId| n.index() >= g.base.capacity();
             let cell = |n: NodeId| model.slot_of.contains_key(&(n, attr)) && !stand_in(n);
             let wi = witness.map(|(v, _)| v.index());
-            let bad = matches.values().flatten().any(|t| {
+            let bad = matches.values().flat_map(Tuples::iter).any(|t| {
                 (lhs_len..t.len()).any(|i| cell(t[i]) || (stand_in(t[i]) && Some(i) != wi))
             });
             if bad {
@@ -228,19 +229,23 @@ impl RuleCompiler<'_> {
         // Per left-side binding: the parts its matches fall into, each with whether one
         // of those matches has a witness that is a slot.
         let mut reached: FxHashMap<&Vec<NodeId>, Vec<(usize, bool)>> = FxHashMap::default();
-        let mut witnesses_of: BTreeMap<u32, BTreeSet<NodeId>> = BTreeMap::new();
-        type Key = (Vec<Value>, Vec<Value>, usize);
+        let mut witnesses_of: FxHashMap<u32, Vec<NodeId>> = FxHashMap::default();
+        // (parameters, the left side's unchanging attributes read, part): on the stack.
+        type Key = (SmallVec<[Value; 2]>, SmallVec<[Value; 2]>, usize);
         let mut judged: FxHashMap<Key, (u128, bool)> = FxHashMap::default();
         let mut blocked = Vec::new();
         for (&(s, x), i) in instances {
             // An instance's matches depend on its left-side binding only, most often the
             // same for every value placed in one slot: read once per binding.
             if !reached.contains_key(&i.binding) {
-                let found = matches.get(&i.binding).map_or(&[][..], Vec::as_slice);
+                let empty = Tuples::default();
+                let found = matches.get(&i.binding).unwrap_or(&empty);
                 if let Some((wv, _)) = witness {
                     // The hub model needs the witnesses to depend only on the cell.
-                    let ws: BTreeSet<NodeId> = found.iter().map(|t| t[wv.index()]).collect();
-                    if witnesses_of.entry(s).or_insert_with(|| ws.clone()) != &ws {
+                    let mut ws: Vec<NodeId> = found.iter().map(|t| t[wv.index()]).collect();
+                    ws.sort_unstable();
+                    ws.dedup();
+                    if *witnesses_of.entry(s).or_insert_with(|| ws.clone()) != ws {
                         return not_slot(
                             nac.span,
                             format!(
@@ -251,7 +256,7 @@ impl RuleCompiler<'_> {
                     }
                 }
                 let mut these: Vec<(usize, bool)> = Vec::new();
-                for t in found {
+                for t in found.iter() {
                     let p = parts.add(&reads[..match_reads], host, t);
                     let slot = witness
                         .is_some_and(|(wv, wa)| model.slot_of.contains_key(&(t[wv.index()], wa)));
@@ -264,11 +269,11 @@ impl RuleCompiler<'_> {
             }
             for &(p, witness_slot) in &reached[&i.binding] {
                 let part = &mut parts.list[p];
-                let lhs_values: Vec<Value> = lhs_reads
+                let lhs_values = lhs_reads
                     .iter()
                     .map(|&(v, a)| host.attr(i.binding[v.index()], a))
                     .collect();
-                let key = (i.params.clone(), lhs_values, p);
+                let key = (SmallVec::from_slice(&i.params), lhs_values, p);
                 let (ys, holds_empty) = *judged.entry(key).or_insert_with_key(|key| {
                     let statics: Vec<Value> = part.statics.iter().chain(&key.1).copied().collect();
                     let mut ys = 0u128;
@@ -314,7 +319,7 @@ impl RuleCompiler<'_> {
         // Per part, the table: witness value y -> placed values x that the NAC blocks.
         // Parts with the same table share its hubs (a group whose cells differ in what the
         // condition reads of them but not in what it blocks stays one group).
-        let mut by_table: Vec<(Vec<u128>, Vec<Vec<NodeId>>)> = Vec::new();
+        let mut by_table: Vec<(Vec<u128>, Tuples)> = Vec::new();
         for part in parts.list {
             let mut table = vec![0u128; d];
             for (&x, &ys) in &part.blocking_of {
@@ -330,13 +335,12 @@ impl RuleCompiler<'_> {
                 continue;
             }
             match by_table.iter_mut().find(|(t, _)| *t == table) {
-                Some((_, tuples)) => tuples.extend(part.tuples),
+                Some((_, tuples)) => tuples.append(&part.tuples),
                 None => by_table.push((table, part.tuples)),
             }
         }
         for (table, mut tuples) in by_table {
-            tuples.sort_unstable();
-            tuples.dedup();
+            tuples.sort_dedup();
             let table_id = model.add_table(table);
             add_hubs(
                 model,
@@ -366,7 +370,7 @@ struct Part {
     /// The values of those attributes, in the order of the reads.
     statics: Vec<Value>,
     /// The matches (left side's nodes, then the NAC's), listed once per left-side binding.
-    tuples: Vec<Vec<NodeId>>,
+    tuples: Tuples,
     /// Per placed value x, the witness values y that block it.
     blocking_of: BTreeMap<u16, u128>,
 }
@@ -376,7 +380,7 @@ impl Parts {
     fn add(&mut self, reads: &[(VarId, AttrId)], host: &Graph, t: &[NodeId]) -> usize {
         // Most NACs read nothing that splits them (a Sudoku's): one part, no lookup.
         if reads.is_empty() && !self.list.is_empty() {
-            self.list[0].tuples.push(t.to_vec());
+            self.list[0].tuples.push(t);
             return 0;
         }
         let statics: Vec<Value> = reads
@@ -389,13 +393,13 @@ impl Parts {
                 self.index.insert(statics.clone(), self.list.len());
                 self.list.push(Part {
                     statics,
-                    tuples: Vec::new(),
+                    tuples: Tuples::new(t.len()),
                     blocking_of: BTreeMap::new(),
                 });
                 self.list.len() - 1
             }
         };
-        self.list[p].tuples.push(t.to_vec());
+        self.list[p].tuples.push(t);
         p
     }
 }

@@ -258,7 +258,8 @@ impl<M: Mask> Tables<M> {
         let mut near_groups = vec![0u64; n * group_words];
         for s in 0..n {
             let near = &mut near_groups[s * group_words..(s + 1) * group_words];
-            let readers = m.hubs.iter().filter(|h| h.writers.contains(&(s as u32)));
+            let written = &writes[write_start[s] as usize..write_start[s + 1] as usize];
+            let readers = written.iter().map(|&h| &m.hubs[order[h as usize] as usize]);
             for r in readers.flat_map(|h| &h.readers).chain([&(s as u32)]) {
                 for &g in &watched[*r as usize] {
                     near[g as usize / WORD_BITS] |= 1 << (g as usize % WORD_BITS);
