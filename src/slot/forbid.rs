@@ -33,7 +33,8 @@ use crate::matcher::{GraphIndex, Matcher, SearchPlan, UNBOUND};
 use crate::model::{AttrId, Graph, NodeId};
 use crate::rule::{Expr, Pattern};
 
-use super::ground::{Grounder, Term, MAX_TERM_NODES};
+use super::bounds_program::BoundsProgram;
+use super::ground::{Bounds, Grounder, Term, MAX_TERM_NODES};
 use super::mask::Mask;
 use super::model::SlotModel;
 use super::solver::{Tables, Work};
@@ -57,6 +58,8 @@ pub struct SlotForbids {
     bounds_only: Vec<bool>,
     /// Per instance, its conditions as a term over slots, where it could be grounded.
     ground: Vec<Option<Term>>,
+    /// Per grounded instance, its term laid out for narrowing (see [`BoundsProgram`]).
+    programs: Vec<Option<BoundsProgram>>,
     /// Whether some instance is left to the matcher, which needs the mirror graph.
     mirrored: bool,
     /// Per instance, the slots it reads: `reads[read_start[i]..read_start[i + 1]]`.
@@ -88,6 +91,8 @@ pub struct ForbidScratch {
     clean: Vec<u8>,
     /// Per slot read by an instance being narrowed: its least and greatest candidate.
     range: Vec<(u16, u16)>,
+    /// The bounds of each node of the program being narrowed with.
+    cache: Vec<Bounds>,
     touched: Vec<u32>,
     binding: Vec<NodeId>,
     changed: Vec<u32>,
@@ -152,6 +157,7 @@ impl SlotForbids {
             instances: Vec::new(),
             bounds_only: Vec::new(),
             ground: Vec::new(),
+            programs: Vec::new(),
             mirrored: false,
             read_start: vec![0],
             reads: Vec::new(),
@@ -217,6 +223,7 @@ impl SlotForbids {
                 }
                 reads.sort_unstable();
                 reads.dedup();
+                out.programs.push(term.as_ref().map(BoundsProgram::new));
                 out.ground.push(term);
                 out.bounds_only.push(of_final);
                 out.reads.extend(reads);
@@ -491,11 +498,16 @@ impl SlotForbids {
         touched: &[u32],
         w: &mut Work<M>,
     ) -> Option<bool> {
-        let ForbidScratch { shadow, range, .. } = scratch;
+        let ForbidScratch {
+            shadow,
+            range,
+            cache,
+            ..
+        } = scratch;
         range.resize(shadow.len(), (0, 0));
         let mut taken = false;
         for &i in touched {
-            let Some(term) = &self.ground[i as usize] else {
+            let Some(program) = &self.programs[i as usize] else {
                 continue;
             };
             let reads = self.reads_of(i as usize);
@@ -504,7 +516,10 @@ impl SlotForbids {
                     range[e as usize] = span(t.cand::<W>(w, e as usize).to_u128())?;
                 }
             }
-            if term.bounds(shadow, &|s| range[s as usize]).surely_true() {
+            if program
+                .bounds(shadow, &|s| range[s as usize], cache)
+                .surely_true()
+            {
                 return None;
             }
             for &e in reads {
@@ -523,7 +538,10 @@ impl SlotForbids {
                             cands.trailing_zeros()
                         };
                         shadow[e as usize] = x as u8 + 1;
-                        if !term.bounds(shadow, &|s| range[s as usize]).surely_true() {
+                        if !program
+                            .again(e, shadow, &|s| range[s as usize], cache)
+                            .surely_true()
+                        {
                             break;
                         }
                         t.exclude::<W>(w, e as usize, x);
@@ -534,6 +552,7 @@ impl SlotForbids {
                 shadow[e as usize] = 0;
                 // What the shaving left is the slot's candidates now.
                 range[e as usize] = span(cands)?;
+                program.again(e, shadow, &|s| range[s as usize], cache);
             }
         }
         Some(taken)

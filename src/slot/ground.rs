@@ -180,35 +180,38 @@ impl Term {
     /// The values the term may take over every completion of the state: slots filled in
     /// `vals` as they are, an empty slot `s` anywhere in `range(s)` (its least and greatest
     /// candidate's index).
+    #[cfg(test)]
     pub fn bounds(&self, vals: &[u8], range: &impl Fn(u32) -> (u16, u16)) -> Bounds {
         match self {
             Term::Const(v) => Bounds::of(*v),
-            Term::Slot(s) => match vals[*s as usize] {
-                0 => {
-                    let (lo, hi) = range(*s);
-                    Bounds::span(Kind::Val, i64::from(lo), i64::from(hi))
-                }
-                v => Bounds::of(super::slot_value(v)),
-            },
+            Term::Slot(s) => slot_bounds(*s, vals, range),
             Term::Unary(op, x) => x.bounds(vals, range).unary(*op),
-            Term::Binary(BinOp::And, a, b) => {
-                let (a, b) = (a.bounds(vals, range), b.bounds(vals, range));
-                Bounds::truth(
-                    a.may_true() && b.may_true(),
-                    a.may_untrue() || b.may_untrue(),
-                )
-            }
-            Term::Binary(BinOp::Or, a, b) => {
-                let (a, b) = (a.bounds(vals, range), b.bounds(vals, range));
-                Bounds::truth(
-                    a.may_true() || b.may_true(),
-                    a.may_untrue() && b.may_untrue(),
-                )
-            }
             Term::Binary(op, a, b) => a.bounds(vals, range).binary(*op, b.bounds(vals, range)),
             Term::ToInt(x, ints) => x.bounds(vals, range).to_int(ints),
             Term::ToValue(x, ints) => x.bounds(vals, range).to_value(ints),
-            Term::Fold(op, items) => fold_bounds(*op, items, vals, range),
+            Term::Fold(op, items) => fold_bounds(
+                *op,
+                items.len(),
+                |k| items[k].when.bounds(vals, range),
+                |k| items[k].body.bounds(vals, range),
+            ),
+        }
+    }
+
+    /// The term's parts, for [`super::bounds_program`]: what this node does, and its
+    /// operands in order (a fold's: each match's `when`, then its `body`).
+    pub(super) fn parts(&self) -> (Step, Vec<&Term>) {
+        match self {
+            Term::Const(v) => (Step::Const(Bounds::of(*v)), Vec::new()),
+            Term::Slot(s) => (Step::Slot(*s), Vec::new()),
+            Term::Unary(op, x) => (Step::Unary(*op), vec![&**x]),
+            Term::Binary(op, a, b) => (Step::Binary(*op), vec![&**a, &**b]),
+            Term::ToInt(x, ints) => (Step::ToInt(ints.clone()), vec![&**x]),
+            Term::ToValue(x, ints) => (Step::ToValue(ints.clone()), vec![&**x]),
+            Term::Fold(op, items) => (
+                Step::Fold(*op),
+                items.iter().flat_map(|it| [&it.when, &it.body]).collect(),
+            ),
         }
     }
 
@@ -229,6 +232,52 @@ impl Term {
                 }
             }
         }
+    }
+}
+
+/// What one node of a term does to its operands' bounds.
+#[derive(Clone, Debug)]
+pub enum Step {
+    Const(Bounds),
+    Slot(u32),
+    Unary(UnOp),
+    Binary(BinOp),
+    ToInt(Arc<[i64]>),
+    ToValue(Arc<[i64]>),
+    /// Over its operands taken in pairs: each match's `when`, then its `body`.
+    Fold(AggOp),
+}
+
+impl Step {
+    /// The node's bounds from its operands' (`arg(k)`: the k-th operand's), a slot's from
+    /// the state (`vals`) and the candidates (`range`): as [`Term::bounds`] computes them.
+    pub fn bounds(
+        &self,
+        args: usize,
+        arg: impl Fn(usize) -> Bounds,
+        vals: &[u8],
+        range: &impl Fn(u32) -> (u16, u16),
+    ) -> Bounds {
+        match self {
+            Step::Const(b) => *b,
+            Step::Slot(s) => slot_bounds(*s, vals, range),
+            Step::Unary(op) => arg(0).unary(*op),
+            Step::Binary(op) => arg(0).binary(*op, arg(1)),
+            Step::ToInt(ints) => arg(0).to_int(ints),
+            Step::ToValue(ints) => arg(0).to_value(ints),
+            Step::Fold(op) => fold_bounds(*op, args / 2, |k| arg(2 * k), |k| arg(2 * k + 1)),
+        }
+    }
+}
+
+/// A slot's bounds: its value when filled, else its candidates' span.
+fn slot_bounds(s: u32, vals: &[u8], range: &impl Fn(u32) -> (u16, u16)) -> Bounds {
+    match vals[s as usize] {
+        0 => {
+            let (lo, hi) = range(s);
+            Bounds::span(Kind::Val, i64::from(lo), i64::from(hi))
+        }
+        v => Bounds::of(super::slot_value(v)),
     }
 }
 
@@ -404,7 +453,14 @@ impl Bounds {
                 }
                 arith(op, a, b)
             }
-            BinOp::And | BinOp::Or => unreachable!("short-circuit operators are handled in bounds"),
+            BinOp::And => Bounds::truth(
+                a.may_true() && b.may_true(),
+                a.may_untrue() || b.may_untrue(),
+            ),
+            BinOp::Or => Bounds::truth(
+                a.may_true() || b.may_true(),
+                a.may_untrue() && b.may_untrue(),
+            ),
         }
     }
 
@@ -504,17 +560,19 @@ fn arith(op: BinOp, a: Bounds, b: Bounds) -> Bounds {
 }
 
 /// The bounds of a fold: each item counts surely, maybe, or not at all.
+/// The bounds of a fold over `n` matches, the k-th counting when `when(k)` holds and
+/// adding `body(k)` (asked only where it may count).
 fn fold_bounds(
     op: AggOp,
-    items: &[Item],
-    vals: &[u8],
-    range: &impl Fn(u32) -> (u16, u16),
+    n: usize,
+    when: impl Fn(usize) -> Bounds,
+    body: impl Fn(usize) -> Bounds,
 ) -> Bounds {
     match op {
         AggOp::Count => {
             let (mut lo, mut hi) = (0i128, 0i128);
-            for it in items {
-                let w = it.when.bounds(vals, range);
+            for k in 0..n {
+                let w = when(k);
                 lo += i128::from(w.surely_true());
                 hi += i128::from(w.may_true());
             }
@@ -522,12 +580,12 @@ fn fold_bounds(
         }
         AggOp::Sum => {
             let (mut lo, mut hi) = (0i128, 0i128);
-            for it in items {
-                let w = it.when.bounds(vals, range);
+            for k in 0..n {
+                let w = when(k);
                 if !w.may_true() {
                     continue;
                 }
-                let b = it.body.bounds(vals, range);
+                let b = body(k);
                 // A match that may not count, or whose body may be none, may add nothing.
                 let zero = !w.surely_true() || b.none || b.kind != Kind::Int;
                 let (mut l, mut h) = if b.kind == Kind::Int && b.has_values() {
@@ -549,12 +607,12 @@ fn fold_bounds(
             let mut kind = Kind::Nothing;
             let (mut reach, mut sure): (Option<i64>, Option<i64>) = (None, None);
             let mut far: Option<i64> = None;
-            for it in items {
-                let w = it.when.bounds(vals, range);
+            for k in 0..n {
+                let w = when(k);
                 if !w.may_true() {
                     continue;
                 }
-                let b = it.body.bounds(vals, range);
+                let b = body(k);
                 if !b.has_values() || b.kind == Kind::Nothing {
                     continue;
                 }
@@ -589,12 +647,12 @@ fn fold_bounds(
             // whether one may give the other.
             let all = op == AggOp::All;
             let (mut hold, mut miss) = (true, false);
-            for it in items {
-                let w = it.when.bounds(vals, range);
+            for k in 0..n {
+                let w = when(k);
                 if !w.may_true() {
                     continue;
                 }
-                let b = it.body.bounds(vals, range);
+                let b = body(k);
                 let (good, bad) = if all {
                     (b.may_true(), b.may_untrue())
                 } else {
@@ -616,7 +674,7 @@ fn fold_bounds(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
     fn slot(s: u32) -> Box<Term> {
@@ -657,7 +715,7 @@ mod tests {
     }
 
     /// Terms over three slots, built from the operators `forbid` patterns use.
-    fn terms() -> Vec<Term> {
+    pub(in crate::slot) fn terms() -> Vec<Term> {
         let sum = Term::Binary(BinOp::Add, to_int(0), to_int(1));
         let item = |when: Term, body: Term| Item { when, body };
         let filled = |s: u32| Term::Binary(BinOp::Ne, slot(s), Box::new(Term::Const(Value::None)));

@@ -1,6 +1,7 @@
 //! The slot engine: grammars whose rules only fill empty attributes ("slots") run on
 //! packed states over one shared graph structure, with NACs answered from hub indexes.
 
+mod bounds_program;
 pub mod colouring;
 pub mod colouring_state;
 pub mod compile;
