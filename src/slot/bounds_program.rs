@@ -28,57 +28,70 @@ pub struct BoundsProgram {
 
 impl BoundsProgram {
     pub fn new(term: &Term) -> BoundsProgram {
+        let mut size = 0;
+        count(term, &mut size);
         let mut p = BoundsProgram {
-            steps: Vec::new(),
-            operand_start: vec![0],
-            operands: Vec::new(),
+            steps: Vec::with_capacity(size),
+            operand_start: Vec::with_capacity(size + 1),
+            operands: Vec::with_capacity(size),
             slots: Vec::new(),
             above_start: Vec::new(),
             above: Vec::new(),
         };
-        // Per node, its parent (the root has none), to walk up from each slot.
-        let mut parent: Vec<Option<u32>> = Vec::new();
-        p.lay_out(term, &mut parent);
-        let mut leaves: Vec<(u32, u32)> = p
-            .steps
-            .iter()
-            .enumerate()
-            .filter_map(|(i, step)| match step {
-                Step::Slot(s) => Some((*s, i as u32)),
-                _ => None,
-            })
-            .collect();
+        p.operand_start.push(0);
+        p.lay_out(term, &mut Vec::new());
+        // Per node, the node reading it (none for the root).
+        let mut parent = vec![u32::MAX; p.steps.len()];
+        for i in 0..p.steps.len() {
+            for &k in p.operands_of(i) {
+                parent[k as usize] = i as u32;
+            }
+        }
+        // Per slot, the nodes above its occurrences: walked up from each, stopping where
+        // an earlier walk for the same slot passed, then put in evaluation order.
+        let mut leaves: Vec<(u32, u32)> = Vec::new();
+        for (i, step) in p.steps.iter().enumerate() {
+            if let Step::Slot(s) = step {
+                leaves.push((*s, i as u32));
+            }
+        }
         leaves.sort_unstable();
+        let mut marked = vec![u32::MAX; p.steps.len()];
         for same in leaves.chunk_by(|a, b| a.0 == b.0) {
-            let mut nodes: Vec<u32> = Vec::new();
+            let s = same[0].0;
+            let start = p.above.len();
             for &(_, leaf) in same {
-                let mut at = Some(leaf);
-                while let Some(i) = at {
-                    nodes.push(i);
-                    at = parent[i as usize];
+                let mut at = leaf;
+                while at != u32::MAX && marked[at as usize] != s {
+                    marked[at as usize] = s;
+                    p.above.push(at);
+                    at = parent[at as usize];
                 }
             }
-            nodes.sort_unstable();
-            nodes.dedup();
-            p.slots.push(same[0].0);
-            p.above_start.push(p.above.len() as u32);
-            p.above.extend(nodes);
+            p.above[start..].sort_unstable();
+            p.slots.push(s);
+            p.above_start.push(start as u32);
         }
         p.above_start.push(p.above.len() as u32);
         p
     }
 
-    /// Lays out `term` after its operands; its index.
-    fn lay_out(&mut self, term: &Term, parent: &mut Vec<Option<u32>>) -> u32 {
-        let (step, args) = term.parts();
-        let indices: Vec<u32> = args.into_iter().map(|a| self.lay_out(a, parent)).collect();
+    /// The indices of node `i`'s operands.
+    fn operands_of(&self, i: usize) -> &[u32] {
+        &self.operands[self.operand_start[i] as usize..self.operand_start[i + 1] as usize]
+    }
+
+    /// Lays out `term` after its operands; its index. `stack` holds the indices of the
+    /// operands laid out so far, above what the callers hold.
+    fn lay_out(&mut self, term: &Term, stack: &mut Vec<u32>) -> u32 {
+        let base = stack.len();
+        term.for_each_operand(&mut |a| {
+            let i = self.lay_out(a, stack);
+            stack.push(i);
+        });
         let me = self.steps.len() as u32;
-        for &i in &indices {
-            parent[i as usize] = Some(me);
-        }
-        self.steps.push(step);
-        parent.push(None);
-        self.operands.extend(indices);
+        self.steps.push(term.step());
+        self.operands.extend(stack.drain(base..));
         self.operand_start.push(self.operands.len() as u32);
         me
     }
@@ -130,6 +143,12 @@ impl BoundsProgram {
         }
         cache[self.steps.len() - 1]
     }
+}
+
+/// Adds the number of `term`'s nodes to `size`.
+fn count(term: &Term, size: &mut usize) {
+    *size += 1;
+    term.for_each_operand(&mut |a| count(a, size));
 }
 
 #[cfg(test)]

@@ -198,20 +198,35 @@ impl Term {
         }
     }
 
-    /// The term's parts, for [`super::bounds_program`]: what this node does, and its
-    /// operands in order (a fold's: each match's `when`, then its `body`).
-    pub(super) fn parts(&self) -> (Step, Vec<&Term>) {
+    /// What this node does to its operands' bounds, for [`super::bounds_program`].
+    pub(super) fn step(&self) -> Step {
         match self {
-            Term::Const(v) => (Step::Const(Bounds::of(*v)), Vec::new()),
-            Term::Slot(s) => (Step::Slot(*s), Vec::new()),
-            Term::Unary(op, x) => (Step::Unary(*op), vec![&**x]),
-            Term::Binary(op, a, b) => (Step::Binary(*op), vec![&**a, &**b]),
-            Term::ToInt(x, ints) => (Step::ToInt(ints.clone()), vec![&**x]),
-            Term::ToValue(x, ints) => (Step::ToValue(ints.clone()), vec![&**x]),
-            Term::Fold(op, items) => (
-                Step::Fold(*op),
-                items.iter().flat_map(|it| [&it.when, &it.body]).collect(),
-            ),
+            Term::Const(v) => Step::Const(Bounds::of(*v)),
+            Term::Slot(s) => Step::Slot(*s),
+            Term::Unary(op, _) => Step::Unary(*op),
+            Term::Binary(op, _, _) => Step::Binary(*op),
+            Term::ToInt(_, ints) => Step::ToInt(ints.clone()),
+            Term::ToValue(_, ints) => Step::ToValue(ints.clone()),
+            Term::Fold(op, _) => Step::Fold(*op),
+        }
+    }
+
+    /// Calls `f` with each operand in order (a fold's: each match's `when`, then its
+    /// `body`).
+    pub(super) fn for_each_operand(&self, f: &mut impl FnMut(&Term)) {
+        match self {
+            Term::Const(_) | Term::Slot(_) => {}
+            Term::Unary(_, x) | Term::ToInt(x, _) | Term::ToValue(x, _) => f(x),
+            Term::Binary(_, a, b) => {
+                f(a);
+                f(b);
+            }
+            Term::Fold(_, items) => {
+                for it in items {
+                    f(&it.when);
+                    f(&it.body);
+                }
+            }
         }
     }
 
