@@ -101,7 +101,9 @@ fn matches_by_left_side(
         match matches.get_mut(&b[..lhs_len]) {
             Some(list) => list.push(&b[..end]),
             None => {
-                let mut list = Tuples::new(end);
+                // A left side's matches come by the dozen (a cell's row, column and box
+                // mates): room for some from the start spares the first regrowths.
+                let mut list = Tuples::with_room(end, 32);
                 list.push(&b[..end]);
                 matches.insert(b[..lhs_len].to_vec(), list);
             }

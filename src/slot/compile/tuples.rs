@@ -20,6 +20,14 @@ impl Tuples {
         }
     }
 
+    /// [`Tuples::new`] with room for `tuples` tuples before it grows.
+    pub fn with_room(width: usize, tuples: usize) -> Tuples {
+        Tuples {
+            width,
+            flat: Vec::with_capacity(width * tuples),
+        }
+    }
+
     /// Adds `t`, which holds `width` nodes.
     pub fn push(&mut self, t: &[NodeId]) {
         debug_assert_eq!(t.len(), self.width);
