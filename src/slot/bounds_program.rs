@@ -3,10 +3,10 @@
 //! while narrowing) recomputes only the nodes above that slot's occurrences.
 //!
 //! Narrowing tries the least and greatest candidates of every empty slot a term reads,
-//! each try a question about the whole term; on a skyscraper's sight lines that was
-//! nearly all of the search's time. The nodes are the term's own, in an order where
-//! operands come before the node that reads them, and each computes its bounds exactly as
-//! [`Term::bounds`] does (the reference the tests compare with).
+//! each try a question about the whole term; on a skyscraper's sight lines these tries
+//! are most of the search. The nodes are the term's own, in an order where operands come
+//! before the node that reads them, and each computes its bounds exactly as
+//! `Term::bounds` does (the reference the tests compare with).
 
 use super::ground::{Bounds, Step, Term};
 

@@ -82,7 +82,8 @@ pub struct SlotEngine<'g> {
     cell_slots: Option<Vec<u32>>,
     /// The slots' conflict graph, built the first time a colouring focus runs.
     conflict: OnceLock<Conflict>,
-    /// The tables of NACs no layer reaches, for the engines of layered puzzles.
+    /// The tables of NACs and the instances of left sides no layer reaches, for the
+    /// engines of layered puzzles.
     fixed: FixedNacs,
 }
 

@@ -265,7 +265,7 @@ pub enum Step {
 
 impl Step {
     /// The node's bounds from its operands' (`arg(k)`: the k-th operand's), a slot's from
-    /// the state (`vals`) and the candidates (`range`): as [`Term::bounds`] computes them.
+    /// the state (`vals`) and the candidates (`range`): as `Term::bounds` (kept for the tests) computes them.
     pub fn bounds(
         &self,
         args: usize,
@@ -574,7 +574,6 @@ fn arith(op: BinOp, a: Bounds, b: Bounds) -> Bounds {
     }
 }
 
-/// The bounds of a fold: each item counts surely, maybe, or not at all.
 /// The bounds of a fold over `n` matches, the k-th counting when `when(k)` holds and
 /// adding `body(k)` (asked only where it may count).
 fn fold_bounds(

@@ -8,7 +8,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::model::NodeId;
 
 /// True when "c reaches h" joined with "h reaches d" gives exactly the NAC's (c, d) pairs
-/// (`c`, `h`, `w`: positions in the match tuples).
+/// (`c`, `h`, `w`: positions in the match tuples; `exact`: the (c, w) pairs of these
+/// same tuples).
 ///
 /// Every tuple's own pair is in its hub's join, so the join covers `exact` but for a cell
 /// paired with itself (the join leaves those out): it is exact when `exact` has no such

@@ -1,4 +1,5 @@
-//! NAC tables that a puzzle's layers cannot change, compiled once per rule file.
+//! What a puzzle's layers cannot change, compiled once per rule file: NAC tables, and
+//! the instances of rules whose left side no layer reaches.
 //!
 //! A batch of layered puzzles (a killer's cages and sums) compiles the slot engine anew
 //! for each puzzle, since the layers add structure the NACs may read. But a NAC whose
@@ -32,7 +33,8 @@ struct Effect {
     removed: Vec<u128>,
 }
 
-/// The recorded effects of a rule file's layer-independent NACs, keyed by (rule, NAC).
+/// The recorded effects of a rule file's layer-independent NACs, keyed by (rule, NAC),
+/// and the instances of its layer-independent left sides, keyed by rule.
 #[derive(Clone, Debug, Default)]
 pub struct FixedNacs {
     /// The slots the effects are numbered over.

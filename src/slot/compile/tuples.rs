@@ -1,6 +1,6 @@
 //! Match tuples of one width stored in one flat buffer: the slot compiler lists thousands
-//! per NAC for each puzzle of a layered batch, and one allocation per tuple was most of
-//! its cost.
+//! per NAC for each puzzle of a layered batch, where an allocation per tuple would be
+//! most of its cost.
 
 use crate::model::NodeId;
 
@@ -30,7 +30,8 @@ impl Tuples {
 
     /// Adds `t`, which holds `width` nodes.
     pub fn push(&mut self, t: &[NodeId]) {
-        debug_assert_eq!(t.len(), self.width);
+        // A tuple of another width would shift every later one.
+        assert_eq!(t.len(), self.width, "a tuple of another width");
         self.flat.extend_from_slice(t);
     }
 
