@@ -689,14 +689,7 @@ mod tests {
         assert!(matched.ground.iter().all(Option::is_none) && matched.mirrored);
         assert!(!grounded.instances.is_empty());
         let (mut a, mut b) = (ForbidScratch::default(), ForbidScratch::default());
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut below = |n: u64| {
-            // xorshift64: a fixed sequence, so every run tries the same states.
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut below = crate::slot::xorshift(0x9e37_79b9_7f4a_7c15);
         let (mut hits, mut misses) = (0, 0);
         for _ in 0..4000 {
             let vals: Vec<u8> = (0..model.slots.len())

@@ -733,6 +733,15 @@ pub(super) mod tests {
         let sum = Term::Binary(BinOp::Add, to_int(0), to_int(1));
         let item = |when: Term, body: Term| Item { when, body };
         let filled = |s: u32| Term::Binary(BinOp::Ne, slot(s), Box::new(Term::Const(Value::None)));
+        // The fold `op` of the filled slots' ints.
+        let of_filled = |op: AggOp| {
+            Term::Fold(
+                op,
+                (0..3)
+                    .map(|s| item(filled(s), Term::ToInt(slot(s), ints())))
+                    .collect(),
+            )
+        };
         vec![
             Term::Binary(BinOp::Ne, Box::new(Term::ToValue(slot(0), ints())), slot(1)),
             Term::Binary(BinOp::Gt, Box::new(sum.clone()), to_int(2)),
@@ -750,16 +759,7 @@ pub(super) mod tests {
                 Box::new(Term::Binary(BinOp::Le, slot(1), slot(0))),
                 Box::new(Term::Binary(BinOp::Ge, slot(1), slot(2))),
             ),
-            Term::Binary(
-                BinOp::Ge,
-                Box::new(Term::Fold(
-                    AggOp::Sum,
-                    (0..3)
-                        .map(|s| item(filled(s), Term::ToInt(slot(s), ints())))
-                        .collect(),
-                )),
-                int(7),
-            ),
+            Term::Binary(BinOp::Ge, Box::new(of_filled(AggOp::Sum)), int(7)),
             Term::Binary(
                 BinOp::Gt,
                 Box::new(Term::Fold(
@@ -789,18 +789,8 @@ pub(super) mod tests {
                 BinOp::Ge,
                 Box::new(Term::Binary(
                     BinOp::Sub,
-                    Box::new(Term::Fold(
-                        AggOp::Max,
-                        (0..3)
-                            .map(|s| item(filled(s), Term::ToInt(slot(s), ints())))
-                            .collect(),
-                    )),
-                    Box::new(Term::Fold(
-                        AggOp::Min,
-                        (0..3)
-                            .map(|s| item(filled(s), Term::ToInt(slot(s), ints())))
-                            .collect(),
-                    )),
+                    Box::new(of_filled(AggOp::Max)),
+                    Box::new(of_filled(AggOp::Min)),
                 )),
                 Box::new(Term::Fold(
                     AggOp::Count,

@@ -75,3 +75,15 @@ pub fn write_graph(model: &SlotModel, base: &Graph, vals: &[u8]) -> Graph {
     }
     g
 }
+
+/// For tests: numbers below `n` from an xorshift64 sequence started at `seed`, the same on
+/// every run, so a randomised test tries the same cases each time.
+#[cfg(test)]
+pub(crate) fn xorshift(mut seed: u64) -> impl FnMut(u64) -> u64 {
+    move |n| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    }
+}

@@ -141,13 +141,8 @@ mod tests {
     #[test]
     fn factoring_agrees_with_its_definition_on_random_relations() {
         let n = NodeId::from_index;
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |below: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % below) as usize
-        };
+        let mut below = crate::slot::xorshift(0x2545_f491_4f6c_dd1d);
+        let mut next = |n: u64| below(n) as usize;
         let (mut yes, mut no) = (0, 0);
         for _ in 0..3000 {
             // Cells 0..6, hubs 10..13; groups built whole, then some tuples dropped or

@@ -119,30 +119,22 @@ fn branching_picks_the_cell_with_fewest_candidates() {
 fn group_contents_keep_exactly_the_values_of_some_completion() {
     use super::groups::supported;
     use crate::slot::group::{multisets, Contents};
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut below = crate::slot::xorshift(0x2545_f491_4f6c_dd1d);
     let d = 5u32;
     for round in 0..400 {
-        let n = 1 + (next() % 4) as usize;
+        let n = 1 + below(4) as usize;
         let distinct = round % 2 == 0;
         let every = multisets((1 << d) - 1, n).expect("few");
         let lists: Vec<Vec<u8>> = every
             .into_iter()
             .filter(|l| !distinct || l.windows(2).all(|p| p[0] != p[1]))
-            .filter(|_| next() % 3 == 0)
+            .filter(|_| below(3) == 0)
             .collect();
         let contents = Contents::new(n, lists.clone());
-        let filled = (next() % n as u64) as usize;
-        let placed: Vec<u16> = (0..filled)
-            .map(|_| (next() % u64::from(d)) as u16)
-            .collect();
+        let filled = below(n as u64) as usize;
+        let placed: Vec<u16> = (0..filled).map(|_| below(u64::from(d)) as u16).collect();
         let empties: Vec<(u32, u128)> = (filled..n)
-            .map(|m| (m as u32, u128::from(next() % (1 << d))))
+            .map(|m| (m as u32, u128::from(below(1 << d))))
             .collect();
         let mut keep = vec![0u128; empties.len()];
         supported(&contents, placed.iter().copied(), &empties, &mut keep);
