@@ -153,18 +153,22 @@ impl Checker<'_> {
             }
             ast::ExprKind::Unary(UnOp::Int, inner) => {
                 let inner = self.lower_expr(inner, scope)?;
-                if !matches!(inner.ty, Ty::Value | Ty::Int) {
+                if !matches!(inner.ty, Ty::Value | Ty::Int | Ty::Bool) {
                     self.error(
                         inner.expr.span,
                         format!(
-                            "`int` needs a value operand: expected value, found {}",
+                            "`int` needs a value or a condition: expected value or bool, found {}",
                             inner.ty.name()
                         ),
                     );
                     return None;
                 }
                 let optional = inner.optional;
-                let ints = self.domain_ints();
+                let ints = if inner.ty == Ty::Bool {
+                    Arc::from(crate::rule::expr::CONDITION_INTS)
+                } else {
+                    self.domain_ints()
+                };
                 typed(
                     ExprKind::ToInt(Box::new(inner.expr), ints),
                     Ty::Int,

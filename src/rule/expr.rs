@@ -233,7 +233,8 @@ pub enum ExprKind {
     Attr(VarId, AttrId),
     Unary(UnOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
-    /// A domain value's integer, `ints[index]`.
+    /// A domain value's integer, `ints[index]`; a condition's 0 or 1 (`int(d.val > 5)`,
+    /// with [`CONDITION_INTS`]).
     ToInt(Box<Expr>, Arc<[i64]>),
     /// The domain value whose integer the int is (its index in `ints`); `none` when none is.
     ToValue(Box<Expr>, Arc<[i64]>),
@@ -398,12 +399,17 @@ impl Expr {
     }
 }
 
-/// A value's integer (`ints[index]`); an int is itself, anything else none.
+/// The integers of `false` and `true` for [`ExprKind::ToInt`] of a condition: counting
+/// with a condition (`count(...) + int(v == 0)`) is the Iverson bracket.
+pub const CONDITION_INTS: [i64; 2] = [0, 1];
+
+/// A value's integer (`ints[index]`), a condition's (`ints[0]` for false, `ints[1]` for
+/// true: [`CONDITION_INTS`] makes them 0 and 1); an int is itself, anything else none.
 pub fn to_int(v: Value, ints: &[i64]) -> Value {
+    let at = |i: usize| ints.get(i).map_or(Value::None, |&n| Value::Int(n));
     match v {
-        Value::Val(i) => ints
-            .get(usize::from(i))
-            .map_or(Value::None, |&n| Value::Int(n)),
+        Value::Val(i) => at(usize::from(i)),
+        Value::Bool(b) => at(usize::from(b)),
         Value::Int(n) => Value::Int(n),
         _ => Value::None,
     }

@@ -482,7 +482,8 @@ impl Bounds {
     fn to_int(self, ints: &[i64]) -> Bounds {
         match self.kind {
             Kind::Int => self,
-            Kind::Val if self.has_values() => {
+            // A value indexes the domain's integers, a condition (0 or 1) its two.
+            Kind::Val | Kind::Bool if self.has_values() => {
                 let lo = self.lo.max(0) as usize;
                 let hi = (self.hi.max(-1) + 1) as usize;
                 let inside = ints.get(lo..hi.min(ints.len())).unwrap_or(&[]);
@@ -742,8 +743,24 @@ pub(super) mod tests {
                     .collect(),
             )
         };
+        // A condition counted as 0 or 1 (`int(d.val == 1)`).
+        let bracket =
+            |cond: Term| Term::ToInt(Box::new(cond), crate::rule::expr::CONDITION_INTS.into());
         vec![
             Term::Binary(BinOp::Ne, Box::new(Term::ToValue(slot(0), ints())), slot(1)),
+            // The slots holding the first value, and whether slot 2 holds more than slot 0.
+            Term::Binary(
+                BinOp::Eq,
+                Box::new(Term::Binary(
+                    BinOp::Add,
+                    (0..3).fold(int(0), |sum, s| {
+                        let first = Term::Binary(BinOp::Eq, to_int(s), int(1));
+                        Box::new(Term::Binary(BinOp::Add, sum, Box::new(bracket(first))))
+                    }),
+                    Box::new(bracket(Term::Binary(BinOp::Gt, slot(2), slot(0)))),
+                )),
+                int(2),
+            ),
             Term::Binary(BinOp::Gt, Box::new(sum.clone()), to_int(2)),
             Term::Binary(
                 BinOp::Eq,
