@@ -233,6 +233,10 @@ fn nacs_with_aggregates_are_accepted_where_blocking_only_grows() {
         format!("not {{ c -cage-> k: Cage where 1 + v + {SUM} > k.sum + 1 }}"),
         // A count whose cell may or may not count, completed by its share (odd values).
         "not { c -cage-> k: Cage where count(k <-cage- d: Cell { val % 2 == 1 }) + v % 2 > 1 }".to_string(),
+        // A count completed by a condition counted (`int(...)`: 1 where it holds).
+        "not { c -cage-> k: Cage where count(k <-cage- d: Cell { int(val) > 2 }) + int(int(v) > 2) > 1 }".to_string(),
+        // A share the same for every value is a constant: no value is 0, so none counts.
+        "not { c -cage-> k: Cage where count(k <-cage- d: Cell { int(val) == 0 }) + int(int(v) == 0) > 1 }".to_string(),
         // Other ways to say the group is full.
         format!("not {{ c -cage-> k: Cage where all(d.val != none for k <-cage- d: Cell) and {SUM} + v != k.sum }}"),
         format!("not {{ c -cage-> k: Cage where not any(d.val == none for k <-cage- d: Cell) and {SUM} + v != k.sum }}"),
@@ -273,6 +277,12 @@ fn nacs_with_aggregates_are_refused_with_a_reason() {
             // With 1 for each empty cell the left side rises as cells fill.
             format!("{EMPTY} not {{ c -cage-> k: Cage where {SUM} + v + count(k <-cage- d: Cell {{ val == none }}) < k.sum }} set c.val = v"),
             "this condition can turn from true to false as cells fill (it only shrinks), so filling a cell could enable a rule: a NAC with an aggregate must only grow (a sum of non-negative values exceeding a bound, a count of empty cells reaching 0 `and` a test of the full group)",
+        ),
+        (
+            // A product with 0 is read whole, as any other product (it once recursed
+            // without end): its sum still misses `c`'s share.
+            format!("{EMPTY} not {{ c -cage-> k: Cage where {SUM} + v + 0 * {SUM} > k.sum }} set c.val = v"),
+            "`sum(...)` reads the group without `c`, the cell the rule fills, and what `c` adds depends on its value: add `c`'s share beside it (for a sum of `d.val`, `+ v`) so that the NAC reads the group as it is once `c` is filled, alike for every cell of it",
         ),
         (
             format!("{EMPTY} not {{ c -cage-> k: Cage where {SUM} + v > k.sum and v > 1 }} set c.val = v"),

@@ -6,7 +6,7 @@ use crate::diag::Span;
 use crate::model::{NodeTypeId, Value};
 use crate::rule::{AggOp, Aggregate, BinOp, Expr, ExprKind, Pattern, UnOp};
 
-use super::group::{is_share, Completion};
+use super::group::{constant_in_fill, is_share, Completion};
 use super::{not_monotone, related, Cx, NacCx, MAX_FACTOR};
 use crate::analysis::refusal::Refusal;
 
@@ -76,6 +76,11 @@ impl Cx<'_> {
     /// The shape of a subexpression of the NAC's condition.
     pub(super) fn shape(&self, k: &NacCx, e: &Expr) -> Result<Shape, Refusal> {
         let nac = k.nac;
+        // What reads only `c`'s value, the same for each, is a constant (a count's share
+        // where the count never counts `c`).
+        if let Some(v) = constant_in_fill(e, k.fill, &self.fills(k)) {
+            return Ok(Shape::new(Dir::Const, v.is_none()));
+        }
         match &e.kind {
             ExprKind::Const(v) => Ok(Shape::new(Dir::Const, v.is_none())),
             ExprKind::Param(i) => {
@@ -157,10 +162,12 @@ impl Cx<'_> {
                 ))
             }
             ExprKind::Binary(BinOp::Add | BinOp::Sub, ..) => self.additive(k, e),
+            // The literals `flatten` takes as factors: a product with 0 is read whole below,
+            // else `additive` would meet it again as its own term.
             ExprKind::Binary(BinOp::Mul, x, y)
                 if [x, y]
                     .iter()
-                    .any(|z| matches!(z.kind, ExprKind::Const(Value::Int(_)))) =>
+                    .any(|z| matches!(z.kind, ExprKind::Const(Value::Int(n)) if n != 0)) =>
             {
                 self.additive(k, e)
             }

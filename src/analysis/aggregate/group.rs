@@ -151,11 +151,7 @@ impl Cx<'_> {
         let values: Vec<Value> = (0..self.g.domain.len())
             .map(|i| Value::Val(i as u16))
             .collect();
-        // What `c` may be filled with.
-        let fills: Vec<Value> = match k.fill.kind {
-            ExprKind::Const(v) => vec![v],
-            _ => values.clone(),
-        };
+        let fills = self.fills(k);
         let m0 = member(Value::None);
         let mut risen = false;
         let mut fallen = false;
@@ -246,6 +242,44 @@ impl Cx<'_> {
             empties,
             shares: per_cell,
         })
+    }
+}
+
+impl Cx<'_> {
+    /// What `c` may be filled with.
+    pub(super) fn fills(&self, k: &NacCx) -> Vec<Value> {
+        match k.fill.kind {
+            ExprKind::Const(v) => vec![v],
+            _ => (0..self.g.domain.len())
+                .map(|i| Value::Val(i as u16))
+                .collect(),
+        }
+    }
+}
+
+/// The value of `term` when it reads the fill expression, nothing else (no aggregate), and
+/// is the same whatever `c` is filled with: `int(int(v) == 0)` on a domain without 0.
+pub(super) fn constant_in_fill(term: &Expr, fill: &Expr, fills: &[Value]) -> Option<Value> {
+    if !reads_fill(term, fill)? {
+        return None;
+    }
+    let mut values = fills
+        .iter()
+        .map(|&value| term.eval(&Filled { fill, value }));
+    let first = values.next()?;
+    values.all(|v| v == first).then_some(first)
+}
+
+/// Whether `term` reads the fill expression; `None` when it reads anything else.
+fn reads_fill(term: &Expr, fill: &Expr) -> Option<bool> {
+    match &term.kind {
+        ExprKind::Const(_) => Some(false),
+        ExprKind::Param(_) | ExprKind::Attr(..) => (term.kind == fill.kind).then_some(true),
+        ExprKind::Unary(_, e) | ExprKind::ToInt(e, _) | ExprKind::ToValue(e, _) => {
+            reads_fill(e, fill)
+        }
+        ExprKind::Binary(_, a, b) => Some(reads_fill(a, fill)? | reads_fill(b, fill)?),
+        ExprKind::Aggregate(_) => None,
     }
 }
 
