@@ -225,36 +225,54 @@ impl Env for Cell {
 /// alone, cell by cell.
 pub const MAX_FEASIBLE: u64 = 1 << 12;
 
-/// Every multiset of `n` values from `domain` (values in increasing order), or `None` when
+/// Every multiset of `n` values from `domain` in which the values of `once` appear at most
+/// once (values in increasing order, the multisets in lexicographic order), or `None` when
 /// there are more than [`MAX_FEASIBLE`].
-pub fn multisets(domain: u128, n: usize) -> Option<Vec<Vec<u8>>> {
+pub fn multisets(domain: u128, once: u128, n: usize) -> Option<Vec<Vec<u8>>> {
     let values: Vec<u8> = (0..128u8).filter(|&x| domain >> x & 1 == 1).collect();
-    // C(v + n - 1, n) multisets.
-    let v = values.len() as u64;
-    if v == 0 {
-        return Some(if n == 0 { vec![Vec::new()] } else { Vec::new() });
-    }
-    let mut count: u64 = 1;
-    for i in 0..n as u64 {
-        count = count * (v + i) / (i + 1);
-        if count > MAX_FEASIBLE {
-            return None;
-        }
+    // room[i]: how many places the values from the i-th on can fill (at most n), so that a
+    // prefix that cannot be completed is not followed. It never grows with i.
+    let mut room = vec![0usize; values.len() + 1];
+    for i in (0..values.len()).rev() {
+        room[i] = if once >> values[i] & 1 == 1 {
+            (room[i + 1] + 1).min(n)
+        } else {
+            n
+        };
     }
     let mut out = Vec::new();
-    let mut pick = vec![0usize; n];
-    loop {
-        out.push(pick.iter().map(|&i| values[i]).collect());
-        // The next non-decreasing index sequence: the rightmost index that can grow, grown,
-        // the rest set equal to it.
-        let Some(i) = (0..n).rev().find(|&i| pick[i] + 1 < values.len()) else {
-            return Some(out);
-        };
-        pick[i] += 1;
-        for j in i + 1..n {
-            pick[j] = pick[i];
-        }
+    let mut pick = Vec::with_capacity(n);
+    let listed = extend_multisets(&values, once, &room, 0, n, &mut pick, &mut out);
+    listed.then_some(out)
+}
+
+/// Lists into `out` the completions of `pick` to `n` values from `values[from..]`; false
+/// once `out` holds more than [`MAX_FEASIBLE`].
+fn extend_multisets(
+    values: &[u8],
+    once: u128,
+    room: &[usize],
+    from: usize,
+    n: usize,
+    pick: &mut Vec<u8>,
+    out: &mut Vec<Vec<u8>>,
+) -> bool {
+    if pick.len() == n {
+        out.push(pick.clone());
+        return out.len() as u64 <= MAX_FEASIBLE;
     }
+    for (i, &x) in values.iter().enumerate().skip(from) {
+        if room[i] < n - pick.len() {
+            break;
+        }
+        pick.push(x);
+        let next = if once >> x & 1 == 1 { i + 1 } else { i };
+        if !extend_multisets(values, once, room, next, n, pick, out) {
+            return false;
+        }
+        pick.pop();
+    }
+    true
 }
 
 /// Every subset of `domain` with `n` values, in increasing order of their masks' lowest
@@ -314,24 +332,38 @@ mod tests {
     fn multisets_are_every_multiset_of_that_size_once() {
         let domain = 0b1011_0100u128;
         let values = [2u8, 4, 5, 7];
-        for n in 0..=4 {
-            let got = multisets(domain, n).expect("few");
-            // Brute force: every sequence over the values, sorted, deduplicated.
-            let mut want = std::collections::BTreeSet::new();
-            for code in 0..values.len().pow(n as u32) {
-                let mut seq: Vec<u8> = (0..n)
-                    .map(|k| values[code / values.len().pow(k as u32) % values.len()])
-                    .collect();
-                seq.sort_unstable();
-                want.insert(seq);
+        for once in [0u128, 0b100, 0b1010_0000, domain] {
+            for n in 0..=5 {
+                let got = multisets(domain, once, n).expect("few");
+                // Brute force: every sequence over the values, sorted, deduplicated, the
+                // values of `once` at most once.
+                let mut want = std::collections::BTreeSet::new();
+                for code in 0..values.len().pow(n as u32) {
+                    let mut seq: Vec<u8> = (0..n)
+                        .map(|k| values[code / values.len().pow(k as u32) % values.len()])
+                        .collect();
+                    seq.sort_unstable();
+                    if seq
+                        .windows(2)
+                        .all(|w| w[0] != w[1] || once >> w[0] & 1 == 0)
+                    {
+                        want.insert(seq);
+                    }
+                }
+                let got_set: std::collections::BTreeSet<_> = got.iter().cloned().collect();
+                assert_eq!(got_set, want, "{n} values, once {once:b}");
+                assert_eq!(got.len(), want.len(), "{n} values: no repeats");
+                assert!(
+                    got.windows(2).all(|w| w[0] < w[1]),
+                    "in lexicographic order"
+                );
             }
-            let got_set: std::collections::BTreeSet<_> = got.iter().cloned().collect();
-            assert_eq!(got_set, want, "{n} values");
-            assert_eq!(got.len(), want.len(), "{n} values: no repeats");
         }
         // C(16 + 8 - 1, 8) = 490,314 multisets are past the limit.
-        assert_eq!(multisets(0xffff, 8), None);
-        assert_eq!(multisets(0x1ff, 4).map(|s| s.len()), Some(495));
+        assert_eq!(multisets(0xffff, 0, 8), None);
+        assert_eq!(multisets(0x1ff, 0, 4).map(|s| s.len()), Some(495));
+        // Seven of 0..5, 1..5 at most once: which of the five, the rest 0 (2^5).
+        assert_eq!(multisets(0x3f, 0x3e, 7).map(|s| s.len()), Some(32));
     }
 
     #[test]

@@ -181,15 +181,16 @@ impl RuleCompiler<'_> {
 
 /// What the contents of a group depend on: its NAC's conditions (by their hash; a listing
 /// kept also keeps the conditions, compared on each hit), the unchanging attributes they
-/// read (a cage's sum), the values its members allow, its size and whether its members
-/// must differ.
+/// read (a cage's sum), the values its members allow, its size and the values no two of its
+/// members may share.
 #[derive(Clone, PartialEq, Eq, Hash)]
 struct FeasibleKey {
     conds: u64,
     statics: Vec<Value>,
     domain: u128,
     size: usize,
-    distinct: bool,
+    /// The values no two members may share.
+    once: u128,
 }
 
 /// The most listings kept between compilations.
@@ -224,26 +225,36 @@ fn feasible_contents(
     sets
 }
 
-/// Lists, for each group, the contents it may end with: sets where its members pairwise
-/// block equal values through some hub, multisets otherwise. The NAC's condition is a
-/// function of the group's content (the analysis' condition 5), so one evaluation per
-/// content decides it. Runs once every NAC is compiled (the hubs that make a group's values
-/// differ may come from a later NAC). Groups alike (same NAC, size, unchanging attributes
-/// and values) share one listing. Groups over the same members (a circle's one NAC per
-/// digit) then keep only the contents all of them allow, so that each propagates them all.
+/// Lists, for each group, the contents it may end with: multisets in which a value two
+/// members can never share appears at most once (sets where that is every value). The
+/// NAC's condition is a function of the group's content (the analysis' condition 5), so
+/// one evaluation per content decides it. Runs once every NAC is compiled (the hubs that
+/// make a group's values differ may come from a later NAC). Groups alike (same NAC, size,
+/// unchanging attributes and values) share one listing. Groups over the same members (a
+/// circle's one NAC per digit) then keep only the contents all of them allow, so that
+/// each propagates them all.
 pub(super) fn list_feasible(model: &mut SlotModel) {
     let d = model.d;
-    let identity = |t: u32| {
-        let t = &model.tables[t as usize];
-        (0..d).all(|y| t[y] == 1u128 << y)
-    };
-    // Per slot, the identity hubs it both writes and reads.
-    let mut differ: Vec<Vec<u32>> = vec![Vec::new(); model.slots.len()];
+    // Per table, the values it blocks in a reader while its writer holds them.
+    let same: Vec<u128> = model
+        .tables
+        .iter()
+        .map(|t| {
+            (0..d)
+                .filter(|&y| t[y] >> y & 1 == 1)
+                .fold(0, |m, y| m | 1u128 << y)
+        })
+        .collect();
+    // Per slot, the hubs it both writes and reads, with the values they keep apart: two
+    // slots of one such hub never hold one of those values both (the first placed blocks
+    // the other).
+    let mut apart: Vec<Vec<(u32, u128)>> = vec![Vec::new(); model.slots.len()];
     for (h, hub) in model.hubs.iter().enumerate() {
-        if identity(hub.table) {
+        let kept = same[hub.table as usize];
+        if kept != 0 {
             for &w in &hub.writers {
                 if hub.readers.contains(&w) {
-                    differ[w as usize].push(h as u32);
+                    apart[w as usize].push((h as u32, kept));
                 }
             }
         }
@@ -256,13 +267,17 @@ pub(super) fn list_feasible(model: &mut SlotModel) {
     for gi in 0..model.groups.len() {
         let group = &model.groups[gi];
         let members = &group.members;
-        let distinct = members.iter().enumerate().all(|(i, &a)| {
-            members[i + 1..].iter().all(|&b| {
-                differ[a as usize]
+        // The values every pair of members keeps apart.
+        let mut once = !0u128;
+        for (i, &a) in members.iter().enumerate() {
+            for &b in &members[i + 1..] {
+                let pair = apart[a as usize]
                     .iter()
-                    .any(|h| differ[b as usize].contains(h))
-            })
-        });
+                    .filter(|(h, _)| apart[b as usize].iter().any(|(g, _)| g == h))
+                    .fold(0u128, |m, &(_, kept)| m | kept);
+                once &= pair;
+            }
+        }
         let domain = members
             .iter()
             .fold(0u128, |m, &s| m | model.allowed[s as usize]);
@@ -272,17 +287,17 @@ pub(super) fn list_feasible(model: &mut SlotModel) {
             statics: group.statics.iter().map(|s| s.2).collect(),
             domain,
             size: members.len(),
-            distinct,
+            once: once & domain,
         };
         let n = members.len();
         let feasible = feasible_contents(key, &nac.conds, || {
-            let lists: Vec<Vec<u8>> = if distinct {
+            let lists: Vec<Vec<u8>> = if domain & !once == 0 {
                 subsets(domain, n)?
                     .into_iter()
                     .map(|set| (0..128u8).filter(|&x| set >> x & 1 == 1).collect())
                     .collect()
             } else {
-                multisets(domain, n)?
+                multisets(domain, once, n)?
             };
             Some(Contents::new(
                 n,

@@ -364,6 +364,15 @@ fn skyscraper_blanks_on_the_group_compile_to_tables_per_count() {
     // Rows and columns with one empty plot hold 0..3 once each; with two, 0 repeats.
     assert_eq!(once(&puzzles[0]), 8);
     assert_eq!(once(&puzzles[1]), 0);
+    // The NAC counting a line's plots is a group per line, whose contents keep two plots
+    // and, as the line's hub keeps heights apart, each height at most once.
+    let model = compile(&g.with_layers(&puzzles[1].layers)).expect("it compiles");
+    assert_eq!(model.groups.len(), 8);
+    for group in &model.groups {
+        let contents = group.feasible.as_ref().expect("few contents");
+        let lists: Vec<&[u8]> = contents.lists().collect();
+        assert_eq!(lists, [&[0u8, 0, 1, 2][..], &[0, 0, 1, 3], &[0, 0, 2, 3]]);
+    }
     // Heights 0..2: two empty plots a line, every state of one space with givens.
     let rules = skyscraper_4x4("values 0..2");
     let batch = "\

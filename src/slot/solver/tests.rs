@@ -124,7 +124,7 @@ fn group_contents_keep_exactly_the_values_of_some_completion() {
     for round in 0..400 {
         let n = 1 + below(4) as usize;
         let distinct = round % 2 == 0;
-        let every = multisets((1 << d) - 1, n).expect("few");
+        let every = multisets((1 << d) - 1, 0, n).expect("few");
         let lists: Vec<Vec<u8>> = every
             .into_iter()
             .filter(|l| !distinct || l.windows(2).all(|p| p[0] != p[1]))
