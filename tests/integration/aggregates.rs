@@ -566,3 +566,128 @@ fn expanded_killer_files_check_and_solve_alike() {
         let _ = std::fs::remove_file(path);
     }
 }
+
+/// `rules/skyscraper-4x4.graft` made a 5x5 grid of heights 0..3 (two empty plots a line,
+/// as `grafter import janko` writes such a file): its clues come from each puzzle line.
+fn skyscraper_plots_text() -> String {
+    let text = std::fs::read_to_string(rule("skyscraper-4x4")).unwrap();
+    let mut out = String::new();
+    let mut in_start = false;
+    for line in text.lines() {
+        if line.starts_with("start {") {
+            in_start = true;
+        }
+        if in_start {
+            in_start = line != "}";
+            continue;
+        }
+        let line = match line {
+            "values 1..4" => "values 0..3",
+            "grid 4x4 of Cell" => "grid 5x5 of Cell",
+            l if l.starts_with("layer ") => l.split(" = {").next().unwrap(),
+            l => l,
+        };
+        out += line;
+        out.push('\n');
+    }
+    assert!(
+        out.contains("values 0..3") && out.contains("grid 5x5"),
+        "{out}"
+    );
+    out
+}
+
+/// Skyscrapers with two empty plots a line: the line NAC counting plots (`count(...) +
+/// int(int(v) == 0)`) compiles to groups whose contents keep each height once (the
+/// hub of different heights) beside two plots. Under focus and under all, on both engines,
+/// the solutions are the brute force's and the `--expand all` space the rule's meaning
+/// enumerated; with every clue, alternate clues, and clues with some givens.
+#[test]
+fn skyscraper_plots_agree_with_brute_force() {
+    let text = skyscraper_plots_text();
+    let values: Vec<String> = (0..4).map(|d| d.to_string()).collect();
+    let plain = Variant::shaped(&["#####"; 5], values).with_plots(2);
+    let solution: Vec<usize> = ["12300", "23001", "30012", "00123", "01230"]
+        .iter()
+        .flat_map(|r| r.bytes().map(|b| usize::from(b - b'0')))
+        .collect();
+    let numbers: Vec<i64> = solution.iter().map(|&x| x as i64).collect();
+    let line_of = |cells: Vec<usize>| -> Vec<i64> { cells.iter().map(|&c| numbers[c]).collect() };
+    let row = |r: usize| line_of((0..5).map(|c| r * 5 + c).collect());
+    let col = |c: usize| line_of((0..5).map(|r| r * 5 + c).collect());
+    let rev = |mut l: Vec<i64>| {
+        l.reverse();
+        l
+    };
+    let clues: [Vec<usize>; 4] = [
+        (0..5).map(|r| Variant::seen(&row(r))).collect(),
+        (0..5).map(|r| Variant::seen(&rev(row(r)))).collect(),
+        (0..5).map(|c| Variant::seen(&col(c))).collect(),
+        (0..5).map(|c| Variant::seen(&rev(col(c)))).collect(),
+    ];
+    let mut rng = Rng::new(0x706c6f74);
+    let (mut compared_all, mut counts) = (0, Vec::new());
+    for case in 0..4 {
+        // Every clue; every other clue; then every clue with half, then three quarters, of the
+        // cells given.
+        let keep_clue = |i: usize| case != 1 || i.is_multiple_of(2);
+        let shown: Vec<Vec<Option<usize>>> = clues
+            .iter()
+            .map(|side| {
+                side.iter()
+                    .enumerate()
+                    .map(|(i, &n)| keep_clue(i).then_some(n))
+                    .collect()
+            })
+            .collect();
+        let v = plain
+            .clone()
+            .with_sights(&shown[0], &shown[1], &shown[2], &shown[3]);
+        let keep: Vec<bool> = (0..25).map(|_| case >= 2 && rng.chance(case, 4)).collect();
+        let section = |name: &str, side: &[Option<usize>]| {
+            let words: Vec<String> = side
+                .iter()
+                .map(|n| n.map_or(".".into(), |n| n.to_string()))
+                .collect();
+            format!(" | {name}: {}", words.join(" "))
+        };
+        let line = givens_line(&v, &solution, &keep)
+            + &section("left", &shown[0])
+            + &section("right", &shown[1])
+            + &section("top", &shown[2])
+            + &section("bottom", &shown[3])
+            + " | row_blanks: 2 2 2 2 2 | column_blanks: 2 2 2 2 2";
+        // The place rule: heights differ along a line (plots may repeat, as a line has two),
+        // a line never holds more than its plots, and exactly them once full.
+        let allows = |s: &[Option<usize>], cell: usize, x: usize| {
+            let n = v.number(x);
+            v.plots
+                .iter()
+                .filter(|(c, _)| c.contains(&cell))
+                .all(|(cells, k)| {
+                    let (nums, empty) = others(&v, s, cells, cell);
+                    let plots = nums.iter().filter(|&&y| y == 0).count() + usize::from(n == 0);
+                    (n == 0 || !nums.contains(&n)) && plots <= *k && (empty > 0 || plots == *k)
+                })
+        };
+        let is_final = |s: &[Option<usize>]| {
+            full(s)
+                && v.sights.iter().all(|(cells, n)| {
+                    let nums: Vec<i64> = cells.iter().map(|&c| v.number(s[c].unwrap())).collect();
+                    Variant::seen(&nums) == *n
+                })
+        };
+        let tag = format!("skyscraper-plots-{case}");
+        if assert_focus_all_brute(&tag, &text, &v, &line, &allows, &is_final) {
+            compared_all += 1;
+        }
+        counts.push(brute::solutions(&v, &v.parse_givens(&line)).len());
+    }
+    // The clues make the solution unique; half of them leave several.
+    assert_eq!(counts[0], 1, "{counts:?}");
+    assert!(counts[1] > 1, "{counts:?}");
+    assert!(
+        compared_all >= 2,
+        "only {compared_all} spaces compared under all"
+    );
+}

@@ -43,6 +43,8 @@ struct Plan {
     not_below: Vec<Vec<usize>>,
     /// Per cell: the sight lines it is on, decided once all their cells are filled.
     sights: Vec<Vec<(Vec<usize>, usize)>>,
+    /// Per cell: the lines of empty plots it is on, with their number of plots.
+    plots: Vec<Vec<(Vec<usize>, usize)>>,
 }
 
 impl Plan {
@@ -79,7 +81,8 @@ impl Plan {
             && v.arrows.is_empty()
             && v.runs.is_empty()
             && v.odds.is_empty()
-            && v.sights.is_empty());
+            && v.sights.is_empty()
+            && v.plots.is_empty());
         let numbers = if !arithmetic {
             Vec::new()
         } else {
@@ -130,7 +133,14 @@ impl Plan {
                 sights[c].push((cells.clone(), *n));
             }
         }
+        let mut plots = vec![Vec::new(); v.cells()];
+        for (cells, k) in &v.plots {
+            for &c in cells {
+                plots[c].push((cells.clone(), *k));
+            }
+        }
         Plan {
+            plots,
             next_to,
             not_above,
             not_below,
@@ -153,9 +163,10 @@ impl Plan {
         }
     }
 
-    /// Whether `cell = x` keeps every run and zone of the cell completable: a run's numbers
-    /// (distinct) stay within a window of its size and an odd count within its count, and
-    /// both are exact once full.
+    /// Whether `cell = x` keeps every run, zone and line of plots of the cell completable:
+    /// a run's numbers (distinct) stay within a window of its size, an odd count and a
+    /// line's empty plots within their count, and all are exact once full; the heights of
+    /// a line of plots differ.
     fn sets_allow(&self, vals: &[Option<usize>], cell: usize, x: usize) -> bool {
         let filled = |cells: &[usize]| {
             let mut nums: Vec<i64> = cells
@@ -174,6 +185,13 @@ impl Plan {
             let nums = filled(cells);
             let odd = nums.iter().filter(|&&y| y % 2 != 0).count();
             odd <= *n && (nums.len() < cells.len() || odd == *n)
+        }) && self.plots[cell].iter().all(|(cells, k)| {
+            let mut nums = filled(cells);
+            let plots = nums.iter().filter(|&&y| y == 0).count();
+            let full = nums.len() == cells.len();
+            nums.retain(|&y| y != 0);
+            nums.sort_unstable();
+            plots <= *k && (!full || plots == *k) && nums.windows(2).all(|w| w[0] != w[1])
         })
     }
 

@@ -190,6 +190,19 @@ pub fn check_values(v: &Variant, givens: &[Option<usize>], vals: &[usize]) -> Re
             ));
         }
     }
+    for (cells, k) in &v.plots {
+        let mut nums = numbers(cells);
+        let plots = nums.iter().filter(|&&y| y == 0).count();
+        nums.retain(|&y| y != 0);
+        nums.sort_unstable();
+        if plots != *k || nums.windows(2).any(|w| w[0] == w[1]) {
+            return Err(format!(
+                "line {} holds {:?}: not {k} empty plots and different heights",
+                cells_named(cells),
+                numbers(cells)
+            ));
+        }
+    }
     for (cells, n) in &v.sights {
         let seen = Variant::seen(&numbers(cells));
         if seen != *n {

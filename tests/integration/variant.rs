@@ -42,6 +42,9 @@ pub struct Variant {
     /// (cells in the order seen from one side, n): n of them are seen, a cell being seen
     /// when its number is above 0 and above the number of every cell before it (skyscrapers).
     pub sights: Vec<(Vec<usize>, usize)>,
+    /// (cells, k): exactly k of the cells hold the number 0 (a skyscraper line's empty
+    /// plots), and the others different numbers.
+    pub plots: Vec<(Vec<usize>, usize)>,
 }
 
 impl Variant {
@@ -72,6 +75,7 @@ impl Variant {
             next_to: Vec::new(),
             at_least: Vec::new(),
             sights: Vec::new(),
+            plots: Vec::new(),
         };
         v.add_rows_and_columns();
         v
@@ -104,6 +108,7 @@ impl Variant {
             next_to: Vec::new(),
             at_least: Vec::new(),
             sights: Vec::new(),
+            plots: Vec::new(),
         }
     }
 
@@ -462,6 +467,20 @@ impl Variant {
     pub fn with_mercury(mut self, line: &[usize]) -> Variant {
         for pair in line.windows(2) {
             self.at_least.push((pair[0], pair[1]));
+        }
+        self
+    }
+
+    /// Each row and column holds `k` empty plots (the number 0), its other cells different
+    /// numbers (a skyscraper grid with fewer heights than cells; instead of its groups).
+    pub fn with_plots(mut self, k: usize) -> Variant {
+        for r in 1..=self.rows {
+            let row = (1..=self.cols).map(|c| self.at(r, c)).collect();
+            self.plots.push((row, k));
+        }
+        for c in 1..=self.cols {
+            let col = (1..=self.rows).map(|r| self.at(r, c)).collect();
+            self.plots.push((col, k));
         }
         self
     }
