@@ -49,6 +49,12 @@ pub struct Group {
     /// conditions of every other group over the same members too); `None` when they are
     /// too many to list.
     pub feasible: Option<Contents>,
+    /// Members related through a hub other than by equal values (neighbours on a
+    /// thermometer along a row), each as (position, position, table): while the first
+    /// holds `x` the second cannot take the table's row `x`. Listed where the contents are;
+    /// the solver reads them only where blocking is symmetric, so that a content must
+    /// respect them whatever order its members were filled in.
+    pub pairs: Vec<(u16, u16, u32)>,
 }
 
 /// The contents a group may end with, each a multiset of `n` values listed in increasing

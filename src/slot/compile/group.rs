@@ -169,6 +169,7 @@ impl RuleCompiler<'_> {
                     .map(|&(v, a)| (v, a, host.attr(t[v.index()], a)))
                     .collect(),
                 feasible: None,
+                pairs: Vec::new(),
             });
         }
         model.group_nacs.push(GroupNac {
@@ -331,5 +332,43 @@ pub(super) fn list_feasible(model: &mut SlotModel) {
         for g in gs {
             model.groups[g].feasible = Some(all.clone());
         }
+    }
+    list_pairs(model);
+}
+
+/// Lists each group's [`Group::pairs`]: for every hub a member writes whose table blocks
+/// some value other than the one held, its readers among the members.
+fn list_pairs(model: &mut SlotModel) {
+    let d = model.d;
+    let relates = |t: u32| (0..d).any(|x| model.tables[t as usize][x] & !(1u128 << x) != 0);
+    let mut writes: Vec<Vec<u32>> = vec![Vec::new(); model.slots.len()];
+    for (h, hub) in model.hubs.iter().enumerate() {
+        if relates(hub.table) {
+            for &w in &hub.writers {
+                writes[w as usize].push(h as u32);
+            }
+        }
+    }
+    for group in &mut model.groups {
+        if group.feasible.is_none() {
+            continue;
+        }
+        let members = &group.members;
+        let mut pairs = Vec::new();
+        for (i, &a) in members.iter().enumerate() {
+            for &h in &writes[a as usize] {
+                let hub = &model.hubs[h as usize];
+                for &b in &hub.readers {
+                    if let Ok(j) = members.binary_search(&b) {
+                        if j != i {
+                            pairs.push((i as u16, j as u16, hub.table));
+                        }
+                    }
+                }
+            }
+        }
+        pairs.sort_unstable();
+        pairs.dedup();
+        group.pairs = pairs;
     }
 }

@@ -9,6 +9,7 @@ use smallvec::SmallVec;
 
 use super::super::group::Contents;
 use super::super::mask::Mask;
+use super::group_pairs::supported_in_place;
 use super::{Tables, Work, WORD_BITS};
 
 impl<M: Mask> Tables<M> {
@@ -164,6 +165,14 @@ impl<M: Mask> Tables<M> {
             Some(contents) => {
                 let placed = group.members.iter().filter_map(|&m| value(m));
                 supported(contents, placed, &empties, &mut keep);
+                if !group.pairs.is_empty() {
+                    let held: SmallVec<[Option<u8>; 16]> = group
+                        .members
+                        .iter()
+                        .map(|&m| value(m).map(|x| x as u8))
+                        .collect();
+                    supported_in_place(&self.table, self.d, group, contents, &held, &mut keep);
+                }
             }
             None => {
                 for (k, &(m, c)) in keep.iter_mut().zip(&empties) {

@@ -10,6 +10,7 @@
 
 mod arcs;
 mod branch;
+mod group_pairs;
 mod groups;
 mod place;
 
@@ -296,7 +297,20 @@ impl<M: Mask> Tables<M> {
                 .collect(),
             once: m.once.len(),
             group_nacs: m.group_nacs.clone(),
-            groups: m.groups.clone(),
+            // A content must respect its members' relations in any order of filling only
+            // where blocking is symmetric.
+            groups: m
+                .groups
+                .iter()
+                .map(|g| Group {
+                    pairs: if m.symmetric.is_ok() {
+                        g.pairs.clone()
+                    } else {
+                        Vec::new()
+                    },
+                    ..g.clone()
+                })
+                .collect(),
             group_start,
             slot_groups,
             watch_start,
