@@ -30,11 +30,14 @@ use crate::analysis::slot_fill::not_slot;
 use crate::analysis::{forbid, Refusal};
 use crate::grammar::Grammar;
 use crate::matcher::{GraphIndex, Matcher, SearchPlan, UNBOUND};
-use crate::model::{AttrId, Graph, NodeId};
+use crate::model::{AttrId, Graph, NodeId, Value};
 use crate::rule::{Expr, Pattern};
+
+use smallvec::SmallVec;
 
 use super::bounds_program::BoundsProgram;
 use super::ground::{Bounds, Grounder, Term, MAX_TERM_NODES};
+use super::layout::{self, Admit, Pairs};
 use super::mask::Mask;
 use super::model::SlotModel;
 use super::solver::{Tables, Work};
@@ -45,6 +48,14 @@ const MAX_INSTANCES: usize = 1 << 20;
 
 /// Slot reads listed at most, over all instances.
 const MAX_READS: usize = 1 << 24;
+
+/// Slots an instance reads at most to be laid out whole (see [`layout`]).
+const MAX_LAID_OUT: usize = 12;
+
+/// Assignments of an instance's empty slots (the product of their candidate counts) at
+/// most to be laid out: related pairs prune most of them, which a search of
+/// [`layout::MAX_STEPS`] steps then covers.
+const MAX_ASSIGNMENTS: u64 = 1 << 12;
 
 /// The `forbid` patterns of one start graph, compiled to instances.
 #[derive(Clone, Debug)]
@@ -60,6 +71,9 @@ pub struct SlotForbids {
     ground: Vec<Option<Term>>,
     /// Per grounded instance, its term laid out for narrowing (see [`BoundsProgram`]).
     programs: Vec<Option<BoundsProgram>>,
+    /// Per grounded instance, the pairs of slots it reads that a hub relates, by position
+    /// in its reads (see [`layout`]).
+    pairs: Vec<Box<Pairs>>,
     /// Whether some instance is left to the matcher, which needs the mirror graph.
     mirrored: bool,
     /// Per instance, the slots it reads: `reads[read_start[i]..read_start[i + 1]]`.
@@ -158,6 +172,7 @@ impl SlotForbids {
             bounds_only: Vec::new(),
             ground: Vec::new(),
             programs: Vec::new(),
+            pairs: Vec::new(),
             mirrored: false,
             read_start: vec![0],
             reads: Vec::new(),
@@ -240,6 +255,7 @@ impl SlotForbids {
                 });
             }
         }
+        out.pairs = out.related_pairs(model);
         let mut watching = vec![Vec::new(); model.slots.len()];
         for i in 0..out.instances.len() {
             for &s in out.reads_of(i) {
@@ -252,6 +268,40 @@ impl SlotForbids {
             out.watch_start.push(out.watch.len() as u32);
         }
         Ok(Some(out))
+    }
+
+    /// Per instance, the pairs of its reads a hub relates (none where it is not grounded,
+    /// or reads more than [`MAX_LAID_OUT`] slots).
+    fn related_pairs(&self, model: &SlotModel) -> Vec<Box<Pairs>> {
+        let mut writes: Vec<Vec<u32>> = vec![Vec::new(); model.slots.len()];
+        for (h, hub) in model.hubs.iter().enumerate() {
+            for &w in &hub.writers {
+                writes[w as usize].push(h as u32);
+            }
+        }
+        (0..self.instances.len())
+            .map(|i| {
+                let reads = self.reads_of(i);
+                let mut pairs = Vec::new();
+                if self.ground[i].is_none() || reads.len() > MAX_LAID_OUT {
+                    return pairs.into_boxed_slice();
+                }
+                for (p, &a) in reads.iter().enumerate() {
+                    for &h in &writes[a as usize] {
+                        let hub = &model.hubs[h as usize];
+                        for &b in &hub.readers {
+                            match reads.binary_search(&b) {
+                                Ok(q) if q != p => pairs.push((p as u16, q as u16, hub.table)),
+                                _ => {}
+                            }
+                        }
+                    }
+                }
+                pairs.sort_unstable();
+                pairs.dedup();
+                pairs.into_boxed_slice()
+            })
+            .collect()
     }
 
     /// Whether every pattern is monotone: then a subset of a state no pattern matches is
@@ -516,10 +566,8 @@ impl SlotForbids {
                     range[e as usize] = span(t.cand::<W>(w, e as usize).to_u128())?;
                 }
             }
-            if program
-                .bounds(shadow, &|s| range[s as usize], cache)
-                .surely_true()
-            {
+            let mut root = program.bounds(shadow, &|s| range[s as usize], cache);
+            if root.surely_true() {
                 return None;
             }
             for &e in reads {
@@ -552,7 +600,79 @@ impl SlotForbids {
                 shadow[e as usize] = 0;
                 // What the shaving left is the slot's candidates now.
                 range[e as usize] = span(cands)?;
-                program.again(e, shadow, &|s| range[s as usize], cache);
+                root = program.again(e, shadow, &|s| range[s as usize], cache);
+            }
+            // Where no completion can match, every candidate stays.
+            if t.symmetric && reads.len() <= MAX_LAID_OUT && root.may_true() {
+                taken |= self.lay_out::<M, W>(t, i as usize, shadow, w)?;
+            }
+        }
+        Some(taken)
+    }
+
+    /// Takes from the empty slots grounded instance `i` reads each candidate with which it
+    /// matches in every assignment of them that blocks no related pair (see [`layout`]):
+    /// what bounds cannot see, such as a building hidden by the ones before it in every
+    /// order the line allows. `None` when no assignment is left.
+    fn lay_out<M: Mask, const W: usize>(
+        &self,
+        t: &Tables<M>,
+        i: usize,
+        shadow: &mut [u8],
+        w: &mut Work<M>,
+    ) -> Option<bool> {
+        let term = self.ground[i].as_ref().expect("a grounded instance");
+        let reads = self.reads_of(i);
+        let held: SmallVec<[Option<u8>; 16]> = reads
+            .iter()
+            .map(|&s| shadow[s as usize].checked_sub(1))
+            .collect();
+        let empty: SmallVec<[u32; 16]> = reads
+            .iter()
+            .copied()
+            .filter(|&s| shadow[s as usize] == 0)
+            .collect();
+        if empty.is_empty() {
+            return Some(false);
+        }
+        let cands: SmallVec<[u128; 16]> = empty
+            .iter()
+            .map(|&s| t.cand::<W>(w, s as usize).to_u128())
+            .collect();
+        // Where the candidates allow too many assignments the search would mostly run out
+        // of steps: the bounds' narrowing is left to do what it can.
+        let assignments = cands
+            .iter()
+            .try_fold(1u64, |n, c| n.checked_mul(u64::from(c.count_ones())))
+            .unwrap_or(u64::MAX);
+        if assignments > MAX_ASSIGNMENTS {
+            return Some(false);
+        }
+        let mut keep = cands.clone();
+        let mut admit = Unmatched {
+            term,
+            reads,
+            shadow,
+        };
+        layout::supported(
+            t.relation_rows(),
+            t.d,
+            &self.pairs[i],
+            &held,
+            &mut keep,
+            &mut admit,
+        );
+        let mut taken = false;
+        for ((&s, &c), &k) in empty.iter().zip(&cands).zip(&keep) {
+            if k == 0 {
+                return None;
+            }
+            let mut gone = c & !k;
+            while gone != 0 {
+                let x = gone.trailing_zeros();
+                gone &= gone - 1;
+                t.exclude::<W>(w, s as usize, x);
+                taken = true;
             }
         }
         Some(taken)
@@ -570,6 +690,32 @@ impl SlotForbids {
                 .expect("synced before checking")
                 .set_attr(n, a, super::slot_value(v));
         }
+    }
+}
+
+/// Admits an assignment of an instance's slots with which its term does not hold.
+struct Unmatched<'a> {
+    term: &'a Term,
+    reads: &'a [u32],
+    shadow: &'a mut [u8],
+}
+
+impl Admit for Unmatched<'_> {
+    fn admits(&mut self, held: &[Option<u8>]) -> bool {
+        let empty: SmallVec<[u32; 16]> = self
+            .reads
+            .iter()
+            .copied()
+            .filter(|&s| self.shadow[s as usize] == 0)
+            .collect();
+        for (&s, v) in self.reads.iter().zip(held) {
+            self.shadow[s as usize] = v.expect("complete") + 1;
+        }
+        let holds = self.term.eval(self.shadow) == Value::Bool(true);
+        for s in empty {
+            self.shadow[s as usize] = 0;
+        }
+        !holds
     }
 }
 

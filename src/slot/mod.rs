@@ -12,6 +12,7 @@ pub mod forbid;
 pub mod full;
 mod ground;
 pub mod group;
+mod layout;
 pub mod mask;
 pub mod model;
 pub mod pick;

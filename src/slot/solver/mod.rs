@@ -72,6 +72,9 @@ pub struct Tables<M: Mask> {
     table: Vec<M>,
     /// Exactly-once hubs: the first `once`.
     pub once: usize,
+    /// Whether blocking is symmetric (see [`SlotModel::symmetric`]): then a filling is
+    /// reachable exactly when no related pair blocks, whatever the order it was filled in.
+    pub symmetric: bool,
     /// NACs over a group's content and their groups (see [`super::group`]).
     group_nacs: Vec<GroupNac>,
     groups: Vec<Group>,
@@ -296,6 +299,7 @@ impl<M: Mask> Tables<M> {
                 .flat_map(|t| t.iter().map(|&r| M::from_u128(r)))
                 .collect(),
             once: m.once.len(),
+            symmetric: m.symmetric.is_ok(),
             group_nacs: m.group_nacs.clone(),
             // A content must respect its members' relations in any order of filling only
             // where blocking is symmetric.
@@ -344,6 +348,12 @@ impl<M: Mask> Tables<M> {
             .iter()
             .zip(&self.write_rows[range])
             .map(|(&h, &row)| (h as usize, row as usize))
+    }
+
+    /// Every hub table's rows, `d` a table: row `x` of table `t` (`t * d + x`) holds the
+    /// values a reader cannot take while a writer holds `x`.
+    pub fn relation_rows(&self) -> &[M] {
+        &self.table
     }
 
     #[inline]

@@ -1,0 +1,279 @@
+//! Values laid out over a few slots at once: the values each empty slot takes in some
+//! assignment of all of them that blocks no related pair (hubs that relate the slots, read
+//! from the solver's tables) and that a test of the whole assignment admits. Groups use it
+//! with their contents, grounded conditions with their exact value: what one slot at a time
+//! cannot see (a height placed by its line's count of empty plots, a thermometer filled by
+//! its row's count, a building seen or hidden by the ones before it).
+
+use smallvec::SmallVec;
+
+use super::mask::Mask;
+
+/// The most values tried in one search: past it the candidates stay as they are.
+pub const MAX_STEPS: usize = 1 << 14;
+
+/// The relations to check as one empty position is placed: (other position, table,
+/// whether the other position's value blocks this one's).
+type Checks = SmallVec<[(u16, u32, bool); 4]>;
+
+/// Related pairs of positions, each as (position, position, table): while the first holds
+/// `x` the second cannot take what row `x` of the table blocks.
+pub type Pairs = [(u16, u16, u32)];
+
+/// What a complete assignment must also satisfy, and what prunes before it is complete.
+pub trait Admit {
+    /// Whether one more position may take `x` beside those placed (`held`); false prunes.
+    fn may_add(&mut self, _held: &[Option<u8>], _x: u8) -> bool {
+        true
+    }
+
+    /// `x` placed (`true`) or taken back (`false`).
+    fn placed(&mut self, _x: u8, _on: bool) {}
+
+    /// Whether a complete assignment (every position `Some`) is admitted.
+    fn admits(&mut self, held: &[Option<u8>]) -> bool;
+}
+
+/// One search: the positions' values as far as placed, and what each empty one was seen
+/// to take.
+struct Search<'a, M: Mask, A: Admit> {
+    table: &'a [M],
+    d: usize,
+    held: SmallVec<[Option<u8>; 16]>,
+    /// The empty positions, in the order they are placed.
+    order: &'a [usize],
+    /// Per empty position (by its place in `order`), what to check once it is placed.
+    checks: SmallVec<[Checks; 16]>,
+    cands: &'a [u128],
+    seen: SmallVec<[u128; 16]>,
+    steps: usize,
+    admit: &'a mut A,
+}
+
+impl<M: Mask, A: Admit> Search<'_, M, A> {
+    /// Whether `x` in the `k`-th empty position respects every relation to those placed.
+    fn respects(&self, k: usize, x: u8) -> bool {
+        self.checks[k].iter().all(|&(other, t, from_other)| {
+            let y = self.held[usize::from(other)].expect("placed before");
+            let (row, blocked) = if from_other { (y, x) } else { (x, y) };
+            self.table[t as usize * self.d + usize::from(row)] & M::bit(u32::from(blocked))
+                == M::ZERO
+        })
+    }
+
+    /// Places the empty positions from the `k`-th on; false once every candidate is seen
+    /// or the steps run out (nothing more to learn).
+    fn place(&mut self, k: usize) -> bool {
+        if k == self.order.len() {
+            if self.admit.admits(&self.held) {
+                for (s, &at) in self.seen.iter_mut().zip(self.order) {
+                    *s |= 1u128 << self.held[at].expect("placed");
+                }
+            }
+            return self.seen.iter().zip(self.cands).any(|(s, c)| s != c);
+        }
+        let at = self.order[k];
+        let mut left = self.cands[k];
+        while left != 0 {
+            let x = left.trailing_zeros() as u8;
+            left &= left - 1;
+            self.steps += 1;
+            if self.steps > MAX_STEPS {
+                return false;
+            }
+            if !self.respects(k, x) || !self.admit.may_add(&self.held, x) {
+                continue;
+            }
+            self.held[at] = Some(x);
+            self.admit.placed(x, true);
+            let more = self.place(k + 1);
+            self.admit.placed(x, false);
+            self.held[at] = None;
+            if !more {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// Narrows `keep` (per empty position of `held`, in order, its candidates) to the values
+/// some assignment of every empty position takes: within the candidates, blocking no pair
+/// of `pairs` that has an empty end (`table` as the solver's, `d` rows a table), admitted
+/// by `admit`. Left as it is when the search runs out of [`MAX_STEPS`].
+pub fn supported<M: Mask, A: Admit>(
+    table: &[M],
+    d: usize,
+    pairs: &Pairs,
+    held: &[Option<u8>],
+    keep: &mut [u128],
+    admit: &mut A,
+) {
+    let order: SmallVec<[usize; 16]> = (0..held.len()).filter(|&p| held[p].is_none()).collect();
+    debug_assert_eq!(order.len(), keep.len());
+    // Where each position is placed: filled ones before every empty one.
+    let mut rank: SmallVec<[usize; 16]> = SmallVec::from_elem(0, held.len());
+    for (k, &p) in order.iter().enumerate() {
+        rank[p] = k + 1;
+    }
+    let mut checks: SmallVec<[Checks; 16]> = SmallVec::from_elem(SmallVec::new(), order.len());
+    for &(i, j, t) in pairs {
+        let (ri, rj) = (rank[usize::from(i)], rank[usize::from(j)]);
+        // Checked when the later of the two is placed; two filled positions were checked
+        // when they were filled.
+        if ri > rj {
+            checks[ri - 1].push((j, t, false));
+        } else if rj > ri {
+            checks[rj - 1].push((i, t, true));
+        }
+    }
+    let cands: SmallVec<[u128; 16]> = keep.iter().copied().collect();
+    let mut search = Search::<M, A> {
+        table,
+        d,
+        held: held.iter().copied().collect(),
+        order: &order,
+        checks,
+        cands: &cands,
+        seen: SmallVec::from_elem(0, order.len()),
+        steps: 0,
+        admit,
+    };
+    let finished = search.place(0);
+    let all_seen = search.seen.iter().zip(&cands).all(|(s, c)| s == c);
+    if finished || all_seen {
+        keep.copy_from_slice(&search.seen);
+    }
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use super::*;
+
+    /// A random case over three values: `n` positions, two tables, pairs over them, some
+    /// positions filled, candidates for the others.
+    pub(in crate::slot) struct Case {
+        pub d: usize,
+        pub table: Vec<u16>,
+        pub pairs: Vec<(u16, u16, u32)>,
+        pub held: Vec<Option<u8>>,
+        pub empty: Vec<usize>,
+        pub cands: Vec<u128>,
+    }
+
+    impl Case {
+        /// `None` when every position came out filled.
+        pub(in crate::slot) fn random(
+            n: usize,
+            below: &mut impl FnMut(u64) -> u64,
+        ) -> Option<Case> {
+            let d = 3usize;
+            let table: Vec<u16> = (0..2 * d).map(|_| below(8) as u16).collect();
+            let mut pairs = Vec::new();
+            for i in 0..n as u16 {
+                for j in 0..n as u16 {
+                    if i != j && below(3) == 0 {
+                        pairs.push((i, j, below(2) as u32));
+                    }
+                }
+            }
+            let held: Vec<Option<u8>> = (0..n)
+                .map(|_| (below(3) == 0).then(|| below(d as u64) as u8))
+                .collect();
+            let empty: Vec<usize> = (0..n).filter(|&p| held[p].is_none()).collect();
+            let cands: Vec<u128> = empty.iter().map(|_| 1 + below(7) as u128).collect();
+            (!empty.is_empty()).then_some(Case {
+                d,
+                table,
+                pairs,
+                held,
+                empty,
+                cands,
+            })
+        }
+
+        /// Per empty position, the values it takes in some assignment within the
+        /// candidates that blocks no pair with an empty end and that `admits`: every
+        /// assignment tried.
+        pub(in crate::slot) fn kept(
+            &self,
+            mut admits: impl FnMut(&[Option<u8>]) -> bool,
+        ) -> Vec<u128> {
+            let (d, held) = (self.d, &self.held);
+            let mut want = vec![0u128; self.empty.len()];
+            for code in 0..d.pow(self.empty.len() as u32) {
+                let mut vals = held.clone();
+                let mut within = true;
+                for (k, &p) in self.empty.iter().enumerate() {
+                    let x = (code / d.pow(k as u32) % d) as u8;
+                    within &= self.cands[k] >> x & 1 == 1;
+                    vals[p] = Some(x);
+                }
+                let blocked = self.pairs.iter().any(|&(i, j, t)| {
+                    let (i, j) = (usize::from(i), usize::from(j));
+                    let (x, y) = (vals[i].expect("set"), vals[j].expect("set"));
+                    (held[i].is_none() || held[j].is_none())
+                        && self.table[t as usize * d + usize::from(x)] >> y & 1 == 1
+                });
+                if within && !blocked && admits(&vals) {
+                    for (k, &p) in self.empty.iter().enumerate() {
+                        want[k] |= 1 << vals[p].expect("set");
+                    }
+                }
+            }
+            want
+        }
+    }
+
+    /// Admits the assignments whose values' weighted sum is in a random set.
+    struct Sums {
+        weights: Vec<u64>,
+        allowed: u64,
+    }
+
+    impl Admit for Sums {
+        fn admits(&mut self, held: &[Option<u8>]) -> bool {
+            let sum: u64 = held
+                .iter()
+                .zip(&self.weights)
+                .map(|(v, w)| u64::from(v.expect("complete")) * w)
+                .sum();
+            self.allowed >> (sum % 64) & 1 == 1
+        }
+    }
+
+    /// Against every assignment, on random positions, relations, fillings, candidates and
+    /// tests of the whole assignment.
+    #[test]
+    fn kept_values_are_those_of_some_admitted_assignment() {
+        let mut below = crate::slot::xorshift(0x6c61_796f_7574);
+        let mut narrowed = 0;
+        for _ in 0..3000 {
+            let n = 1 + below(5) as usize;
+            let Some(case) = Case::random(n, &mut below) else {
+                continue;
+            };
+            let mut admit = Sums {
+                weights: (0..n).map(|_| 1 + below(5)).collect(),
+                allowed: below(u64::MAX),
+            };
+            let mut keep = case.cands.clone();
+            supported(
+                &case.table,
+                case.d,
+                &case.pairs,
+                &case.held,
+                &mut keep,
+                &mut admit,
+            );
+            let want = case.kept(|vals| admit.admits(vals));
+            assert_eq!(
+                keep, want,
+                "pairs {:?} held {:?} cands {:?}",
+                case.pairs, case.held, case.cands
+            );
+            narrowed += usize::from(keep != case.cands);
+        }
+        assert!(narrowed > 300, "only {narrowed} cases narrowed");
+    }
+}
