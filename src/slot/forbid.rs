@@ -20,7 +20,9 @@
 //! read what they read before, when they were tried already. A grounded instance is also
 //! evaluated over its empty slots' candidates: when it matches in every completion, the
 //! state is dead, and a candidate with which it does is taken (final states fill every
-//! slot on the focus path, so no final state lies below either).
+//! slot on the focus path, so no final state lies below either): by bounds, then, over few
+//! slots and candidates, exactly over the assignments the related pairs allow
+//! ([`super::layout`]).
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
