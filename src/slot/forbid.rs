@@ -39,7 +39,7 @@ use smallvec::SmallVec;
 
 use super::bounds_program::BoundsProgram;
 use super::ground::{Bounds, Grounder, Term, MAX_TERM_NODES};
-use super::layout::{self, Admit, Pairs};
+use super::layout::{self, Admit, Pairs, Writes};
 use super::mask::Mask;
 use super::model::SlotModel;
 use super::solver::{Tables, Work};
@@ -275,33 +275,14 @@ impl SlotForbids {
     /// Per instance, the pairs of its reads a hub relates (none where it is not grounded,
     /// or reads more than [`MAX_LAID_OUT`] slots).
     fn related_pairs(&self, model: &SlotModel) -> Vec<Box<Pairs>> {
-        let mut writes: Vec<Vec<u32>> = vec![Vec::new(); model.slots.len()];
-        for (h, hub) in model.hubs.iter().enumerate() {
-            for &w in &hub.writers {
-                writes[w as usize].push(h as u32);
-            }
-        }
+        let writes = Writes::new(model, |_| true);
         (0..self.instances.len())
             .map(|i| {
                 let reads = self.reads_of(i);
-                let mut pairs = Vec::new();
                 if self.ground[i].is_none() || reads.len() > MAX_LAID_OUT {
-                    return pairs.into_boxed_slice();
+                    return Box::default();
                 }
-                for (p, &a) in reads.iter().enumerate() {
-                    for &h in &writes[a as usize] {
-                        let hub = &model.hubs[h as usize];
-                        for &b in &hub.readers {
-                            match reads.binary_search(&b) {
-                                Ok(q) if q != p => pairs.push((p as u16, q as u16, hub.table)),
-                                _ => {}
-                            }
-                        }
-                    }
-                }
-                pairs.sort_unstable();
-                pairs.dedup();
-                pairs.into_boxed_slice()
+                writes.among(model, reads).into_boxed_slice()
             })
             .collect()
     }
@@ -654,6 +635,7 @@ impl SlotForbids {
         let mut admit = Unmatched {
             term,
             reads,
+            empty: &empty,
             shadow,
         };
         layout::supported(
@@ -699,22 +681,18 @@ impl SlotForbids {
 struct Unmatched<'a> {
     term: &'a Term,
     reads: &'a [u32],
+    /// The reads empty in the state: written for each assignment, then emptied again.
+    empty: &'a [u32],
     shadow: &'a mut [u8],
 }
 
 impl Admit for Unmatched<'_> {
     fn admits(&mut self, held: &[Option<u8>]) -> bool {
-        let empty: SmallVec<[u32; 16]> = self
-            .reads
-            .iter()
-            .copied()
-            .filter(|&s| self.shadow[s as usize] == 0)
-            .collect();
         for (&s, v) in self.reads.iter().zip(held) {
             self.shadow[s as usize] = v.expect("complete") + 1;
         }
         let holds = self.term.eval(self.shadow) == Value::Bool(true);
-        for s in empty {
+        for &s in self.empty {
             self.shadow[s as usize] = 0;
         }
         !holds

@@ -71,6 +71,8 @@ pub struct Contents {
     pub repeats: bool,
     /// One past the largest value any content holds.
     end: usize,
+    /// Per value below `end`, the most times a content holds it.
+    most: Vec<u8>,
 }
 
 impl Contents {
@@ -82,16 +84,27 @@ impl Contents {
             values: Vec::new(),
             repeats: false,
             end: 0,
+            most: Vec::new(),
         };
         for l in lists {
             debug_assert_eq!(l.len(), n);
             let mask = l.iter().fold(0u128, |m, &x| m | 1u128 << x);
             c.repeats |= mask.count_ones() as usize != n;
             c.end = c.end.max((u128::BITS - mask.leading_zeros()) as usize);
+            c.most.resize(c.end, 0);
+            for run in l.chunk_by(|a, b| a == b) {
+                let m = &mut c.most[usize::from(run[0])];
+                *m = (*m).max(run.len() as u8);
+            }
             c.masks.push(mask);
             c.values.extend_from_slice(&l);
         }
         c
+    }
+
+    /// Per value below [`Self::end`], the most times a content holds it.
+    pub fn most(&self) -> &[u8] {
+        &self.most
     }
 
     /// One past the largest value any content holds.

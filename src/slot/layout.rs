@@ -8,6 +8,7 @@
 use smallvec::SmallVec;
 
 use super::mask::Mask;
+use super::model::SlotModel;
 
 /// The most values tried in one search: past it the candidates stay as they are.
 pub const MAX_STEPS: usize = 1 << 14;
@@ -19,6 +20,44 @@ type Checks = SmallVec<[(u16, u32, bool); 4]>;
 /// Related pairs of positions, each as (position, position, table): while the first holds
 /// `x` the second cannot take what row `x` of the table blocks.
 pub type Pairs = [(u16, u16, u32)];
+
+/// Per slot, the hubs it writes whose tables a filter keeps: where [`Self::among`] finds
+/// the related pairs of a few slots.
+pub struct Writes(Vec<Vec<u32>>);
+
+impl Writes {
+    /// The hubs of `model` whose table `keep` accepts, listed under each writer.
+    pub fn new(model: &SlotModel, keep: impl Fn(u32) -> bool) -> Writes {
+        let mut writes = vec![Vec::new(); model.slots.len()];
+        for (h, hub) in model.hubs.iter().enumerate() {
+            if keep(hub.table) {
+                for &w in &hub.writers {
+                    writes[w as usize].push(h as u32);
+                }
+            }
+        }
+        Writes(writes)
+    }
+
+    /// The related pairs of `slots` (sorted, distinct), by position in it.
+    pub fn among(&self, model: &SlotModel, slots: &[u32]) -> Vec<(u16, u16, u32)> {
+        let mut pairs = Vec::new();
+        for (i, &a) in slots.iter().enumerate() {
+            for &h in &self.0[a as usize] {
+                let hub = &model.hubs[h as usize];
+                for &b in &hub.readers {
+                    match slots.binary_search(&b) {
+                        Ok(j) if j != i => pairs.push((i as u16, j as u16, hub.table)),
+                        _ => {}
+                    }
+                }
+            }
+        }
+        pairs.sort_unstable();
+        pairs.dedup();
+        pairs
+    }
+}
 
 /// What a complete assignment must also satisfy, and what prunes before it is complete.
 pub trait Admit {

@@ -16,6 +16,7 @@ use crate::model::{AttrId, Graph, NodeId, Value, VarId};
 use crate::rule::{Expr, ExprKind, Pattern};
 
 use super::super::group::{multisets, subsets, Contents, Group, GroupAgg, GroupNac};
+use super::super::layout::Writes;
 use super::super::model::SlotModel;
 use super::instances::Instances;
 use super::{attr_key, matches_by_left_side, RuleCompiler, Tuples, MAX_NAC_MATCHES};
@@ -341,34 +342,16 @@ pub(super) fn list_feasible(model: &mut SlotModel) {
 fn list_pairs(model: &mut SlotModel) {
     let d = model.d;
     let relates = |t: u32| (0..d).any(|x| model.tables[t as usize][x] & !(1u128 << x) != 0);
-    let mut writes: Vec<Vec<u32>> = vec![Vec::new(); model.slots.len()];
-    for (h, hub) in model.hubs.iter().enumerate() {
-        if relates(hub.table) {
-            for &w in &hub.writers {
-                writes[w as usize].push(h as u32);
-            }
-        }
-    }
-    for group in &mut model.groups {
-        if group.feasible.is_none() {
-            continue;
-        }
-        let members = &group.members;
-        let mut pairs = Vec::new();
-        for (i, &a) in members.iter().enumerate() {
-            for &h in &writes[a as usize] {
-                let hub = &model.hubs[h as usize];
-                for &b in &hub.readers {
-                    if let Ok(j) = members.binary_search(&b) {
-                        if j != i {
-                            pairs.push((i as u16, j as u16, hub.table));
-                        }
-                    }
-                }
-            }
-        }
-        pairs.sort_unstable();
-        pairs.dedup();
+    let writes = Writes::new(model, relates);
+    let pairs: Vec<Vec<(u16, u16, u32)>> = model
+        .groups
+        .iter()
+        .map(|g| match g.feasible {
+            Some(_) => writes.among(model, &g.members),
+            None => Vec::new(),
+        })
+        .collect();
+    for (group, pairs) in model.groups.iter_mut().zip(pairs) {
         group.pairs = pairs;
     }
 }

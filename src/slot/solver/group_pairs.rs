@@ -14,15 +14,14 @@ use super::super::mask::Mask;
 /// holds of it prunes.
 struct ByContents<'a> {
     contents: &'a Contents,
-    /// Per value, how many members hold it, and the most any content holds.
+    /// Per value, how many members hold it.
     count: SmallVec<[u8; 16]>,
-    most: SmallVec<[u8; 16]>,
 }
 
 impl Admit for ByContents<'_> {
     fn may_add(&mut self, _: &[Option<u8>], x: u8) -> bool {
         let x = usize::from(x);
-        self.count[x] < self.most[x]
+        self.count[x] < self.contents.most()[x]
     }
 
     fn placed(&mut self, x: u8, on: bool) {
@@ -56,13 +55,6 @@ pub(super) fn supported_in_place<M: Mask>(
     keep: &mut [u128],
 ) {
     let end = contents.end();
-    let mut most: SmallVec<[u8; 16]> = SmallVec::from_elem(0, end);
-    for list in contents.lists() {
-        for run in list.chunk_by(|a, b| a == b) {
-            let m = &mut most[usize::from(run[0])];
-            *m = (*m).max(run.len() as u8);
-        }
-    }
     let mut count: SmallVec<[u8; 16]> = SmallVec::from_elem(0, end);
     for &x in held.iter().flatten() {
         match count.get_mut(usize::from(x)) {
@@ -74,11 +66,7 @@ pub(super) fn supported_in_place<M: Mask>(
     for k in keep.iter_mut() {
         *k &= below_end;
     }
-    let mut admit = ByContents {
-        contents,
-        count,
-        most,
-    };
+    let mut admit = ByContents { contents, count };
     layout::supported(table, d, &group.pairs, held, keep, &mut admit);
 }
 

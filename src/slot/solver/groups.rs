@@ -165,7 +165,9 @@ impl<M: Mask> Tables<M> {
             Some(contents) => {
                 let placed = group.members.iter().filter_map(|&m| value(m));
                 supported(contents, placed, &empties, &mut keep);
-                if !group.pairs.is_empty() {
+                // A content respects its members' relations in any order of filling only
+                // where blocking is symmetric.
+                if self.symmetric && !group.pairs.is_empty() {
                     let held: SmallVec<[Option<u8>; 16]> = group
                         .members
                         .iter()

@@ -301,20 +301,7 @@ impl<M: Mask> Tables<M> {
             once: m.once.len(),
             symmetric: m.symmetric.is_ok(),
             group_nacs: m.group_nacs.clone(),
-            // A content must respect its members' relations in any order of filling only
-            // where blocking is symmetric.
-            groups: m
-                .groups
-                .iter()
-                .map(|g| Group {
-                    pairs: if m.symmetric.is_ok() {
-                        g.pairs.clone()
-                    } else {
-                        Vec::new()
-                    },
-                    ..g.clone()
-                })
-                .collect(),
+            groups: m.groups.clone(),
             group_start,
             slot_groups,
             watch_start,
