@@ -53,6 +53,7 @@ mod hubs;
 mod instances;
 mod nac;
 mod recognise;
+mod star;
 mod tuples;
 
 pub use fixed::FixedNacs;

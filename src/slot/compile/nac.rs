@@ -14,9 +14,18 @@ use super::super::model::SlotModel;
 use super::fixed::{FixedNacs, LayerVocabulary, Mark};
 use super::hubs::add_hubs;
 use super::instances::Instances;
+use super::star::Star;
 use super::{matches_by_left_side, RuleCompiler, Tuples, MAX_NAC_MATCHES};
 use crate::analysis::slot_fill::not_slot;
 use crate::analysis::Refusal;
+
+#[cfg(test)]
+thread_local! {
+    /// Set by tests to compile every NAC the general way, to compare with the shortcuts.
+    pub(super) static GENERAL_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// How many NACs compiled as stars, for tests to see the shortcut taken.
+    pub(super) static STARS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
 
 impl RuleCompiler<'_> {
     /// Compiles the rule's NACs. Those no layer can reach replay their effect from `reuse`
@@ -53,7 +62,7 @@ impl RuleCompiler<'_> {
                         self.r.name
                     ),
                 );
-            } else {
+            } else if !self.compiled_as_star(model, host, nac, instances) {
                 // The reason names the rule, as every refusal of a rule does: a file with
                 // many rules says which one fell back.
                 self.compile_nac(model, host, nac, instances)
@@ -67,6 +76,27 @@ impl RuleCompiler<'_> {
             }
         }
         Ok(())
+    }
+
+    /// Compiles `nac` from the group nodes' members when it is the all-different shape
+    /// (see [`Star`]); false, with nothing added, when it is not.
+    fn compiled_as_star(
+        &self,
+        model: &mut SlotModel,
+        host: &Graph,
+        nac: &Pattern,
+        instances: &Instances,
+    ) -> bool {
+        #[cfg(test)]
+        if GENERAL_ONLY.get() {
+            return false;
+        }
+        let done = Star::of(self, nac)
+            .and_then(|star| star.compile(&self.g.types, model, host, self.attr, instances))
+            .is_some();
+        #[cfg(test)]
+        STARS.set(STARS.get() + usize::from(done));
+        done
     }
 
     /// True when `e` holds no aggregate, or reads only what no rule changes, of the NAC's

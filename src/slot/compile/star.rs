@@ -1,0 +1,300 @@
+//! The all-different NAC read straight from the graph: `not { c -l-> g: G <-l- d: C
+//! { val == v } }`, a value held once per group node, compiled from each group node's
+//! members instead of by listing the NAC's matches, sorting them and checking that the
+//! group node factors them.
+//!
+//! Rows, columns, boxes, jigsaw regions, cages and runs are all this shape, and a layered
+//! puzzle compiles its layers' groups anew for every puzzle: listing, sorting and factoring
+//! their matches was most of that cost. What comes out is what the general compilation
+//! (`nac`, `hubs`) makes of the same NAC, table for table and hub for hub (the tests
+//! compile every rule file both ways): for a star the group node always factors the
+//! matches, the table is "the same value" over the values some rule places where the NAC
+//! can match, and each group node's hub has as writers its members paired with another
+//! member the rule fills, and those as readers.
+
+use rustc_hash::FxHashMap;
+
+use crate::model::{AttrId, Graph, LabelId, NodeId, NodeTypeId, TypeSystem, VarId};
+use crate::rule::expr::{BinOp, ExprKind};
+use crate::rule::{Expr, PathExpr, Pattern};
+
+use super::super::model::{Hub, SlotModel};
+use super::instances::Instances;
+use super::recognise::var_type;
+use super::{attr_key, RuleCompiler, MAX_NAC_MATCHES};
+
+/// A NAC of the all-different shape, as the rule reads it.
+pub(super) struct Star {
+    /// The group node's type and the label of the members' edges to it.
+    group: NodeTypeId,
+    label: LabelId,
+    /// The filled cell's type and the witness's.
+    cell: NodeTypeId,
+    witness: NodeTypeId,
+}
+
+impl Star {
+    /// The star `nac` is, when it is one: the rule's left side its cell alone and its value
+    /// a parameter; the NAC a group node `g` and a witness `d` that reach `g` by the label
+    /// `c` reaches it by, one condition `d.attr == v` (either way round) on the slot's
+    /// attribute and that parameter; the group node's type unrelated to the cells' (so the
+    /// matcher's injectivity asks only `d != c`).
+    pub(super) fn of(rc: &RuleCompiler<'_>, nac: &Pattern) -> Option<Star> {
+        let (r, c, types) = (rc.r, rc.c, &rc.g.types);
+        if r.lhs.nodes.len() != 1 || !r.lhs.edges.is_empty() || nac.bound != 1 {
+            return None;
+        }
+        if !nac.nacs.is_empty() || nac.nodes.len() != 2 || nac.edges.len() != 2 {
+            return None;
+        }
+        let ExprKind::Param(p) = rc.value.kind else {
+            return None;
+        };
+        let [cond] = &nac.conds[..] else {
+            return None;
+        };
+        let (d, a) = witness_of(cond, p)?;
+        let g = nac.own_vars().find(|&v| v != d)?;
+        if d.0 < nac.bound {
+            return None;
+        }
+        let label = |src: VarId| {
+            nac.edges.iter().find_map(|e| match e.path {
+                PathExpr::Label(l) if e.src == src && e.tgt == g => Some(l),
+                _ => None,
+            })
+        };
+        let (lc, ld) = (label(c)?, label(d)?);
+        let (cell, witness) = (var_type(&r.lhs, None, c), var_type(&r.lhs, Some(nac), d));
+        let group = var_type(&r.lhs, Some(nac), g);
+        let related =
+            |a: NodeTypeId, b: NodeTypeId| types.is_subtype(a, b) || types.is_subtype(b, a);
+        let slot_attr = attr_key(types, cell, rc.attr) == attr_key(types, witness, a);
+        (lc == ld
+            && slot_attr
+            && a == rc.attr
+            && rc.created.is_none()
+            && !related(group, cell)
+            && !related(group, witness))
+        .then_some(Star {
+            group,
+            label: lc,
+            cell,
+            witness,
+        })
+    }
+
+    /// Adds the NAC's table and hubs to `model`, as [`RuleCompiler::compile_nac`] and
+    /// `add_hubs` make them from its matches on `host`; `None`, with nothing added, where
+    /// a witness is not a slot or the matches would be too many to list, which the general
+    /// compilation handles (or refuses).
+    pub(super) fn compile(
+        &self,
+        types: &TypeSystem,
+        model: &mut SlotModel,
+        host: &Graph,
+        attr: AttrId,
+        instances: &Instances,
+    ) -> Option<()> {
+        // Per cell some instance fills (its left-side binding is the cell alone), the
+        // values placed there.
+        let mut placed: FxHashMap<NodeId, u128> = FxHashMap::default();
+        for (&(_, x), i) in instances {
+            *placed.entry(i.binding[0]).or_default() |= 1u128 << x;
+        }
+        let slot = |n: NodeId| model.slot_of.get(&(n, attr)).copied();
+        let mut hubs: Vec<(Vec<u32>, Vec<u32>)> = Vec::new();
+        // The values some instance places where the NAC matches.
+        let mut values = 0u128;
+        let mut matches = 0usize;
+        let mut members: Vec<NodeId> = Vec::new();
+        for g in host.find_nodes() {
+            if !types.is_subtype(host.ty(g), self.group) {
+                continue;
+            }
+            members.clear();
+            members.extend(
+                host.inc(g)
+                    .iter()
+                    .filter(|&&(l, _)| l == self.label)
+                    .map(|&(_, n)| n),
+            );
+            members.dedup();
+            let is = |n: NodeId, t: NodeTypeId| types.is_subtype(host.ty(n), t);
+            let cells = members.iter().filter(|&&n| is(n, self.cell)).count();
+            let witnesses: Vec<NodeId> = members
+                .iter()
+                .copied()
+                .filter(|&n| is(n, self.witness))
+                .collect();
+            matches += cells * witnesses.len();
+            if matches > MAX_NAC_MATCHES {
+                return None;
+            }
+            // A match: a filled cell and another witness of the same group node.
+            let reached: Vec<NodeId> = members
+                .iter()
+                .copied()
+                .filter(|&n| is(n, self.cell) && placed.contains_key(&n))
+                .collect();
+            let mut writers = Vec::new();
+            let mut readers = Vec::new();
+            for &c in &reached {
+                if witnesses.iter().any(|&d| d != c) {
+                    readers.push(slot(c)?);
+                    values |= placed[&c];
+                }
+            }
+            for &d in &witnesses {
+                if reached.iter().any(|&c| c != d) {
+                    writers.push(slot(d)?);
+                }
+            }
+            if !writers.is_empty() && !readers.is_empty() {
+                for list in [&mut writers, &mut readers] {
+                    list.sort_unstable();
+                    list.dedup();
+                }
+                hubs.push((writers, readers));
+            }
+        }
+        // A NAC that can block nothing adds no table.
+        if values == 0 {
+            return Some(());
+        }
+        let table = (0..model.d)
+            .map(|y| values & (1u128 << y))
+            .collect::<Vec<u128>>();
+        let table = model.add_table(table);
+        for (writers, readers) in hubs {
+            model.hubs.push(Hub {
+                writers,
+                readers,
+                table,
+            });
+        }
+        Some(())
+    }
+}
+
+/// The witness variable and attribute of `cond` when it is `d.a == param` or
+/// `param == d.a`.
+fn witness_of(cond: &Expr, p: u32) -> Option<(VarId, AttrId)> {
+    let ExprKind::Binary(BinOp::Eq, l, r) = &cond.kind else {
+        return None;
+    };
+    match (&l.kind, &r.kind) {
+        (ExprKind::Attr(v, a), ExprKind::Param(q)) | (ExprKind::Param(q), ExprKind::Attr(v, a))
+            if *q == p =>
+        {
+            Some((*v, *a))
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::{Path, PathBuf};
+
+    use super::super::nac::{GENERAL_ONLY, STARS};
+    use super::super::{compile, SlotModel};
+    use crate::grammar::Grammar;
+    use crate::load_str;
+
+    /// What the two compilations must agree on: everything the NACs make.
+    fn shape(compiled: Result<SlotModel, crate::Refusal>) -> String {
+        match compiled {
+            Ok(m) => format!(
+                "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
+                m.slots, m.allowed, m.rule_of, m.hubs, m.tables, m.once, m.group_nacs, m.groups
+            ),
+            Err(why) => format!("refused: {why:?}"),
+        }
+    }
+
+    /// `g` compiled with stars read from the graph and compiled the general way.
+    fn both_ways(g: &Grammar) -> (String, String) {
+        let quick = shape(compile(g));
+        GENERAL_ONLY.set(true);
+        let general = shape(compile(g));
+        GENERAL_ONLY.set(false);
+        (quick, general)
+    }
+
+    fn graft_files(dir: &Path, found: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).expect("a directory of the repository") {
+            let path = entry.expect("an entry").path();
+            if path.is_dir() {
+                graft_files(&path, found);
+            } else if path.extension().is_some_and(|e| e == "graft") {
+                found.push(path);
+            }
+        }
+    }
+
+    /// Every rule file of the repository, and every puzzle line of the layered batches
+    /// beside them, compiles to the same model with stars read from the graph as with
+    /// every NAC matched, sorted and factored.
+    #[test]
+    fn stars_compile_to_what_the_general_compilation_makes() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files = Vec::new();
+        for dir in ["rules", "tests/fixtures", "examples"] {
+            graft_files(&root.join(dir), &mut files);
+        }
+        files.sort();
+        let (mut compared, mut puzzles) = (0, 0);
+        for path in &files {
+            // Some fixtures are not text on purpose (the input tests read them).
+            let Ok(text) = std::fs::read_to_string(path) else {
+                continue;
+            };
+            let name = path.display().to_string();
+            let Ok(g) = load_str(&name, &text) else {
+                continue;
+            };
+            let (quick, general) = both_ways(&g);
+            assert_eq!(quick, general, "{name}");
+            compared += 1;
+            // A batch of the same name beside it, or the layered fixture of that name.
+            let stem = path
+                .file_stem()
+                .expect("a name")
+                .to_string_lossy()
+                .to_string();
+            let batches = [
+                path.with_extension("txt"),
+                root.join("tests/fixtures/layers")
+                    .join(format!("{stem}.txt")),
+            ];
+            let Some(batch) = batches.iter().find(|b| b.exists()) else {
+                continue;
+            };
+            let source =
+                crate::diag::Source::new("batch.txt", std::fs::read_to_string(batch).unwrap());
+            let Ok(lines) = crate::read_puzzles(&g, &source) else {
+                continue;
+            };
+            for p in lines.iter().filter(|p| !p.layers.is_empty()) {
+                let (quick, general) = both_ways(&g.with_layers(&p.layers));
+                assert_eq!(
+                    quick,
+                    general,
+                    "{name} with {} line {}",
+                    batch.display(),
+                    p.line
+                );
+                puzzles += 1;
+            }
+        }
+        // Most rule files have one: rows, columns and boxes.
+        assert!(
+            STARS.get() > 100,
+            "only {} NACs compiled as stars",
+            STARS.get()
+        );
+        assert!(compared > 60, "only {compared} rule files compared");
+        assert!(puzzles > 20, "only {puzzles} layered puzzles compared");
+    }
+}
