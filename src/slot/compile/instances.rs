@@ -23,8 +23,10 @@ use crate::analysis::Refusal;
 /// parameters.
 #[derive(Debug)]
 pub(super) struct Instance {
-    pub(super) binding: Vec<NodeId>,
-    pub(super) params: Vec<Value>,
+    /// Inline: a rule file's instances number slots times values, and a layered puzzle
+    /// lists them anew.
+    pub(super) binding: SmallVec<[NodeId; 4]>,
+    pub(super) params: SmallVec<[Value; 2]>,
 }
 
 /// Per rule: its instances, keyed by (slot, placed value).
@@ -128,8 +130,8 @@ impl RuleCompiler<'_> {
                 match (value.eval(&env), model.slot_of.get(&(node, attr))) {
                     (Value::Val(x), Some(&s)) => {
                         let i = Instance {
-                            binding: b[..lhs.var_end() as usize].to_vec(),
-                            params: p.clone(),
+                            binding: SmallVec::from_slice(&b[..lhs.var_end() as usize]),
+                            params: SmallVec::from_slice(p),
                         };
                         if instances.insert((s, x), i).is_some() {
                             clash = Some(r.span);

@@ -258,7 +258,7 @@ impl RuleCompiler<'_> {
         let mut parts = Parts::default();
         // Per left-side binding: the parts its matches fall into, each with whether one
         // of those matches has a witness that is a slot.
-        let mut reached: FxHashMap<&Vec<NodeId>, Vec<(usize, bool)>> = FxHashMap::default();
+        let mut reached: FxHashMap<&[NodeId], Vec<(usize, bool)>> = FxHashMap::default();
         let mut witnesses_of: FxHashMap<u32, Vec<NodeId>> = FxHashMap::default();
         // (parameters, the left side's unchanging attributes read, part): on the stack.
         type Key = (SmallVec<[Value; 2]>, SmallVec<[Value; 2]>, usize);
@@ -267,9 +267,9 @@ impl RuleCompiler<'_> {
         for (&(s, x), i) in instances {
             // An instance's matches depend on its left-side binding only, most often the
             // same for every value placed in one slot: read once per binding.
-            if !reached.contains_key(&i.binding) {
+            if !reached.contains_key(&i.binding[..]) {
                 let empty = Tuples::default();
-                let found = matches.get(&i.binding).unwrap_or(&empty);
+                let found = matches.get(&i.binding[..]).unwrap_or(&empty);
                 if let Some((wv, _)) = witness {
                     // The hub model needs the witnesses to depend only on the cell.
                     let mut ws: Vec<NodeId> = found.iter().map(|t| t[wv.index()]).collect();
@@ -295,9 +295,9 @@ impl RuleCompiler<'_> {
                         None => these.push((p, slot)),
                     }
                 }
-                reached.insert(&i.binding, these);
+                reached.insert(&i.binding[..], these);
             }
-            for &(p, witness_slot) in &reached[&i.binding] {
+            for &(p, witness_slot) in &reached[&i.binding[..]] {
                 let part = &mut parts.list[p];
                 let lhs_values = lhs_reads
                     .iter()
