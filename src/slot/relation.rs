@@ -48,29 +48,43 @@ pub fn factors<'a>(
 /// The groups of slots when `pairs` (a slot blocking itself aside) is exactly "distinct
 /// members of the same group", each group of two or more, in slot order.
 pub fn cliques(pairs: &BTreeSet<(u32, u32)>) -> Option<Vec<Vec<u32>>> {
-    let mut parent: BTreeMap<u32, u32> = BTreeMap::new();
-    fn root(parent: &mut BTreeMap<u32, u32>, s: u32) -> u32 {
-        let p = *parent.entry(s).or_insert(s);
-        if p == s {
-            return s;
+    let distinct: Vec<(u32, u32)> = pairs.iter().copied().filter(|(a, b)| a != b).collect();
+    let mut slots: Vec<u32> = distinct.iter().flat_map(|&(a, b)| [a, b]).collect();
+    slots.sort_unstable();
+    slots.dedup();
+    let at = |s: u32| slots.binary_search(&s).expect("listed");
+    // The members of a clique pair with as many others each: most relations that are
+    // not cliques (a chain of neighbours, a knight's move) fail this before any union.
+    let mut degree = vec![0usize; slots.len()];
+    for &(a, _) in &distinct {
+        degree[at(a)] += 1;
+    }
+    if distinct
+        .iter()
+        .any(|&(a, b)| degree[at(a)] != degree[at(b)])
+    {
+        return None;
+    }
+    // Union-find over positions in `slots`, each class rooted at its least slot.
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
         }
-        let r = root(parent, p);
-        parent.insert(s, r);
-        r
+        i
     }
-    let mut distinct = 0usize;
-    for &(a, b) in pairs.iter().filter(|(a, b)| a != b) {
-        distinct += 1;
-        let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
-        parent.insert(ra.max(rb), ra.min(rb));
+    let mut parent: Vec<usize> = (0..slots.len()).collect();
+    for &(a, b) in &distinct {
+        let (ra, rb) = (root(&mut parent, at(a)), root(&mut parent, at(b)));
+        parent[ra.max(rb)] = ra.min(rb);
     }
-    let mut groups: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
-    for s in parent.keys().copied().collect::<Vec<_>>() {
-        let r = root(&mut parent, s);
+    let mut groups: BTreeMap<usize, Vec<u32>> = BTreeMap::new();
+    for (i, &s) in slots.iter().enumerate() {
+        let r = root(&mut parent, i);
         groups.entry(r).or_default().push(s);
     }
     let complete: usize = groups.values().map(|g| g.len() * (g.len() - 1)).sum();
-    (distinct == complete && distinct > 0).then(|| groups.into_values().collect())
+    (distinct.len() == complete && !distinct.is_empty()).then(|| groups.into_values().collect())
 }
 
 #[cfg(test)]
