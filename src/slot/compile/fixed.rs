@@ -11,11 +11,14 @@
 //! the instances of a rule whose left side and value no layer can reach.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
 
 use crate::grammar::Grammar;
 use crate::layer::LayerKind;
-use crate::model::{AttrId, LabelId, NodeId, NodeTypeId};
+use crate::model::{AttrId, LabelId, NodeId, NodeTypeId, Value};
 use crate::rule::{Expr, PathExpr, Pattern};
 
 use super::super::model::{Hub, SlotModel};
@@ -43,6 +46,42 @@ pub struct FixedNacs {
     /// Per rule, the instances of a left side no layer reaches (shared, not copied, by
     /// every puzzle's compilation).
     instances: HashMap<usize, Arc<Instances>>,
+    /// What NAC conditions say of unchanging values, for the NACs a layer reaches.
+    pub(super) verdicts: Verdicts,
+}
+
+/// A NAC condition's verdict on one placement's unchanging values: the witness values
+/// with which it holds, and whether it holds with the witness empty. A function of the
+/// rule file's NAC, the parameters and those values only, so every puzzle of a batch
+/// shares it: a layer's marks (a bar, a dot) take a few values, read by every puzzle.
+/// Keyed by (rule, NAC), parameters and the unchanging values read.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Verdicts(Arc<Mutex<FxHashMap<VerdictKey, (u128, bool)>>>);
+
+type VerdictKey = ((usize, usize), SmallVec<[Value; 2]>, SmallVec<[Value; 4]>);
+
+/// The most verdicts kept: past it they are forgotten and found again.
+const MAX_VERDICTS: usize = 1 << 16;
+
+impl Verdicts {
+    /// The verdict for `key`, from `judge` the first time.
+    pub(super) fn get_or(
+        &self,
+        key: VerdictKey,
+        judge: impl FnOnce() -> (u128, bool),
+    ) -> (u128, bool) {
+        if let Some(&v) = self.0.lock().ok().as_ref().and_then(|m| m.get(&key)) {
+            return v;
+        }
+        let v = judge();
+        if let Ok(mut m) = self.0.lock() {
+            if m.len() >= MAX_VERDICTS {
+                m.clear();
+            }
+            m.insert(key, v);
+        }
+        v
+    }
 }
 
 /// The model before a NAC compiles, to tell afterwards what it added.
@@ -74,6 +113,7 @@ impl FixedNacs {
             slots: model.slots.clone(),
             effects: HashMap::new(),
             instances: HashMap::new(),
+            verdicts: Verdicts::default(),
         }
     }
 

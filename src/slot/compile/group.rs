@@ -118,7 +118,11 @@ impl RuleCompiler<'_> {
         // instances reach it (which must be members).
         let mut groups: BTreeMap<Vec<NodeId>, (BTreeSet<u32>, Vec<NodeId>)> = BTreeMap::new();
         for (&(s, _), i) in instances {
-            for t in matches.get(&i.binding[..]).into_iter().flat_map(Tuples::iter) {
+            for t in matches
+                .get(&i.binding[..])
+                .into_iter()
+                .flat_map(Tuples::iter)
+            {
                 let key = t[lhs_len..].to_vec();
                 if let Some((readers, _)) = groups.get_mut(&key) {
                     readers.insert(s);

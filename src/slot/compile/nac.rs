@@ -11,7 +11,7 @@ use crate::model::{AttrId, Graph, NodeId, Value, VarId};
 use crate::rule::{Aggregate, Env, Expr, Pattern};
 
 use super::super::model::SlotModel;
-use super::fixed::{FixedNacs, LayerVocabulary, Mark};
+use super::fixed::{FixedNacs, LayerVocabulary, Mark, Verdicts};
 use super::hubs::add_hubs;
 use super::instances::Instances;
 use super::star::Star;
@@ -41,6 +41,8 @@ impl RuleCompiler<'_> {
         reuse: Option<&FixedNacs>,
         mut record: Option<&mut FixedNacs>,
     ) -> Result<(), Refusal> {
+        // Verdicts go to the rule file's record, and come from it for each puzzle.
+        let verdicts = reuse.or(record.as_deref()).map(|f| f.verdicts.clone());
         for (i, nac) in self.r.lhs.nacs.iter().enumerate() {
             let fixed = !groups.contains(&i)
                 && vocabulary
@@ -65,7 +67,8 @@ impl RuleCompiler<'_> {
             } else if !self.compiled_as_star(model, host, nac, instances) {
                 // The reason names the rule, as every refusal of a rule does: a file with
                 // many rules says which one fell back.
-                self.compile_nac(model, host, nac, instances)
+                let verdicts = verdicts.as_ref().map(|v| (v, (ri, i)));
+                self.compile_nac(model, host, nac, instances, verdicts)
                     .map_err(|mut refusal| {
                         refusal.reason = format!("rule `{}`: {}", self.r.name, refusal.reason);
                         refusal
@@ -125,6 +128,7 @@ impl RuleCompiler<'_> {
         host: &Graph,
         nac: &Pattern,
         instances: &Instances,
+        verdicts: Option<(&Verdicts, (usize, usize))>,
     ) -> Result<(), Refusal> {
         let (g, r, c, attr) = (self.g, self.r, self.c, self.attr);
         let types = &g.types;
@@ -305,14 +309,21 @@ impl RuleCompiler<'_> {
                     .collect();
                 let key = (SmallVec::from_slice(&i.params), lhs_values, p);
                 let (ys, holds_empty) = *judged.entry(key).or_insert_with_key(|key| {
-                    let statics: Vec<Value> = part.statics.iter().chain(&key.1).copied().collect();
-                    let mut ys = 0u128;
-                    for y in 0..d {
-                        if holds(&i.params, &statics, Value::Val(y as u16)) {
-                            ys |= 1u128 << y;
+                    let statics: SmallVec<[Value; 4]> =
+                        part.statics.iter().chain(&key.1).copied().collect();
+                    let judge = || {
+                        let mut ys = 0u128;
+                        for y in 0..d {
+                            if holds(&i.params, &statics, Value::Val(y as u16)) {
+                                ys |= 1u128 << y;
+                            }
                         }
+                        (ys, holds(&i.params, &statics, Value::None))
+                    };
+                    match verdicts {
+                        Some((v, nac)) => v.get_or((nac, key.0.clone(), statics.clone()), judge),
+                        None => judge(),
                     }
-                    (ys, holds(&i.params, &statics, Value::None))
                 });
                 if witness.is_none() {
                     // A NAC on unchanging attributes only: it blocks instances for good.
