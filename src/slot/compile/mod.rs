@@ -25,7 +25,9 @@
 //! matches, and each table against every (cell, value) the rule can place.
 //!
 //! The steps, one file each: `recognise` (is every rule a slot fill), `instances`
-//! (the slots and what each rule can place there), `nac` (NAC tables) and `hubs`.
+//! (the slots and what each rule can place there), `nac` (NAC tables) and `hubs`; `star`
+//! makes the all-different NAC's table and hubs straight from the group nodes, as `nac`
+//! and `hubs` would from its matches.
 
 use std::borrow::Cow;
 use std::collections::BTreeSet;
