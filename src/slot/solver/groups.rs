@@ -244,9 +244,10 @@ pub(super) fn supported(
         if set & placed != placed {
             continue;
         }
-        // The values left for the empty members: the content less the placed values.
-        left.clear();
-        if contents.repeats {
+        // The values left for the empty members: the content less the placed values. A
+        // set's are a mask; listed only where contents repeat values.
+        let rest = if contents.repeats {
+            left.clear();
             for &x in list {
                 let xi = usize::from(x);
                 seen[xi] += 1;
@@ -257,13 +258,17 @@ pub(super) fn supported(
             for &x in list {
                 seen[usize::from(x)] = 0;
             }
+            if left.len() != k {
+                continue;
+            }
+            left.iter().fold(0u128, |m, &x| m | 1u128 << x)
         } else {
-            left.extend(list.iter().copied().filter(|&x| placed >> x & 1 == 0));
-        }
-        if left.len() != k {
-            continue;
-        }
-        let rest = left.iter().fold(0u128, |m, &x| m | 1u128 << x);
+            let rest = set & !placed;
+            if rest.count_ones() as usize != k {
+                continue;
+            }
+            rest
+        };
         let new = empties
             .iter()
             .zip(keep.iter())
@@ -288,6 +293,13 @@ pub(super) fn supported(
             // the sets are many and the hubs already keep the values apart).
             for (kept, &(_, c)) in keep.iter_mut().zip(empties) {
                 *kept |= c & rest;
+            }
+            if empties
+                .iter()
+                .zip(keep.iter())
+                .all(|(&(_, c), &kept)| c & !kept == 0)
+            {
+                return;
             }
             continue;
         }
