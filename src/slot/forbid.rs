@@ -167,6 +167,7 @@ impl SlotForbids {
             matcher: &matcher,
             set: &set,
             budget,
+            plans: Vec::new(),
         };
         let mut out = SlotForbids {
             checks: Vec::new(),

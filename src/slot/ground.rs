@@ -14,6 +14,7 @@
 //! evaluation is sound, not exact: a slot read twice is read as two independent ones.
 
 use std::ops::ControlFlow;
+use std::rc::Rc;
 use std::sync::Arc;
 
 use crate::grammar::Grammar;
@@ -57,6 +58,9 @@ pub struct Grounder<'a> {
     pub set: &'a [AttrId],
     /// Term nodes still allowed.
     pub budget: usize,
+    /// The search plan of each aggregate's or NAC's structure, by the pattern's address:
+    /// every instance grounds the same few patterns.
+    pub plans: Vec<(*const Pattern, Rc<SearchPlan>)>,
 }
 
 impl Grounder<'_> {
@@ -86,7 +90,14 @@ impl Grounder<'_> {
 
     /// One item per match of `q`'s structure extending `m`.
     fn matches(&mut self, q: &Pattern, m: &[NodeId], body: Option<&Expr>) -> Option<Vec<Item>> {
-        let plan = SearchPlan::compile(&super::forbid::structure(q, self.set));
+        let plan = match self.plans.iter().find(|(p, _)| std::ptr::eq(*p, q)) {
+            Some((_, plan)) => plan.clone(),
+            None => {
+                let plan = Rc::new(SearchPlan::compile(&super::forbid::structure(q, self.set)));
+                self.plans.push((q, plan.clone()));
+                plan
+            }
+        };
         let mut binding = m.to_vec();
         let mut found: Vec<Vec<NodeId>> = Vec::new();
         let mut over = false;
