@@ -58,16 +58,17 @@ pub struct Grounder<'a> {
     pub set: &'a [AttrId],
     /// Term nodes still allowed.
     pub budget: usize,
-    /// The search plan of each aggregate's or NAC's structure, by the pattern's address:
-    /// every instance grounds the same few patterns.
-    pub plans: Vec<(*const Pattern, Rc<SearchPlan>)>,
+    /// The search plan of each aggregate's or NAC's structure, by the pattern's address
+    /// (patterns outlive the grounder, so no other takes it): every instance grounds the
+    /// same few patterns.
+    pub plans: Vec<(&'a Pattern, Rc<SearchPlan>)>,
 }
 
-impl Grounder<'_> {
+impl<'a> Grounder<'a> {
     /// The condition under which the match `m` of `p`'s structure is a match of `p`: its
     /// conditions on what changes hold and none of its NACs matches. `None` when it
     /// cannot be grounded (a parameter) or the budget ran out.
-    pub fn pattern(&mut self, p: &Pattern, m: &[NodeId]) -> Option<Term> {
+    pub fn pattern(&mut self, p: &'a Pattern, m: &[NodeId]) -> Option<Term> {
         let mut parts = Vec::new();
         for c in &p.conds {
             c.conjuncts(&mut parts);
@@ -89,7 +90,12 @@ impl Grounder<'_> {
     }
 
     /// One item per match of `q`'s structure extending `m`.
-    fn matches(&mut self, q: &Pattern, m: &[NodeId], body: Option<&Expr>) -> Option<Vec<Item>> {
+    fn matches(
+        &mut self,
+        q: &'a Pattern,
+        m: &[NodeId],
+        body: Option<&'a Expr>,
+    ) -> Option<Vec<Item>> {
         let plan = match self.plans.iter().find(|(p, _)| std::ptr::eq(*p, q)) {
             Some((_, plan)) => plan.clone(),
             None => {
@@ -126,7 +132,7 @@ impl Grounder<'_> {
         Some(items)
     }
 
-    fn expr(&mut self, e: &Expr, m: &[NodeId]) -> Option<Term> {
+    fn expr(&mut self, e: &'a Expr, m: &[NodeId]) -> Option<Term> {
         self.budget = self.budget.checked_sub(1)?;
         Some(match &e.kind {
             ExprKind::Const(v) => Term::Const(*v),
