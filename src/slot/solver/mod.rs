@@ -116,23 +116,33 @@ struct SlotInfo {
     equal_only: bool,
 }
 
-fn flatten(lists: &[Vec<u32>]) -> (Vec<u32>, Vec<u32>) {
-    let mut start = Vec::with_capacity(lists.len() + 1);
-    let mut flat = Vec::new();
-    start.push(0);
-    for l in lists {
-        flat.extend_from_slice(l);
-        start.push(flat.len() as u32);
+/// Per row, the values `pairs` lists for it in the order listed: where each row starts
+/// (one more entry at the end) and the values, flat. What a vector per row would hold,
+/// without an allocation per row: a layered puzzle builds these tables anew.
+fn grouped<I>(rows: usize, pairs: impl Fn() -> I) -> (Vec<u32>, Vec<u32>)
+where
+    I: Iterator<Item = (u32, u32)>,
+{
+    let mut start = vec![0u32; rows + 1];
+    for (r, _) in pairs() {
+        start[r as usize + 1] += 1;
     }
-    (start, flat)
+    for r in 0..rows {
+        start[r + 1] += start[r];
+    }
+    let mut next = start.clone();
+    let mut values = vec![0u32; start[rows] as usize];
+    for (r, v) in pairs() {
+        values[next[r as usize] as usize] = v;
+        next[r as usize] += 1;
+    }
+    (start, values)
 }
 
 impl<M: Mask> Tables<M> {
     pub fn new(m: &SlotModel) -> Tables<M> {
         let n = m.slots.len();
         let words = n.div_ceil(WORD_BITS).max(1);
-        let mut writes = vec![Vec::new(); n];
-        let mut reads = vec![Vec::new(); n];
         // Hubs are renumbered with the exactly-once hubs first, in their order, so that
         // scans over those read the first hub masks directly.
         let mut is_once = vec![false; m.hubs.len()];
@@ -145,21 +155,28 @@ impl<M: Mask> Tables<M> {
         let mut hub_members = vec![0u64; m.hubs.len() * words];
         for (h, hub) in order.iter().map(|&h| &m.hubs[h as usize]).enumerate() {
             for &w in &hub.writers {
-                writes[w as usize].push(h as u32);
                 hub_members[h * words + w as usize / WORD_BITS] |= 1 << (w as usize % WORD_BITS);
             }
             for &r in &hub.readers {
-                reads[r as usize].push(h as u32);
                 hub_readers[h * words + r as usize / WORD_BITS] |= 1 << (r as usize % WORD_BITS);
             }
         }
+        // Per slot, the hubs (renumbered) it writes and those it reads, in hub order.
+        let renumbered = || order.iter().map(|&h| &m.hubs[h as usize]).enumerate();
+        let (write_start, writes) = grouped(n, || {
+            renumbered().flat_map(|(h, hub)| hub.writers.iter().map(move |&w| (w, h as u32)))
+        });
+        let (read_start, reads) = grouped(n, || {
+            renumbered().flat_map(|(h, hub)| hub.readers.iter().map(move |&r| (r, h as u32)))
+        });
+        let written = |s: usize| &writes[write_start[s] as usize..write_start[s + 1] as usize];
         let keep_peers = n * words <= MAX_PEER_WORDS;
         let identity = |t: u32| {
             let t = &m.tables[t as usize];
             (0..m.d).all(|y| t[y] == 1u128 << y)
         };
-        let equal_only: Vec<bool> = writes
-            .iter()
+        let equal_only: Vec<bool> = (0..n)
+            .map(written)
             .map(|hs| {
                 keep_peers
                     && hs
@@ -168,7 +185,7 @@ impl<M: Mask> Tables<M> {
             })
             .collect();
         let mut peers = vec![0u64; if keep_peers { n * words } else { 0 }];
-        for (s, hs) in writes.iter().enumerate() {
+        for (s, hs) in (0..n).map(written).enumerate() {
             if equal_only[s] {
                 for &h in hs {
                     for j in 0..words {
@@ -180,7 +197,7 @@ impl<M: Mask> Tables<M> {
         let mut arc_slots = Vec::new();
         let mut arc_lists: Vec<Vec<(u32, u32)>> = Vec::new();
         if m.symmetric.is_ok() {
-            for (s, hs) in writes.iter().enumerate() {
+            for (s, hs) in (0..n).map(written).enumerate() {
                 let list: Vec<(u32, u32)> = hs
                     .iter()
                     .map(|&h| (h, m.hubs[order[h as usize] as usize].table))
@@ -199,12 +216,10 @@ impl<M: Mask> Tables<M> {
             arcs.extend(l);
             arc_start.push(arcs.len() as u32);
         }
-        let (write_start, writes) = flatten(&writes);
         let write_rows = writes
             .iter()
             .map(|&h| m.hubs[order[h as usize] as usize].table * m.d as u32)
             .collect();
-        let (read_start, reads) = flatten(&reads);
         let mut init_boards = vec![0u64; m.d * words];
         for (s, &a) in m.allowed.iter().enumerate() {
             for x in 0..m.d {
@@ -247,31 +262,37 @@ impl<M: Mask> Tables<M> {
             }
         }));
         init_bits.resize(init_bits.len() + group_words, 0);
-        let mut of_slot = vec![Vec::new(); n];
-        let mut watched = vec![Vec::new(); n];
         let mut listed: std::collections::HashSet<&[u32]> = std::collections::HashSet::new();
-        for (gi, group) in m.groups.iter().enumerate() {
-            let twin = group.feasible.is_some() && !listed.insert(&group.members);
-            for &s in &group.members {
-                of_slot[s as usize].push(gi as u32);
-                if !twin {
-                    watched[s as usize].push(gi as u32);
-                }
-            }
-        }
+        let twin: Vec<bool> = m
+            .groups
+            .iter()
+            .map(|group| group.feasible.is_some() && !listed.insert(&group.members))
+            .collect();
+        let in_groups = |watch: bool| {
+            let twin = &twin;
+            m.groups
+                .iter()
+                .enumerate()
+                .filter(move |&(gi, _)| !(watch && twin[gi]))
+                .flat_map(|(gi, group)| group.members.iter().map(move |&s| (s, gi as u32)))
+        };
+        let (group_start, slot_groups) = grouped(n, || in_groups(false));
+        let (watch_start, slot_watched) = grouped(n, || in_groups(true));
+        let watched = |s: u32| {
+            &slot_watched[watch_start[s as usize] as usize..watch_start[s as usize + 1] as usize]
+        };
         let mut near_groups = vec![0u64; n * group_words];
         for s in 0..n {
             let near = &mut near_groups[s * group_words..(s + 1) * group_words];
-            let written = &writes[write_start[s] as usize..write_start[s + 1] as usize];
-            let readers = written.iter().map(|&h| &m.hubs[order[h as usize] as usize]);
+            let readers = written(s)
+                .iter()
+                .map(|&h| &m.hubs[order[h as usize] as usize]);
             for r in readers.flat_map(|h| &h.readers).chain([&(s as u32)]) {
-                for &g in &watched[*r as usize] {
+                for &g in watched(*r) {
                     near[g as usize / WORD_BITS] |= 1 << (g as usize % WORD_BITS);
                 }
             }
         }
-        let (group_start, slot_groups) = flatten(&of_slot);
-        let (watch_start, slot_watched) = flatten(&watched);
         Tables {
             n,
             d: m.d,
