@@ -258,6 +258,32 @@ pub trait Env {
 }
 
 impl Expr {
+    /// This expression with every span, its own and its aggregates' patterns', the empty
+    /// one: conditions written alike in two places (two rule files from one template)
+    /// compare and hash alike.
+    pub fn without_spans(&self) -> Expr {
+        let inner = |x: &Expr| Box::new(x.without_spans());
+        let kind = match &self.kind {
+            ExprKind::Const(v) => ExprKind::Const(*v),
+            ExprKind::Param(i) => ExprKind::Param(*i),
+            ExprKind::Attr(v, a) => ExprKind::Attr(*v, *a),
+            ExprKind::Unary(op, x) => ExprKind::Unary(*op, inner(x)),
+            ExprKind::Binary(op, a, b) => ExprKind::Binary(*op, inner(a), inner(b)),
+            ExprKind::ToInt(x, ints) => ExprKind::ToInt(inner(x), ints.clone()),
+            ExprKind::ToValue(x, ints) => ExprKind::ToValue(inner(x), ints.clone()),
+            ExprKind::Aggregate(a) => ExprKind::Aggregate(Box::new(Aggregate {
+                id: a.id,
+                op: a.op,
+                body: a.body.as_ref().map(Expr::without_spans),
+                pattern: a.pattern.without_spans(),
+            })),
+        };
+        Expr {
+            kind,
+            span: Span::default(),
+        }
+    }
+
     pub fn new(kind: ExprKind, span: Span) -> Expr {
         Expr { kind, span }
     }

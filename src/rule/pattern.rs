@@ -61,6 +61,32 @@ pub struct Pattern {
 }
 
 impl Pattern {
+    /// This pattern with every span the empty one (see [`Expr::without_spans`]).
+    pub fn without_spans(&self) -> Pattern {
+        Pattern {
+            bound: self.bound,
+            nodes: self
+                .nodes
+                .iter()
+                .map(|n| PatNode {
+                    span: Span::default(),
+                    ..n.clone()
+                })
+                .collect(),
+            edges: self
+                .edges
+                .iter()
+                .map(|e| PatEdge {
+                    span: Span::default(),
+                    ..e.clone()
+                })
+                .collect(),
+            conds: self.conds.iter().map(Expr::without_spans).collect(),
+            nacs: self.nacs.iter().map(Pattern::without_spans).collect(),
+            span: Span::default(),
+        }
+    }
+
     /// One past the last variable this pattern binds.
     pub fn var_end(&self) -> u32 {
         self.bound + self.nodes.len() as u32

@@ -265,11 +265,14 @@ pub(super) fn list_feasible(model: &mut SlotModel) {
             }
         }
     }
-    let fingerprints: Vec<u64> = model
+    // Listings are kept under the conditions as written, not where: the rule files one
+    // template makes (a kakuro shape each) share them.
+    let written: Vec<Vec<Expr>> = model
         .group_nacs
         .iter()
-        .map(|n| FxBuildHasher.hash_one(&n.conds))
+        .map(|n| n.conds.iter().map(Expr::without_spans).collect())
         .collect();
+    let fingerprints: Vec<u64> = written.iter().map(|c| FxBuildHasher.hash_one(c)).collect();
     for gi in 0..model.groups.len() {
         let group = &model.groups[gi];
         let members = &group.members;
@@ -296,7 +299,7 @@ pub(super) fn list_feasible(model: &mut SlotModel) {
             once: once & domain,
         };
         let n = members.len();
-        let feasible = feasible_contents(key, &nac.conds, || {
+        let feasible = feasible_contents(key, &written[group.nac as usize], || {
             let lists: Vec<Vec<u8>> = if domain & !once == 0 {
                 subsets(domain, n)?
                     .into_iter()
