@@ -52,17 +52,16 @@ pub fn cliques(pairs: &BTreeSet<(u32, u32)>) -> Option<Vec<Vec<u32>>> {
     let mut slots: Vec<u32> = distinct.iter().flat_map(|&(a, b)| [a, b]).collect();
     slots.sort_unstable();
     slots.dedup();
+    // Each pair by positions in `slots`.
     let at = |s: u32| slots.binary_search(&s).expect("listed");
+    let placed: Vec<(usize, usize)> = distinct.iter().map(|&(a, b)| (at(a), at(b))).collect();
     // The members of a clique pair with as many others each: most relations that are
     // not cliques (a chain of neighbours, a knight's move) fail this before any union.
     let mut degree = vec![0usize; slots.len()];
-    for &(a, _) in &distinct {
-        degree[at(a)] += 1;
+    for &(a, _) in &placed {
+        degree[a] += 1;
     }
-    if distinct
-        .iter()
-        .any(|&(a, b)| degree[at(a)] != degree[at(b)])
-    {
+    if placed.iter().any(|&(a, b)| degree[a] != degree[b]) {
         return None;
     }
     // Union-find over positions in `slots`, each class rooted at its least slot.
@@ -74,8 +73,8 @@ pub fn cliques(pairs: &BTreeSet<(u32, u32)>) -> Option<Vec<Vec<u32>>> {
         i
     }
     let mut parent: Vec<usize> = (0..slots.len()).collect();
-    for &(a, b) in &distinct {
-        let (ra, rb) = (root(&mut parent, at(a)), root(&mut parent, at(b)));
+    for &(a, b) in &placed {
+        let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
         parent[ra.max(rb)] = ra.min(rb);
     }
     let mut groups: BTreeMap<usize, Vec<u32>> = BTreeMap::new();

@@ -144,6 +144,15 @@ fn one_sided_nacs_are_not_symmetric() {
     assert_eq!(model.focus_sound, Err(why));
 }
 
+/// What two compilations of one grammar must agree on: the slots, values, hubs, tables
+/// and groups, each slot filled by the same rule.
+pub(super) fn model_shape(m: &super::SlotModel) -> String {
+    format!(
+        "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
+        m.slots, m.allowed, m.rule_of, m.hubs, m.tables, m.once, m.group_nacs, m.groups
+    )
+}
+
 /// The killer 4x4 of `rules/` and the batch of its tests, each line its own cages.
 const KILLER_4X4: &str = include_str!("../../../rules/killer-4x4.graft");
 const KILLER_BATCH: &str = include_str!("../../../tests/fixtures/layers/killer-4x4.txt");
@@ -170,13 +179,12 @@ fn assert_replay_gives_the_model_compiled_from_scratch(
         let layered = g.with_layers(&p.layers);
         let fresh = compile(&layered).expect("the rules fill slots");
         let (reused, _) = super::compile_reusing(&layered, Some(&fixed)).expect("it compiles");
-        let shape = |m: &super::SlotModel| {
-            format!(
-                "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
-                m.slots, m.allowed, m.rule_of, m.hubs, m.tables, m.once, m.group_nacs, m.groups
-            )
-        };
-        assert_eq!(shape(&reused), shape(&fresh), "{name} puzzle {}", p.number);
+        assert_eq!(
+            model_shape(&reused),
+            model_shape(&fresh),
+            "{name} puzzle {}",
+            p.number
+        );
     }
     (fixed.len(), fixed.kept_instances())
 }
