@@ -220,7 +220,8 @@ pub(super) fn supported(
     keep: &mut [u128],
 ) {
     // The placed values, as a mask and counted (sized to the values the contents hold).
-    let end = contents.end();
+    // Counts per value matter only where contents repeat values.
+    let end = if contents.repeats { contents.end() } else { 0 };
     let mut placed = 0u128;
     let mut placed_count: SmallVec<[u8; 16]> = SmallVec::from_elem(0, end);
     let mut filled = 0usize;
@@ -239,9 +240,12 @@ pub(super) fn supported(
     let k = empties.len();
     let mut left: SmallVec<[u8; 16]> = SmallVec::new();
     let mut seen: SmallVec<[u8; 16]> = SmallVec::from_elem(0, end);
-    let mut matching = Matching::new(k);
+    let mut matching = Matching::new(if contents.repeats { k } else { 0 });
+    // What the empty members can take between them: a content needing a value outside it
+    // is passed over at once (most of a cage's contents, once a few cells are narrowed).
+    let open = empties.iter().fold(0u128, |u, &(_, c)| u | c);
     for (&set, list) in contents.masks.iter().zip(contents.lists()) {
-        if set & placed != placed {
+        if set & placed != placed || set & !placed & !open != 0 {
             continue;
         }
         // The values left for the empty members: the content less the placed values. A
