@@ -3,8 +3,9 @@
 //! [`analyse`] returns a fact sheet ([`Facts`]) whose every property is either established
 //! or denied by a typed, spanned [`Refusal`]. The slot engine compiles from
 //! [`slot_fill::SlotFill`]; the graph engine tabulates applications from
-//! [`monotone::Monotone`]; both check blocking symmetry on their own relation with
-//! [`symmetry::check_symmetric`], and `grafter check` prints the sheet.
+//! [`monotone::Monotone`]; both check blocking symmetry on their own relation (the graph
+//! engine with [`symmetry::check_symmetric`], the slot engine a pair of slots' tables at a
+//! time), and `grafter check` prints the sheet.
 //!
 //! # Why focus expansion is sound
 //!

@@ -1,6 +1,6 @@
 //! Blocking symmetry: "u's result blocks t" exactly when "t's result blocks u", checked over
-//! a relation each engine supplies (placements of values in slots, or rule applications
-//! enabled on a start graph).
+//! a relation an engine supplies (the graph engine's rule applications enabled on a start
+//! graph; the slot engine compares its tables' rows directly, in `slot::model`).
 
 use super::refusal::Refusal;
 

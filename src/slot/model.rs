@@ -2,7 +2,6 @@
 //! hubs that answer NACs, and what the grammar allows the explorer to assume.
 
 use crate::analysis::final_cond::{conjuncts, fill_condition};
-use crate::analysis::symmetry::check_symmetric;
 use crate::analysis::{Refusal, RefusalKind};
 use crate::diag::Span;
 use crate::grammar::Grammar;
@@ -278,10 +277,6 @@ impl SlotModel {
                 blocks.or((a, b), &self.tables[sym[h as usize].table as usize]);
             }
         }
-        let allowed = |s: u32| {
-            let mask = self.allowed[s as usize];
-            (0..self.d).filter(move |&x| mask & (1 << x) != 0)
-        };
         // Each unordered pair of slots once (both directions are compared at once), in a
         // fixed order, so that the refusal names the same pair on every run.
         let mut keys: Vec<(u32, u32)> = blocks
@@ -292,31 +287,37 @@ impl SlotModel {
         keys.sort_unstable();
         keys.dedup();
         for (a, b) in keys {
-            // A placement is (slot, value); "x in a is blocked by y in b" is bit x of
-            // row y of (a, b). Both directions are looked up once per pair of slots,
-            // not once per pair of placements: a puzzle with layers compiles per puzzle.
-            let ab = blocks.get((a, b));
-            let ba = blocks.get((b, a));
-            let bit = |rows: Option<&[u128]>, y: usize, x: usize| {
-                rows.is_some_and(|r| r[y] & (1 << x) != 0)
-            };
-            let blocked = |(s, x): (u32, usize), (_, y): (u32, usize)| {
-                bit(if s == a { ab } else { ba }, y, x)
-            };
-            let pairs = allowed(b).flat_map(|y| allowed(a).map(move |x| ((a, x), (b, y))));
-            check_symmetric(pairs, blocked, |(a, x), (b, y), forward| {
-                let (ad, bd) = (g.domain.name(x as u16), g.domain.name(y as u16));
-                Refusal::new(
+            // A placement is (slot, value); "x in a is blocked by y in b" is bit x of row y
+            // of (a, b), "y in b is blocked by x in a" bit y of row x of (b, a). Row y of
+            // the first, over the values a allows, must equal column y of the second: the
+            // pair is compared a row at a time (a puzzle with layers compiles per puzzle).
+            let row = |rows: Option<&[u128]>, y: usize| rows.map_or(0, |r| r[y]);
+            let (ab, ba) = (blocks.get((a, b)), blocks.get((b, a)));
+            let (in_a, in_b) = (self.allowed[a as usize], self.allowed[b as usize]);
+            for y in (0..self.d).filter(|&y| in_b & (1 << y) != 0) {
+                let forward = row(ab, y) & in_a;
+                let back = (0..self.d)
+                    .filter(|&x| row(ba, x) >> y & 1 != 0)
+                    .fold(0u128, |m, x| m | 1 << x)
+                    & in_a;
+                let differ = forward ^ back;
+                if differ == 0 {
+                    continue;
+                }
+                // The lowest value of a that differs: the pair the refusal names.
+                let x = differ.trailing_zeros() as u16;
+                let (ad, bd) = (g.domain.name(x), g.domain.name(y as u16));
+                return Err(Refusal::new(
                     Span::default(),
                     RefusalKind::NotFocusSound,
                     format!(
                         "the NACs are not symmetric: `{ad}` in {} is {} by `{bd}` in {}, but not the other way round, so the order of placements matters",
                         self.slot_name(g, a),
-                        if forward { "blocked" } else { "allowed" },
+                        if forward >> x & 1 != 0 { "blocked" } else { "allowed" },
                         self.slot_name(g, b),
                     ),
-                )
-            })?;
+                ));
+            }
         }
         Ok(())
     }

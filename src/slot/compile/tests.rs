@@ -116,32 +116,53 @@ fn replaced_cells_must_have_no_edges() {
     assert_eq!(why.kind, crate::analysis::RefusalKind::NotSlot);
 }
 
-#[test]
-fn one_sided_nacs_are_not_symmetric() {
-    // r1c1 < r1c2 checked from the smaller cell only.
-    let text = "values 1..2
-        node Cell { row: int, col: int, val: value? }
+/// The slot model of a two-cell row `r1c1 -lt-> r1c2` over `values 1..{top}` whose one rule
+/// places `v` under `nacs`.
+fn two_cells(top: u16, nacs: &str) -> super::SlotModel {
+    let text = format!(
+        "values 1..{top}
+        node Cell {{ row: int, col: int, val: value? }}
         edge lt: Cell -> Cell
         grid 1x2 of Cell
         r1c1 -lt-> r1c2
-        rule place(v: value) {
-            c: Cell { val == none }
-            not { c -lt-> d: Cell { val <= v } }
+        rule place(v: value) {{
+            c: Cell {{ val == none }}
+            {nacs}
             set c.val = v
-        }
-        final: not { c: Cell { val == none } }";
-    let g = load_str("t.graft", text).expect("the rule file loads");
-    let model = compile(&g).expect("the rule fills slots");
-    let why = model.symmetric.expect_err("one-sided");
-    assert!(
-        why.reason.starts_with("the NACs are not symmetric: `")
-            && why
-                .reason
-                .ends_with(", but not the other way round, so the order of placements matters"),
-        "{}",
-        why.reason
+        }}
+        final: not {{ c: Cell {{ val == none }} }}"
+    );
+    let g = load_str("t.graft", &text).expect("the rule file loads");
+    compile(&g).expect("the rule fills slots")
+}
+
+#[test]
+fn one_sided_nacs_are_not_symmetric() {
+    // r1c1 < r1c2 checked from the smaller cell only.
+    let model = two_cells(2, "not { c -lt-> d: Cell { val <= v } }");
+    let why = model.symmetric.clone().expect_err("one-sided");
+    // The first pair of placements that differs, values of r1c2 first: 1 in r1c1 is
+    // blocked by 1 in r1c2 (1 <= 1), while 1 in r1c2 is not blocked by anything.
+    assert_eq!(
+        why.reason,
+        "the NACs are not symmetric: `1` in r1c1.val is blocked by `1` in r1c2.val, but not the other way round, so the order of placements matters"
     );
     assert_eq!(model.focus_sound, Err(why));
+}
+
+#[test]
+fn one_sided_nacs_are_named_by_the_placement_they_allow() {
+    // r1c2 waits for r1c1 only: 1 in r1c2 is blocked by 3 in r1c1 (3 > 1 + 1), and nothing
+    // in r1c2 blocks r1c1; the first differing pair, values of r1c2 first, then of r1c1.
+    let waits = "not { d: Cell { val != none } -lt-> c where d.val > v + 1 }";
+    let why = two_cells(3, waits).symmetric.expect_err("one-sided");
+    assert_eq!(
+        why.reason,
+        "the NACs are not symmetric: `3` in r1c1.val is allowed by `1` in r1c2.val, but not the other way round, so the order of placements matters"
+    );
+    // Blocking both ways alike (a difference of at least 2 either way) is symmetric.
+    let both = format!("{waits} not {{ c -lt-> d: Cell {{ val != none }} where v > d.val + 1 }}");
+    assert_eq!(two_cells(3, &both).symmetric, Ok(()));
 }
 
 /// What two compilations of one grammar must agree on: the slots, values, hubs, tables
