@@ -52,9 +52,35 @@ pub(super) fn add_hubs(
             return;
         }
     }
+    let mut fixed: Vec<(u32, NodeId)> = Vec::new();
+    let Some(hub_var) = hub_var else {
+        // A hub per witness that is a slot, in node order: the pairs sorted by witness
+        // give each one's readers together, already in order.
+        let mut pairs: Vec<(NodeId, u32)> = Vec::with_capacity(exact.len());
+        for &(cn, dn) in &exact {
+            let Some(reader) = reader_slot(cn) else {
+                continue;
+            };
+            match witness_slot(dn) {
+                Some(_) => pairs.push((dn, reader)),
+                None => fixed.push((reader, dn)),
+            }
+        }
+        pairs.sort_unstable();
+        pairs.dedup();
+        for run in pairs.chunk_by(|a, b| a.0 == b.0) {
+            let writer = witness_slot(run[0].0).expect("a witness that is a slot");
+            model.hubs.push(Hub {
+                writers: vec![writer],
+                readers: run.iter().map(|&(_, r)| r).collect(),
+                table: table_id,
+            });
+        }
+        narrow_by_fixed(model, host, &fixed, wattr, table_id);
+        return;
+    };
     // Per hub node, its writers and readers; hubs in node order, each's slots in order.
     let mut roles = Roles::default();
-    let mut fixed: Vec<(u32, NodeId)> = Vec::new();
     let mut add = |hub: NodeId, cn: NodeId, dn: NodeId| {
         let reader = reader_slot(cn);
         match witness_slot(dn) {
@@ -65,21 +91,14 @@ pub(super) fn add_hubs(
             }
             None => {
                 // Through a group, the cell still reads the hub's other writers.
-                if hub_var.is_some() {
-                    roles.of(hub).1.extend(reader);
-                }
+                roles.of(hub).1.extend(reader);
                 fixed.extend(reader.map(|s| (s, dn)));
             }
         }
     };
-    match hub_var {
-        Some(h) => tuples.iter().for_each(|t| add(t[h.index()], t[ci], t[wi])),
-        None => {
-            let mut pairs: Vec<(NodeId, NodeId)> = exact.iter().copied().collect();
-            pairs.sort_unstable();
-            pairs.into_iter().for_each(|(cn, dn)| add(dn, cn, dn));
-        }
-    }
+    tuples
+        .iter()
+        .for_each(|t| add(t[hub_var.index()], t[ci], t[wi]));
     for (writers, readers) in roles.in_node_order() {
         if !writers.is_empty() && !readers.is_empty() {
             model.hubs.push(Hub {
@@ -89,8 +108,19 @@ pub(super) fn add_hubs(
             });
         }
     }
-    // Witnesses that are not slots hold their start value for ever.
-    for (s, dn) in fixed {
+    narrow_by_fixed(model, host, &fixed, wattr, table_id);
+}
+
+/// Witnesses that are not slots hold their start value for ever: each `(reader, witness)`
+/// of `fixed` takes from the reader the values that value blocks.
+fn narrow_by_fixed(
+    model: &mut SlotModel,
+    host: &Graph,
+    fixed: &[(u32, NodeId)],
+    wattr: AttrId,
+    table_id: u32,
+) {
+    for &(s, dn) in fixed {
         if let Value::Val(y) = host.attr(dn, wattr) {
             model.allowed[s as usize] &= !model.tables[table_id as usize][y as usize];
         }

@@ -1,8 +1,6 @@
 //! NAC tables: a NAC becomes tables "witness value y blocks placed values x", one per
 //! tuple of the unchanging attributes its conditions read.
 
-use std::collections::BTreeMap;
-
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
@@ -259,7 +257,7 @@ impl RuleCompiler<'_> {
             dyn_conds.iter().all(|e| e.holds(&env))
         };
         let d = model.d;
-        let mut parts = Parts::default();
+        let mut parts = Parts::new(d);
         // Per left-side binding: the parts its matches fall into, each with whether one
         // of those matches has a witness that is a slot.
         let mut reached: FxHashMap<&[NodeId], Vec<(usize, bool)>> = FxHashMap::default();
@@ -267,11 +265,19 @@ impl RuleCompiler<'_> {
         // (parameters, the left side's unchanging attributes read, part): on the stack.
         type Key = (SmallVec<[Value; 2]>, SmallVec<[Value; 2]>, usize);
         let mut judged: FxHashMap<Key, (u128, bool)> = FxHashMap::default();
+        // Where the key is the one parameter, a value, and the part (the condition reads
+        // nothing else of the left side: a bar, a dot, an order), the verdicts are kept by
+        // index instead, values of one part together: every instance looks one up.
+        let dense = lhs_reads.is_empty() && self.r.params.len() == 1;
+        let mut judged_dense: Vec<Option<(u128, bool)>> = Vec::new();
         let mut blocked = Vec::new();
+        // The binding of the instance before, whose parts are `these`: instances come slot
+        // by slot, and the values placed in one slot most often share their binding.
+        let mut last: Option<&[NodeId]> = None;
         for (&(s, x), i) in instances {
             // An instance's matches depend on its left-side binding only, most often the
             // same for every value placed in one slot: read once per binding.
-            if !reached.contains_key(&i.binding[..]) {
+            if last != Some(&i.binding[..]) && !reached.contains_key(&i.binding[..]) {
                 let empty = Tuples::default();
                 let found = matches.get(&i.binding[..]).unwrap_or(&empty);
                 if let Some((wv, _)) = witness {
@@ -301,30 +307,50 @@ impl RuleCompiler<'_> {
                 }
                 reached.insert(&i.binding[..], these);
             }
+            last = Some(&i.binding[..]);
             for &(p, witness_slot) in &reached[&i.binding[..]] {
                 let part = &mut parts.list[p];
-                let lhs_values = lhs_reads
+                let lhs_values: SmallVec<[Value; 2]> = lhs_reads
                     .iter()
                     .map(|&(v, a)| host.attr(i.binding[v.index()], a))
                     .collect();
-                let key = (SmallVec::from_slice(&i.params), lhs_values, p);
-                let (ys, holds_empty) = *judged.entry(key).or_insert_with_key(|key| {
+                let judge_part = |params: &[Value], lhs_values: &[Value]| {
                     let statics: SmallVec<[Value; 4]> =
-                        part.statics.iter().chain(&key.1).copied().collect();
+                        part.statics.iter().chain(lhs_values).copied().collect();
                     let judge = || {
                         let mut ys = 0u128;
                         for y in 0..d {
-                            if holds(&i.params, &statics, Value::Val(y as u16)) {
+                            if holds(params, &statics, Value::Val(y as u16)) {
                                 ys |= 1u128 << y;
                             }
                         }
-                        (ys, holds(&i.params, &statics, Value::None))
+                        (ys, holds(params, &statics, Value::None))
                     };
                     match verdicts {
-                        Some((v, nac)) => v.get_or((nac, key.0.clone(), statics.clone()), judge),
+                        Some((v, nac)) => {
+                            v.get_or((nac, SmallVec::from_slice(params), statics.clone()), judge)
+                        }
                         None => judge(),
                     }
-                });
+                };
+                let at = match i.params[..] {
+                    [Value::Val(y)] if dense => Some(p * d + usize::from(y)),
+                    _ => None,
+                };
+                let (ys, holds_empty) = match at {
+                    Some(at) => {
+                        if judged_dense.len() <= at {
+                            judged_dense.resize((p + 1) * d, None);
+                        }
+                        *judged_dense[at].get_or_insert_with(|| judge_part(&i.params, &[]))
+                    }
+                    None => {
+                        let key = (SmallVec::from_slice(&i.params), lhs_values, p);
+                        *judged
+                            .entry(key)
+                            .or_insert_with_key(|key| judge_part(&key.0, &key.1))
+                    }
+                };
                 if witness.is_none() {
                     // A NAC on unchanging attributes only: it blocks instances for good.
                     if holds_empty {
@@ -334,7 +360,7 @@ impl RuleCompiler<'_> {
                 }
                 // The hub model needs the values a witness value blocks to depend only on
                 // the value placed (and the part).
-                if part.blocking_of.entry(x).or_insert(ys) != &ys {
+                if *part.blocking_of[usize::from(x)].get_or_insert(ys) != ys {
                     return not_slot(
                         nac.span,
                         format!(
@@ -363,7 +389,8 @@ impl RuleCompiler<'_> {
         let mut by_table: Vec<(Vec<u128>, Tuples)> = Vec::new();
         for part in parts.list {
             let mut table = vec![0u128; d];
-            for (&x, &ys) in &part.blocking_of {
+            for (x, ys) in part.blocking_of.iter().enumerate() {
+                let Some(ys) = *ys else { continue };
                 for (y, row) in table.iter_mut().enumerate() {
                     if ys & (1u128 << y) != 0 {
                         *row |= 1u128 << x;
@@ -400,10 +427,11 @@ impl RuleCompiler<'_> {
 /// The matches of a NAC's structure, split by the unchanging attributes of the cell and of
 /// the NAC's own nodes that its changing conditions read: the matches of one part block
 /// alike, through one table.
-#[derive(Default)]
 struct Parts {
     list: Vec<Part>,
     index: FxHashMap<Vec<Value>, usize>,
+    /// Values of the domain.
+    d: usize,
 }
 
 /// Matches alike in the unchanging attributes read.
@@ -412,11 +440,20 @@ struct Part {
     statics: Vec<Value>,
     /// The matches (left side's nodes, then the NAC's), listed once per left-side binding.
     tuples: Tuples,
-    /// Per placed value x, the witness values y that block it.
-    blocking_of: BTreeMap<u16, u128>,
+    /// Per placed value x (by index), the witness values y that block it, once an
+    /// instance placing x reached the part.
+    blocking_of: Vec<Option<u128>>,
 }
 
 impl Parts {
+    fn new(d: usize) -> Parts {
+        Parts {
+            list: Vec::new(),
+            index: FxHashMap::default(),
+            d,
+        }
+    }
+
     /// Files match `t` under the values `reads` finds in it on `host`; its part's index.
     fn add(&mut self, reads: &[(VarId, AttrId)], host: &Graph, t: &[NodeId]) -> usize {
         // Most NACs read nothing that splits them (a Sudoku's): one part, no lookup.
@@ -435,7 +472,7 @@ impl Parts {
                 self.list.push(Part {
                     statics,
                     tuples: Tuples::new(t.len()),
-                    blocking_of: BTreeMap::new(),
+                    blocking_of: vec![None; self.d],
                 });
                 self.list.len() - 1
             }
