@@ -4,12 +4,13 @@ use std::collections::{BTreeMap, HashMap};
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
+use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 use crate::diag::Span;
 use crate::grammar::Grammar;
 use crate::matcher::{BindingEnv, Matcher, SearchPlan};
-use crate::model::{AttrId, Graph, NodeId, NodeTypeId, TypeSystem, Value};
+use crate::model::{AttrId, Graph, NodeId, NodeTypeId, TypeSystem, Value, VarId};
 use crate::rule::{Expr, Pattern};
 
 use super::super::model::{Replacement, SlotModel};
@@ -116,31 +117,40 @@ impl RuleCompiler<'_> {
         };
         let mut instances = Instances::new();
         let mut clash: Option<Span> = None;
-        for p in &params {
-            let m = Matcher::new(types, &g.base, p);
-            let mut binding = Vec::new();
-            let _ = m.for_each_match(&plan, &mut binding, &mut |b| {
-                let env = BindingEnv {
-                    graph: &g.base,
-                    binding: b,
-                    params: p,
-                    folds: None,
-                };
-                let node = b[c.index()];
-                match (value.eval(&env), model.slot_of.get(&(node, attr))) {
-                    (Value::Val(x), Some(&s)) => {
-                        let i = Instance {
-                            binding: SmallVec::from_slice(&b[..lhs.var_end() as usize]),
-                            params: SmallVec::from_slice(p),
-                        };
-                        if instances.insert((s, x), i).is_some() {
-                            clash = Some(r.span);
-                        }
+        let mut each_match = |b: &[NodeId], p: &[Value]| {
+            let env = BindingEnv {
+                graph: &g.base,
+                binding: b,
+                params: p,
+                folds: None,
+            };
+            let node = b[c.index()];
+            match (value.eval(&env), model.slot_of.get(&(node, attr))) {
+                (Value::Val(x), Some(&s)) => {
+                    let i = Instance {
+                        binding: SmallVec::from_slice(&b[..lhs.var_end() as usize]),
+                        params: SmallVec::from_slice(p),
+                    };
+                    if instances.insert((s, x), i).is_some() {
+                        clash = Some(r.span);
                     }
-                    _ => clash = Some(value.span),
                 }
-                ControlFlow::Continue(())
-            });
+                _ => clash = Some(value.span),
+            }
+        };
+        // The matches in any order: instances are keyed, and a clash is refused whichever
+        // instance came first.
+        match LoneNode::of(&lhs, c) {
+            Some(lone) => lone.for_each_match(types, &g.base, &params, each_match),
+            None => {
+                for p in &params {
+                    let m = Matcher::new(types, &g.base, p);
+                    let _ = m.for_each_match(&plan, &mut Vec::new(), &mut |b| {
+                        each_match(b, p);
+                        ControlFlow::Continue(())
+                    });
+                }
+            }
         }
         if let Some(span) = clash {
             return not_slot(
@@ -179,6 +189,83 @@ impl RuleCompiler<'_> {
             model.allowed[s as usize] |= 1u128 << x;
         }
         Ok(())
+    }
+}
+
+/// A left side of one node, no edges and conditions without aggregates (`c: Cell { val ==
+/// none, parity == none or v % 2 == parity }`): its matches are the live nodes of its type
+/// whose conditions hold, and the conditions read only the parameters and the node's
+/// attributes, so the verdicts of one node serve every node alike in the attributes read.
+/// A layered puzzle lists its instances anew; the matcher's search and the conditions'
+/// evaluation per node and value were most of that.
+struct LoneNode<'p> {
+    ty: NodeTypeId,
+    conds: &'p [Expr],
+    /// The node's attributes the conditions read.
+    reads: Vec<AttrId>,
+}
+
+impl<'p> LoneNode<'p> {
+    fn of(lhs: &'p Pattern, c: VarId) -> Option<LoneNode<'p>> {
+        if lhs.nodes.len() != 1 || !lhs.edges.is_empty() || c.index() != 0 {
+            return None;
+        }
+        if lhs.conds.iter().any(Expr::has_aggregate) {
+            return None;
+        }
+        let mut reads = Vec::new();
+        for e in &lhs.conds {
+            e.visit_attrs(&mut |_, a| {
+                if !reads.contains(&a) {
+                    reads.push(a);
+                }
+            });
+        }
+        Some(LoneNode {
+            ty: lhs.nodes[0].ty,
+            conds: &lhs.conds,
+            reads,
+        })
+    }
+
+    /// Calls `f` with each match (the node alone) and the parameters it holds under, one
+    /// of `params`: node by node, each node's parameters in order.
+    fn for_each_match(
+        &self,
+        types: &TypeSystem,
+        graph: &Graph,
+        params: &[Vec<Value>],
+        mut f: impl FnMut(&[NodeId], &[Value]),
+    ) {
+        // Per tuple of the attributes read, which of `params` the conditions hold under.
+        let mut verdicts: FxHashMap<SmallVec<[Value; 4]>, Vec<bool>> = FxHashMap::default();
+        for n in graph.find_nodes() {
+            if !types.is_subtype(graph.ty(n), self.ty) {
+                continue;
+            }
+            // Read as the conditions read them: an attribute the node lacks is none.
+            let attrs = &graph.node(n).attrs;
+            let read = |a: &AttrId| attrs.get(a.index()).copied().unwrap_or(Value::None);
+            let holds = verdicts
+                .entry(self.reads.iter().map(read).collect())
+                .or_insert_with(|| {
+                    params
+                        .iter()
+                        .map(|p| {
+                            let env = BindingEnv {
+                                graph,
+                                binding: &[n],
+                                params: p,
+                                folds: None,
+                            };
+                            self.conds.iter().all(|e| e.holds(&env))
+                        })
+                        .collect()
+                });
+            for (p, _) in params.iter().zip(holds.iter()).filter(|(_, &h)| h) {
+                f(&[n], p);
+            }
+        }
     }
 }
 
