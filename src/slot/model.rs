@@ -240,12 +240,13 @@ impl SlotModel {
         // Where every hub blocks its own writers symmetrically (readers are writers, and
         // `x` blocked by `y` exactly when `y` is blocked by `x`: all-different groups), the
         // union over hubs is symmetric too; pair by pair is only needed otherwise.
-        let self_symmetric = |hub: &Hub| {
-            let table = &self.tables[hub.table as usize];
-            hub.writers == hub.readers
-                && (0..self.d)
-                    .all(|y| (0..self.d).all(|x| (table[y] >> x & 1) == (table[x] >> y & 1)))
-        };
+        let symmetric_tables: Vec<bool> = self
+            .tables
+            .iter()
+            .map(|t| (0..self.d).all(|y| (0..self.d).all(|x| (t[y] >> x & 1) == (t[x] >> y & 1))))
+            .collect();
+        let self_symmetric =
+            |hub: &Hub| symmetric_tables[hub.table as usize] && hub.writers == hub.readers;
         // Only pairs some other hub relates can be one-sided: a pair that only
         // self-symmetric hubs relate is blocked alike both ways. Those pairs take the
         // rows of every hub that relates them, the self-symmetric ones included.

@@ -171,10 +171,13 @@ impl<M: Mask> Tables<M> {
         });
         let written = |s: usize| &writes[write_start[s] as usize..write_start[s + 1] as usize];
         let keep_peers = n * words <= MAX_PEER_WORDS;
-        let identity = |t: u32| {
-            let t = &m.tables[t as usize];
-            (0..m.d).all(|y| t[y] == 1u128 << y)
-        };
+        // Per table, whether it is "the same value": asked of every hub each slot writes.
+        let identities: Vec<bool> = m
+            .tables
+            .iter()
+            .map(|t| (0..m.d).all(|y| t[y] == 1u128 << y))
+            .collect();
+        let identity = |t: u32| identities[t as usize];
         let equal_only: Vec<bool> = (0..n)
             .map(written)
             .map(|hs| {
@@ -282,7 +285,9 @@ impl<M: Mask> Tables<M> {
             &slot_watched[watch_start[s as usize] as usize..watch_start[s as usize + 1] as usize]
         };
         let mut near_groups = vec![0u64; n * group_words];
-        for s in 0..n {
+        // Without groups there is nothing to mark: no slot's readers are walked.
+        let slots_near_groups = if group_words > 0 { n } else { 0 };
+        for s in 0..slots_near_groups {
             let near = &mut near_groups[s * group_words..(s + 1) * group_words];
             let readers = written(s)
                 .iter()
