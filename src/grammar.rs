@@ -130,12 +130,27 @@ impl Grammar {
     /// content if it has any. Costs a copy of the grammar; when `layers` is empty and the
     /// file has no layer content, `self` is that grammar.
     pub fn with_layers(&self, layers: &Layers) -> Grammar {
-        let mut g = self.clone();
-        // A puzzle's layers replace the file's own, as its givens replace `start`.
-        if let Some(bare) = &self.layer_base {
-            g.base = bare.graph.clone();
-            g.names = bare.names.clone();
-        }
+        // A puzzle's layers replace the file's own, as its givens replace `start`: the base
+        // graph and its names are copied once, from where the puzzle starts.
+        let (base, names) = match &self.layer_base {
+            Some(bare) => (&bare.graph, &bare.names),
+            None => (&self.base, &self.names),
+        };
+        let mut g = Grammar {
+            source: self.source.clone(),
+            domain: self.domain.clone(),
+            types: self.types.clone(),
+            base: base.clone(),
+            names: names.clone(),
+            grid: self.grid.clone(),
+            start: self.start.clone(),
+            rules: self.rules.clone(),
+            final_cond: self.final_cond.clone(),
+            forbids: self.forbids.clone(),
+            warnings: self.warnings.clone(),
+            layers: self.layers.clone(),
+            layer_base: self.layer_base.clone(),
+        };
         if let Some(grid) = &self.grid {
             let mut named = Named {
                 graph: &mut g.base,

@@ -1,7 +1,7 @@
 //! A puzzle's layers added to a base graph: region and line nodes with their edges, then
 //! attribute values, all plain nodes, edges and values.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use smallvec::SmallVec;
 
@@ -23,7 +23,7 @@ pub struct Named<'a> {
 /// first, so that attributes of region nodes find them, then attribute values.
 pub fn add_layers(layers: &[Layer], contents: &Layers, cells: &[NodeId], g: &mut Named) {
     let all = || layers.iter().zip(&contents.sections).enumerate();
-    let mut regions: Vec<HashMap<&str, NodeId>> = vec![HashMap::new(); layers.len()];
+    let mut regions: Vec<FxHashMap<&str, NodeId>> = vec![FxHashMap::default(); layers.len()];
     let mut line_nodes: Vec<Vec<NodeId>> = vec![Vec::new(); layers.len()];
     for (i, (layer, content)) in all() {
         match (&layer.kind, content) {

@@ -12,8 +12,6 @@
 //! can match, and each group node's hub has as writers its members paired with another
 //! member the rule fills, and those as readers.
 
-use rustc_hash::FxHashMap;
-
 use crate::model::{AttrId, Graph, LabelId, NodeId, NodeTypeId, TypeSystem, VarId};
 use crate::rule::expr::{BinOp, ExprKind};
 use crate::rule::{Expr, PathExpr, Pattern};
@@ -95,10 +93,16 @@ impl Star {
     ) -> Option<()> {
         // Per cell some instance fills (its left-side binding is the cell alone), the
         // values placed there.
-        let mut placed: FxHashMap<NodeId, u128> = FxHashMap::default();
+        // By node index: a layered puzzle compiles this anew, and the host is small.
+        let mut placed = vec![0u128; host.capacity()];
         for (&(_, x), i) in instances {
-            *placed.entry(i.binding[0]).or_default() |= 1u128 << x;
+            let n = i.binding[0].index();
+            if n >= placed.len() {
+                placed.resize(n + 1, 0);
+            }
+            placed[n] |= 1u128 << x;
         }
+        let is_placed = |n: NodeId| placed.get(n.index()).is_some_and(|&p| p != 0);
         let slot = |n: NodeId| model.slot_of.get(&(n, attr)).copied();
         let mut hubs: Vec<(Vec<u32>, Vec<u32>)> = Vec::new();
         // The values some instance places where the NAC matches.
@@ -132,14 +136,14 @@ impl Star {
             let reached: Vec<NodeId> = members
                 .iter()
                 .copied()
-                .filter(|&n| is(n, self.cell) && placed.contains_key(&n))
+                .filter(|&n| is(n, self.cell) && is_placed(n))
                 .collect();
             let mut writers = Vec::new();
             let mut readers = Vec::new();
             for &c in &reached {
                 if witnesses.iter().any(|&d| d != c) {
                     readers.push(slot(c)?);
-                    values |= placed[&c];
+                    values |= placed[c.index()];
                 }
             }
             for &d in &witnesses {
