@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::hash::BuildHasher;
 use std::ops::ControlFlow;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use rustc_hash::{FxBuildHasher, FxHashMap};
 
@@ -186,7 +186,8 @@ impl RuleCompiler<'_> {
 }
 
 /// What the contents of a group depend on: its NAC's conditions (by their hash; a listing
-/// kept also keeps the conditions, compared on each hit), the unchanging attributes they
+/// kept also keeps the conditions, the one copy [`written_once`] gives, compared by
+/// address on each hit), the unchanging attributes they
 /// read (a cage's sum), the values its members allow, its size and the values no two of its
 /// members may share.
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -207,15 +208,15 @@ const MAX_KEPT: usize = 1 << 12;
 /// sizes and sums.
 fn feasible_contents(
     key: FeasibleKey,
-    conds: &[Expr],
+    conds: &Arc<[Expr]>,
     list: impl FnOnce() -> Option<Contents>,
 ) -> Option<Contents> {
-    type Kept = FxHashMap<FeasibleKey, (Vec<Expr>, Option<Contents>)>;
+    type Kept = FxHashMap<FeasibleKey, (Arc<[Expr]>, Option<Contents>)>;
     static KEPT: OnceLock<Mutex<Kept>> = OnceLock::new();
     let kept = KEPT.get_or_init(|| Mutex::new(FxHashMap::default()));
     let hit = kept.lock().ok().and_then(|k| {
         k.get(&key)
-            .filter(|(c, _)| c.as_slice() == conds)
+            .filter(|(c, _)| Arc::ptr_eq(c, conds))
             .map(|(_, sets)| sets.clone())
     });
     if let Some(sets) = hit {
@@ -226,9 +227,32 @@ fn feasible_contents(
         if k.len() >= MAX_KEPT {
             k.clear();
         }
-        k.insert(key, (conds.to_vec(), sets.clone()));
+        k.insert(key, (conds.clone(), sets.clone()));
     }
     sets
+}
+
+/// The process's one copy of `conds` (a group NAC's conditions, spans left out) with
+/// `hash`: compared in full once per compilation, so that each group's listing is then
+/// found by address (a killer puzzle has dozens of cages, each compared to be sure the
+/// conditions matched, not only their hash).
+fn written_once(conds: Vec<Expr>, hash: u64) -> Arc<[Expr]> {
+    type Written = FxHashMap<u64, Vec<Arc<[Expr]>>>;
+    static WRITTEN: OnceLock<Mutex<Written>> = OnceLock::new();
+    let written = WRITTEN.get_or_init(|| Mutex::new(FxHashMap::default()));
+    let Ok(mut written) = written.lock() else {
+        return conds.into();
+    };
+    if written.len() >= MAX_KEPT {
+        written.clear();
+    }
+    let alike = written.entry(hash).or_default();
+    if let Some(same) = alike.iter().find(|c| ***c == conds[..]) {
+        return same.clone();
+    }
+    let conds: Arc<[Expr]> = conds.into();
+    alike.push(conds.clone());
+    conds
 }
 
 /// Lists, for each group, the contents it may end with: multisets in which a value two
@@ -267,12 +291,15 @@ pub(super) fn list_feasible(model: &mut SlotModel) {
     }
     // Listings are kept under the conditions as written, not where: the rule files one
     // template makes (a kakuro shape each) share them.
-    let written: Vec<Vec<Expr>> = model
+    let (written, fingerprints): (Vec<Arc<[Expr]>>, Vec<u64>) = model
         .group_nacs
         .iter()
-        .map(|n| n.conds.iter().map(Expr::without_spans).collect())
-        .collect();
-    let fingerprints: Vec<u64> = written.iter().map(|c| FxBuildHasher.hash_one(c)).collect();
+        .map(|n| {
+            let conds: Vec<Expr> = n.conds.iter().map(Expr::without_spans).collect();
+            let hash = FxBuildHasher.hash_one(&conds);
+            (written_once(conds, hash), hash)
+        })
+        .unzip();
     for gi in 0..model.groups.len() {
         let group = &model.groups[gi];
         let members = &group.members;
