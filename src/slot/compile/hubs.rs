@@ -56,23 +56,22 @@ pub(super) fn add_hubs(
     let Some(hub_var) = hub_var else {
         // A hub per witness that is a slot, in node order: the pairs sorted by witness
         // give each one's readers together, already in order.
-        let mut pairs: Vec<(NodeId, u32)> = Vec::with_capacity(exact.len());
+        let mut pairs: Vec<(NodeId, u32, u32)> = Vec::with_capacity(exact.len());
         for &(cn, dn) in &exact {
             let Some(reader) = reader_slot(cn) else {
                 continue;
             };
             match witness_slot(dn) {
-                Some(_) => pairs.push((dn, reader)),
+                Some(writer) => pairs.push((dn, writer, reader)),
                 None => fixed.push((reader, dn)),
             }
         }
         pairs.sort_unstable();
         pairs.dedup();
         for run in pairs.chunk_by(|a, b| a.0 == b.0) {
-            let writer = witness_slot(run[0].0).expect("a witness that is a slot");
             model.hubs.push(Hub {
-                writers: vec![writer],
-                readers: run.iter().map(|&(_, r)| r).collect(),
+                writers: vec![run[0].1],
+                readers: run.iter().map(|&(_, _, r)| r).collect(),
                 table: table_id,
             });
         }

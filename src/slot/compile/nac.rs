@@ -19,7 +19,8 @@ use crate::analysis::Refusal;
 
 #[cfg(test)]
 thread_local! {
-    /// Set by tests to compile every NAC the general way, to compare with the shortcuts.
+    /// Set by tests to compile every NAC the general way, and list every rule's instances
+    /// with the matcher, to compare with the shortcuts.
     pub(super) static GENERAL_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// How many NACs compiled as stars, for tests to see the shortcut taken.
     pub(super) static STARS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
@@ -271,8 +272,8 @@ impl RuleCompiler<'_> {
         let dense = lhs_reads.is_empty() && self.r.params.len() == 1;
         let mut judged_dense: Vec<Option<(u128, bool)>> = Vec::new();
         let mut blocked = Vec::new();
-        // The binding of the instance before, whose parts are `these`: instances come slot
-        // by slot, and the values placed in one slot most often share their binding.
+        // The binding of the instance before, whose matches are read already: instances
+        // come slot by slot, and the values placed in one slot most often share it.
         let mut last: Option<&[NodeId]> = None;
         for (&(s, x), i) in instances {
             // An instance's matches depend on its left-side binding only, most often the
@@ -334,7 +335,7 @@ impl RuleCompiler<'_> {
                     }
                 };
                 let at = match i.params[..] {
-                    [Value::Val(y)] if dense => Some(p * d + usize::from(y)),
+                    [Value::Val(y)] if dense && usize::from(y) < d => Some(p * d + usize::from(y)),
                     _ => None,
                 };
                 let (ys, holds_empty) = match at {

@@ -233,8 +233,9 @@ mod tests {
     }
 
     /// Every rule file of the repository, and every puzzle line of the layered batches
-    /// beside them, compiles to the same model with stars read from the graph as with
-    /// every NAC matched, sorted and factored.
+    /// beside them, compiles to the same model with stars read from the graph (and
+    /// one-node left sides listed node by node) as with every NAC matched, sorted and
+    /// factored (and every left side matched).
     #[test]
     fn stars_compile_to_what_the_general_compilation_makes() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
