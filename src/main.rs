@@ -36,12 +36,6 @@ use args::{
 use live::Live;
 use signals::Interrupts;
 
-/// A layered batch compiles every puzzle's model anew, thousands of small vectors and maps
-/// each; mimalloc's per-thread free lists take a quarter off that time against the
-/// system allocator (Consecutive 9x9 429 -> 307 us a puzzle, Jigsaw 86 -> 63 us).
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 const BAD_INPUT: u8 = 1;
 /// Stdout was closed before the output ended (`| head`): 128 + SIGPIPE, as a shell reports
 /// a process that a closed pipe ended.
