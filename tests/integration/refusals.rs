@@ -23,7 +23,11 @@ const REFUSALS: &[(&str, &str)] = &[
     ),
     (
         "same-value-several-ways",
-        "8:1: rule `place` places a value that is not a domain value, or the same value in one cell in several ways",
+        "8:1: rule `place` places the same value in one cell in several ways",
+    ),
+    (
+        "value-outside-domain",
+        "11:15: rule `place` places a value that is not a domain value, or in a cell that is no slot",
     ),
     (
         "two-rules-one-cell",

@@ -7,7 +7,6 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
-use crate::diag::Span;
 use crate::grammar::Grammar;
 use crate::matcher::{BindingEnv, Matcher, SearchPlan};
 use crate::model::{AttrId, Graph, NodeId, NodeTypeId, TypeSystem, Value, VarId};
@@ -116,7 +115,9 @@ impl RuleCompiler<'_> {
             (0..model.d).map(|x| vec![Value::Val(x as u16)]).collect()
         };
         let mut instances = Instances::new();
-        let mut clash: Option<Span> = None;
+        // Both kinds of clash are noted, not the first met: the one-node listing and the
+        // matcher meet the matches in different orders, and the refusal must not depend on it.
+        let (mut outside, mut twice) = (false, false);
         let mut each_match = |b: &[NodeId], p: &[Value]| {
             let env = BindingEnv {
                 graph: &g.base,
@@ -131,11 +132,9 @@ impl RuleCompiler<'_> {
                         binding: SmallVec::from_slice(&b[..lhs.var_end() as usize]),
                         params: SmallVec::from_slice(p),
                     };
-                    if instances.insert((s, x), i).is_some() {
-                        clash = Some(r.span);
-                    }
+                    twice |= instances.insert((s, x), i).is_some();
                 }
-                _ => clash = Some(value.span),
+                _ => outside = true,
             }
         };
         // The matches in any order: instances are keyed, and a clash is refused whichever
@@ -152,11 +151,20 @@ impl RuleCompiler<'_> {
                 }
             }
         }
-        if let Some(span) = clash {
+        if outside {
             return not_slot(
-                span,
+                value.span,
                 format!(
-                    "rule `{}` places a value that is not a domain value, or the same value in one cell in several ways",
+                    "rule `{}` places a value that is not a domain value, or in a cell that is no slot",
+                    r.name
+                ),
+            );
+        }
+        if twice {
+            return not_slot(
+                r.span,
+                format!(
+                    "rule `{}` places the same value in one cell in several ways",
                     r.name
                 ),
             );

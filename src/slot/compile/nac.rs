@@ -260,8 +260,9 @@ impl RuleCompiler<'_> {
         let d = model.d;
         let mut parts = Parts::new(d);
         // Per left-side binding: the parts its matches fall into, each with whether one
-        // of those matches has a witness that is a slot.
-        let mut reached: FxHashMap<&[NodeId], Vec<(usize, bool)>> = FxHashMap::default();
+        // of those matches has a witness that is a slot (an index into `reach_lists`).
+        let mut reached: FxHashMap<&[NodeId], usize> = FxHashMap::default();
+        let mut reach_lists: Vec<Vec<(usize, bool)>> = Vec::new();
         let mut witnesses_of: FxHashMap<u32, Vec<NodeId>> = FxHashMap::default();
         // (parameters, the left side's unchanging attributes read, part): on the stack.
         type Key = (SmallVec<[Value; 2]>, SmallVec<[Value; 2]>, usize);
@@ -272,49 +273,55 @@ impl RuleCompiler<'_> {
         let dense = lhs_reads.is_empty() && self.r.params.len() == 1;
         let mut judged_dense: Vec<Option<(u128, bool)>> = Vec::new();
         let mut blocked = Vec::new();
-        // The binding of the instance before, whose matches are read already: instances
-        // come slot by slot, and the values placed in one slot most often share it.
-        let mut last: Option<&[NodeId]> = None;
+        // The binding of the instance before and its parts: instances come slot by slot,
+        // and the values placed in one slot most often share a binding.
+        let mut last: Option<(&[NodeId], usize)> = None;
         for (&(s, x), i) in instances {
             // An instance's matches depend on its left-side binding only, most often the
             // same for every value placed in one slot: read once per binding.
-            if last != Some(&i.binding[..]) && !reached.contains_key(&i.binding[..]) {
-                let empty = Tuples::default();
-                let found = matches.get(&i.binding[..]).unwrap_or(&empty);
-                if let Some((wv, _)) = witness {
-                    // The hub model needs the witnesses to depend only on the cell.
-                    let mut ws: Vec<NodeId> = found.iter().map(|t| t[wv.index()]).collect();
-                    ws.sort_unstable();
-                    ws.dedup();
-                    if *witnesses_of.entry(s).or_insert_with(|| ws.clone()) != ws {
-                        return not_slot(
-                            nac.span,
-                            format!(
-                                "which nodes this NAC looks at for {} depends on the value placed; the slot engine needs it to depend on the cell only",
-                                model.slot_name(g, s)
-                            ),
-                        );
+            let known = match last {
+                Some((b, at)) if b == &i.binding[..] => Some(at),
+                _ => reached.get(&i.binding[..]).copied(),
+            };
+            let reach = match known {
+                Some(at) => at,
+                None => {
+                    let empty = Tuples::default();
+                    let found = matches.get(&i.binding[..]).unwrap_or(&empty);
+                    if let Some((wv, _)) = witness {
+                        // The hub model needs the witnesses to depend only on the cell.
+                        let mut ws: Vec<NodeId> = found.iter().map(|t| t[wv.index()]).collect();
+                        ws.sort_unstable();
+                        ws.dedup();
+                        if *witnesses_of.entry(s).or_insert_with(|| ws.clone()) != ws {
+                            return not_slot(
+                                nac.span,
+                                format!(
+                                    "which nodes this NAC looks at for {} depends on the value placed; the slot engine needs it to depend on the cell only",
+                                    model.slot_name(g, s)
+                                ),
+                            );
+                        }
                     }
-                }
-                let mut these: Vec<(usize, bool)> = Vec::new();
-                for t in found.iter() {
-                    let p = parts.add(&reads[..match_reads], host, t);
-                    let slot = witness
-                        .is_some_and(|(wv, wa)| model.slot_of.contains_key(&(t[wv.index()], wa)));
-                    match these.iter_mut().find(|(q, _)| *q == p) {
-                        Some((_, any)) => *any |= slot,
-                        None => these.push((p, slot)),
+                    let mut these: Vec<(usize, bool)> = Vec::new();
+                    for t in found.iter() {
+                        let p = parts.add(&reads[..match_reads], host, t);
+                        let slot = witness.is_some_and(|(wv, wa)| {
+                            model.slot_of.contains_key(&(t[wv.index()], wa))
+                        });
+                        match these.iter_mut().find(|(q, _)| *q == p) {
+                            Some((_, any)) => *any |= slot,
+                            None => these.push((p, slot)),
+                        }
                     }
+                    reach_lists.push(these);
+                    reached.insert(&i.binding[..], reach_lists.len() - 1);
+                    reach_lists.len() - 1
                 }
-                reached.insert(&i.binding[..], these);
-            }
-            last = Some(&i.binding[..]);
-            for &(p, witness_slot) in &reached[&i.binding[..]] {
+            };
+            last = Some((&i.binding[..], reach));
+            for &(p, witness_slot) in &reach_lists[reach] {
                 let part = &mut parts.list[p];
-                let lhs_values: SmallVec<[Value; 2]> = lhs_reads
-                    .iter()
-                    .map(|&(v, a)| host.attr(i.binding[v.index()], a))
-                    .collect();
                 let judge_part = |params: &[Value], lhs_values: &[Value]| {
                     let statics: SmallVec<[Value; 4]> =
                         part.statics.iter().chain(lhs_values).copied().collect();
@@ -346,6 +353,10 @@ impl RuleCompiler<'_> {
                         *judged_dense[at].get_or_insert_with(|| judge_part(&i.params, &[]))
                     }
                     None => {
+                        let lhs_values: SmallVec<[Value; 2]> = lhs_reads
+                            .iter()
+                            .map(|&(v, a)| host.attr(i.binding[v.index()], a))
+                            .collect();
                         let key = (SmallVec::from_slice(&i.params), lhs_values, p);
                         *judged
                             .entry(key)
