@@ -31,18 +31,41 @@ impl<M: Mask> Tables<M> {
         &self.slot_groups[self.group_start[s] as usize..self.group_start[s + 1] as usize]
     }
 
-    /// Marks the groups to be looked at once `s` is placed: those holding it, and those
-    /// whose members its hubs block.
-    #[inline]
-    pub(super) fn touch_near_groups<const W: usize>(&self, w: &mut Work<M>, s: usize) {
-        let gw = self.group_words;
-        if gw == 0 {
+    /// Marks the groups to be looked at as `y` is placed in `s` (called before the hubs
+    /// take it): those holding `s`, and those holding an empty slot that loses a candidate
+    /// by it. Groups whose members keep their candidates are left: propagating them again
+    /// would find what it found before. Out of line: placing in grammars without groups
+    /// stays as small as it was.
+    #[inline(never)]
+    pub(super) fn touch_groups_placing<const W: usize>(&self, w: &mut Work<M>, s: usize, y: u32) {
+        self.touch_groups::<W>(w, s);
+        if self.slot_info[s].equal_only {
+            let words = self.words_of::<W>();
+            self.touch_losing::<W>(w, y as usize, &self.peers[s * words..(s + 1) * words]);
             return;
         }
-        let at = self.groups_at::<W>();
-        let near = &self.near_groups[s * gw..(s + 1) * gw];
-        for (d, &g) in w.bits[at..at + gw].iter_mut().zip(near) {
-            *d |= g;
+        for (h, row) in self.writes(s) {
+            let mut add = self.table[row + y as usize] & !self.hub::<W>(w, h);
+            while !add.is_zero() {
+                let x = add.pop_first() as usize;
+                self.touch_losing::<W>(w, x, self.readers::<W>(h));
+            }
+        }
+    }
+
+    /// Marks the groups holding the empty slots of `slots` (a slot bitset) that still
+    /// have `x`.
+    #[inline]
+    fn touch_losing<const W: usize>(&self, w: &mut Work<M>, x: usize, slots: &[u64]) {
+        let words = self.words_of::<W>();
+        let open_at = self.open_at::<W>();
+        for (j, &slots) in slots.iter().enumerate().take(words) {
+            let mut lose = w.bits[x * words + j] & w.bits[open_at + j] & slots;
+            while lose != 0 {
+                let s = j * WORD_BITS + lose.trailing_zeros() as usize;
+                lose &= lose - 1;
+                self.touch_groups::<W>(w, s);
+            }
         }
     }
 

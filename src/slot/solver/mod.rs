@@ -89,9 +89,6 @@ pub struct Tables<M: Mask> {
     slot_watched: Vec<u32>,
     /// Words of a group bitset (none without groups).
     group_words: usize,
-    /// Per slot (`group_words` words each), the groups whose members' candidates placing
-    /// there may change: its own, and those of the readers of the hubs it writes.
-    near_groups: Vec<u64>,
     /// Slots writing relation hubs (tables other than "the same value"), where the focus
     /// may run (the model blocks symmetrically): `arcs[arc_start[k]..arc_start[k + 1]]`
     /// holds, for `arc_slots[k]`, each such hub with where its rows start in `table`.
@@ -281,23 +278,6 @@ impl<M: Mask> Tables<M> {
         };
         let (group_start, slot_groups) = grouped(n, || in_groups(false));
         let (watch_start, slot_watched) = grouped(n, || in_groups(true));
-        let watched = |s: u32| {
-            &slot_watched[watch_start[s as usize] as usize..watch_start[s as usize + 1] as usize]
-        };
-        let mut near_groups = vec![0u64; n * group_words];
-        // Without groups there is nothing to mark: no slot's readers are walked.
-        let slots_near_groups = if group_words > 0 { n } else { 0 };
-        for s in 0..slots_near_groups {
-            let near = &mut near_groups[s * group_words..(s + 1) * group_words];
-            let readers = written(s)
-                .iter()
-                .map(|&h| &m.hubs[order[h as usize] as usize]);
-            for r in readers.flat_map(|h| &h.readers).chain([&(s as u32)]) {
-                for &g in watched(*r) {
-                    near[g as usize / WORD_BITS] |= 1 << (g as usize % WORD_BITS);
-                }
-            }
-        }
         Tables {
             n,
             d: m.d,
@@ -333,7 +313,6 @@ impl<M: Mask> Tables<M> {
             watch_start,
             slot_watched,
             group_words,
-            near_groups,
             arc_slots,
             arc_start,
             arcs,

@@ -21,7 +21,9 @@ impl<M: Mask> Tables<M> {
         // for the values taken from readers, in any group.
         let info = self.slot_info[s];
         w.dirty_hubs |= info.once_of;
-        self.touch_near_groups::<W>(w, s);
+        if self.has_groups() {
+            self.touch_groups_placing::<W>(w, s, y);
+        }
         if info.equal_only {
             let range = info.writes.0 as usize..info.writes.1 as usize;
             let bit = M::bit(y);
