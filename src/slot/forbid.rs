@@ -35,6 +35,7 @@ use crate::matcher::{GraphIndex, Matcher, SearchPlan, UNBOUND};
 use crate::model::{AttrId, Graph, NodeId, Value};
 use crate::rule::{Expr, Pattern};
 
+use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 use super::bounds_program::BoundsProgram;
@@ -53,6 +54,10 @@ const MAX_READS: usize = 1 << 24;
 
 /// Slots an instance reads at most to be laid out whole (see [`layout`]).
 const MAX_LAID_OUT: usize = 12;
+const _: () = assert!(
+    MAX_LAID_OUT <= 16,
+    "a layout's assignment is keyed by 16 bytes"
+);
 
 /// Assignments of an instance's empty slots (the product of their candidate counts) at
 /// most to be laid out: related pairs prune most of them, which a search of
@@ -117,7 +122,19 @@ pub struct ForbidScratch {
     seen_instance: Vec<u32>,
     seen_slot: Vec<u32>,
     round: u32,
+    /// Per grounded instance and assignment of the slots it reads (a byte each, the
+    /// value's index plus one), whether the instance matches: layouts meet the same
+    /// assignments again and again, from round to round and state to state.
+    verdicts: FxHashMap<(u32, u128), bool>,
+    /// The patterns `verdicts` was filled for (their address): a scratch serves one.
+    verdicts_of: usize,
+    /// Per grounded instance, whether its last shaving by bounds took a candidate: then
+    /// it is shaved before it is laid out (see [`SlotForbids::narrow`]).
+    shave_first: Vec<bool>,
 }
+
+/// Verdicts kept at most (under 1 MiB a worker); past it they are forgotten and kept anew.
+const MAX_VERDICTS: usize = 1 << 14;
 
 impl SlotForbids {
     /// The instances of `g`'s `forbid` patterns over its start graph, and those of its
@@ -532,10 +549,19 @@ impl SlotForbids {
         touched: &[u32],
         w: &mut Work<M>,
     ) -> Option<bool> {
+        let owner = self as *const SlotForbids as usize;
+        if scratch.verdicts_of != owner || scratch.verdicts.len() > MAX_VERDICTS {
+            scratch.verdicts.clear();
+            scratch.shave_first.clear();
+            scratch.verdicts_of = owner;
+        }
+        scratch.shave_first.resize(self.instances.len(), true);
         let ForbidScratch {
             shadow,
             range,
             cache,
+            verdicts,
+            shave_first,
             ..
         } = scratch;
         range.resize(shadow.len(), (0, 0));
@@ -554,6 +580,25 @@ impl SlotForbids {
             if root.surely_true() {
                 return None;
             }
+            if !root.may_true() {
+                // No completion can match: no candidate makes one (bounds only narrow as
+                // the ranges do).
+                continue;
+            }
+            // Laid out exactly where few enough assignments are left: that takes what the
+            // bounds' shaving below would, and more, so the shaving can be spared. It is
+            // not where it takes candidates (a renban's range, where it leaves the layout
+            // few assignments), nor where the layout cannot finish. Which comes first
+            // changes the cost only: an exact layout keeps the same values either way.
+            let lay = t.symmetric && reads.len() <= MAX_LAID_OUT;
+            let laid_first = lay && !shave_first[i as usize];
+            if laid_first {
+                if let Some(exact) = self.lay_out::<M, W>(t, i as usize, shadow, verdicts, w)? {
+                    taken |= exact;
+                    continue;
+                }
+            }
+            let mut shaved = false;
             for &e in reads {
                 if shadow[e as usize] != 0 {
                     continue;
@@ -577,7 +622,7 @@ impl SlotForbids {
                             break;
                         }
                         t.exclude::<W>(w, e as usize, x);
-                        taken = true;
+                        shaved = true;
                         cands &= !(1u128 << x);
                     }
                 }
@@ -586,9 +631,14 @@ impl SlotForbids {
                 range[e as usize] = span(cands)?;
                 root = program.again(e, shadow, &|s| range[s as usize], cache);
             }
-            // Where no completion can match, every candidate stays.
-            if t.symmetric && reads.len() <= MAX_LAID_OUT && root.may_true() {
-                taken |= self.lay_out::<M, W>(t, i as usize, shadow, w)?;
+            shave_first[i as usize] = shaved;
+            taken |= shaved;
+            // Where no completion can match, every candidate stays; where it was laid out
+            // above and nothing was shaved, the layout would meet what it met there.
+            if lay && root.may_true() && (shaved || !laid_first) {
+                taken |= self
+                    .lay_out::<M, W>(t, i as usize, shadow, verdicts, w)?
+                    .unwrap_or(false);
             }
         }
         Some(taken)
@@ -597,14 +647,17 @@ impl SlotForbids {
     /// Takes from the empty slots grounded instance `i` reads each candidate with which it
     /// matches in every assignment of them that blocks no related pair (see [`layout`]):
     /// what bounds cannot see, such as a building hidden by the ones before it in every
-    /// order the line allows. `None` when no assignment is left.
+    /// order the line allows. `None` when no assignment is left; else whether a candidate
+    /// was taken, `None` inside when the candidates allow too many assignments or the
+    /// search ran out of steps (nothing is taken then).
     fn lay_out<M: Mask, const W: usize>(
         &self,
         t: &Tables<M>,
         i: usize,
         shadow: &mut [u8],
+        verdicts: &mut FxHashMap<(u32, u128), bool>,
         w: &mut Work<M>,
-    ) -> Option<bool> {
+    ) -> Option<Option<bool>> {
         let term = self.ground[i].as_ref().expect("a grounded instance");
         let reads = self.reads_of(i);
         let held: SmallVec<[Option<u8>; 16]> = reads
@@ -617,7 +670,7 @@ impl SlotForbids {
             .filter(|&s| shadow[s as usize] == 0)
             .collect();
         if empty.is_empty() {
-            return Some(false);
+            return Some(Some(false));
         }
         let cands: SmallVec<[u128; 16]> = empty
             .iter()
@@ -630,23 +683,27 @@ impl SlotForbids {
             .try_fold(1u64, |n, c| n.checked_mul(u64::from(c.count_ones())))
             .unwrap_or(u64::MAX);
         if assignments > MAX_ASSIGNMENTS {
-            return Some(false);
+            return Some(None);
         }
         let mut keep = cands.clone();
         let mut admit = Unmatched {
             term,
+            instance: i as u32,
             reads,
             empty: &empty,
             shadow,
+            verdicts,
         };
-        layout::supported(
+        if !layout::supported(
             t.relation_rows(),
             t.d,
             &self.pairs[i],
             &held,
             &mut keep,
             &mut admit,
-        );
+        ) {
+            return Some(None);
+        }
         let mut taken = false;
         for ((&s, &c), &k) in empty.iter().zip(&cands).zip(&keep) {
             if k == 0 {
@@ -660,7 +717,7 @@ impl SlotForbids {
                 taken = true;
             }
         }
-        Some(taken)
+        Some(Some(taken))
     }
 
     /// Sets slot `s` of the mirror to `v` (0 = none), outside `sync`: a candidate tried
@@ -681,21 +738,34 @@ impl SlotForbids {
 /// Admits an assignment of an instance's slots with which its term does not hold.
 struct Unmatched<'a> {
     term: &'a Term,
+    instance: u32,
     reads: &'a [u32],
     /// The reads empty in the state: written for each assignment, then emptied again.
     empty: &'a [u32],
     shadow: &'a mut [u8],
+    verdicts: &'a mut FxHashMap<(u32, u128), bool>,
 }
 
 impl Admit for Unmatched<'_> {
     fn admits(&mut self, held: &[Option<u8>]) -> bool {
-        for (&s, v) in self.reads.iter().zip(held) {
-            self.shadow[s as usize] = v.expect("complete") + 1;
-        }
-        let holds = self.term.eval(self.shadow) == Value::Bool(true);
-        for &s in self.empty {
-            self.shadow[s as usize] = 0;
-        }
+        // At most `MAX_LAID_OUT` reads, a byte each (values below 128, plus one).
+        let assignment = held.iter().enumerate().fold(0u128, |key, (k, v)| {
+            key | u128::from(v.expect("complete") + 1) << (8 * k)
+        });
+        let (term, reads, empty, shadow) = (self.term, self.reads, self.empty, &mut *self.shadow);
+        let holds = *self
+            .verdicts
+            .entry((self.instance, assignment))
+            .or_insert_with(|| {
+                for (&s, v) in reads.iter().zip(held) {
+                    shadow[s as usize] = v.expect("complete") + 1;
+                }
+                let holds = term.eval(shadow) == Value::Bool(true);
+                for &s in empty {
+                    shadow[s as usize] = 0;
+                }
+                holds
+            });
         !holds
     }
 }

@@ -139,7 +139,8 @@ impl<M: Mask, A: Admit> Search<'_, M, A> {
 /// Narrows `keep` (per empty position of `held`, in order, its candidates) to the values
 /// some assignment of every empty position takes: within the candidates, blocking no pair
 /// of `pairs` that has an empty end (`table` as the solver's, `d` rows a table), admitted
-/// by `admit`. Left as it is when the search runs out of [`MAX_STEPS`].
+/// by `admit`. Left as it is when the search runs out of [`MAX_STEPS`]; the result says
+/// whether it was narrowed exactly.
 pub fn supported<M: Mask, A: Admit>(
     table: &[M],
     d: usize,
@@ -147,7 +148,7 @@ pub fn supported<M: Mask, A: Admit>(
     held: &[Option<u8>],
     keep: &mut [u128],
     admit: &mut A,
-) {
+) -> bool {
     let order: SmallVec<[usize; 16]> = (0..held.len()).filter(|&p| held[p].is_none()).collect();
     debug_assert_eq!(order.len(), keep.len());
     // Where each position is placed: filled ones before every empty one.
@@ -183,6 +184,7 @@ pub fn supported<M: Mask, A: Admit>(
     if finished || all_seen {
         keep.copy_from_slice(&search.seen);
     }
+    finished || all_seen
 }
 
 #[cfg(test)]
@@ -297,14 +299,15 @@ pub(super) mod tests {
                 allowed: below(u64::MAX),
             };
             let mut keep = case.cands.clone();
-            supported(
+            // Small cases: the search finishes, and says it narrowed exactly.
+            assert!(supported(
                 &case.table,
                 case.d,
                 &case.pairs,
                 &case.held,
                 &mut keep,
                 &mut admit,
-            );
+            ));
             let want = case.kept(|vals| admit.admits(vals));
             assert_eq!(
                 keep, want,

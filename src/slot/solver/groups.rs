@@ -183,7 +183,8 @@ impl<M: Mask> Tables<M> {
                 Some(None)
             };
         }
-        let mut keep: SmallVec<[u128; 16]> = SmallVec::from_elem(0, empties.len());
+        // Collected rather than `from_elem`, which fills a 16-byte element one at a time.
+        let mut keep: SmallVec<[u128; 16]> = empties.iter().map(|_| 0).collect();
         match &group.feasible {
             Some(contents) => {
                 let placed = group.members.iter().filter_map(|&m| value(m));
