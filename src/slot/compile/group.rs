@@ -117,18 +117,25 @@ impl RuleCompiler<'_> {
         // Per match of the NAC's own nodes: the group's slots, and the slots whose
         // instances reach it (which must be members).
         let mut groups: BTreeMap<Vec<NodeId>, (BTreeSet<u32>, Vec<NodeId>)> = BTreeMap::new();
+        // Instances come slot by slot, the values of one slot most often on one binding:
+        // its matches are read once.
+        let mut last: Option<(u32, &[NodeId])> = None;
         for (&(s, _), i) in instances {
+            if last == Some((s, &i.binding[..])) {
+                continue;
+            }
+            last = Some((s, &i.binding[..]));
             for t in matches
                 .get(&i.binding[..])
                 .into_iter()
                 .flat_map(Tuples::iter)
             {
-                let key = t[lhs_len..].to_vec();
-                if let Some((readers, _)) = groups.get_mut(&key) {
+                let key = &t[lhs_len..];
+                if let Some((readers, _)) = groups.get_mut(key) {
                     readers.insert(s);
                     continue;
                 }
-                groups.insert(key, (BTreeSet::from([s]), t.to_vec()));
+                groups.insert(key.to_vec(), (BTreeSet::from([s]), t.to_vec()));
             }
         }
         let gi = model.group_nacs.len() as u32;
