@@ -550,7 +550,7 @@ impl SlotForbids {
         w: &mut Work<M>,
     ) -> Option<bool> {
         let owner = self as *const SlotForbids as usize;
-        if scratch.verdicts_of != owner || scratch.verdicts.len() > MAX_VERDICTS {
+        if scratch.verdicts_of != owner {
             scratch.verdicts.clear();
             scratch.shave_first.clear();
             scratch.verdicts_of = owner;
@@ -576,7 +576,7 @@ impl SlotForbids {
                     range[e as usize] = span(t.cand::<W>(w, e as usize).to_u128())?;
                 }
             }
-            let mut root = program.bounds(shadow, &|s| range[s as usize], cache);
+            let root = program.bounds(shadow, &|s| range[s as usize], cache);
             if root.surely_true() {
                 return None;
             }
@@ -589,7 +589,8 @@ impl SlotForbids {
             // bounds' shaving below would, and more, so the shaving can be spared. It is
             // not where it takes candidates (a renban's range, where it leaves the layout
             // few assignments), nor where the layout cannot finish. Which comes first
-            // changes the cost only: an exact layout keeps the same values either way.
+            // changes the cost only: an exact layout keeps the same values either way (a
+            // shaved value is in no assignment the layout admits).
             let lay = t.symmetric && reads.len() <= MAX_LAID_OUT;
             let laid_first = lay && !shave_first[i as usize];
             if laid_first {
@@ -629,13 +630,17 @@ impl SlotForbids {
                 shadow[e as usize] = 0;
                 // What the shaving left is the slot's candidates now.
                 range[e as usize] = span(cands)?;
-                root = program.again(e, shadow, &|s| range[s as usize], cache);
+                // The program's bounds brought back to `e` empty over what is left.
+                program.again(e, shadow, &|s| range[s as usize], cache);
             }
             shave_first[i as usize] = shaved;
             taken |= shaved;
-            // Where no completion can match, every candidate stays; where it was laid out
-            // above and nothing was shaved, the layout would meet what it met there.
-            if lay && root.may_true() && (shaved || !laid_first) {
+            // Laid out now whether or not a completion can still match (the layout also
+            // takes what the related pairs leave no room for), so that the values kept
+            // are those of the layout above whichever comes first: the state, not the
+            // worker's history, decides them. Where it was laid out above and nothing was
+            // shaved, the layout would meet what it met there.
+            if lay && (shaved || !laid_first) {
                 taken |= self
                     .lay_out::<M, W>(t, i as usize, shadow, verdicts, w)?
                     .unwrap_or(false);
@@ -752,6 +757,9 @@ impl Admit for Unmatched<'_> {
         let assignment = held.iter().enumerate().fold(0u128, |key, (k, v)| {
             key | u128::from(v.expect("complete") + 1) << (8 * k)
         });
+        if self.verdicts.len() >= MAX_VERDICTS {
+            self.verdicts.clear();
+        }
         let (term, reads, empty, shadow) = (self.term, self.reads, self.empty, &mut *self.shadow);
         let holds = *self
             .verdicts
