@@ -273,7 +273,7 @@ pub fn write(out: &mut dyn Write, engine: &Engine) -> io::Result<()> {
             g.rows, g.cols, g.givens
         )?;
     }
-    for l in &grammar.layers {
+    for l in grammar.layers.iter() {
         writeln!(
             out,
             "layer {}: {} per puzzle line",

@@ -1,5 +1,7 @@
 //! A checked rule file: types, value domain, start graph, rules and final condition.
 
+use std::sync::Arc;
+
 use crate::diag::{Source, Span};
 use crate::layer::apply::{add_layers, Named};
 use crate::layer::{Layer, LayerBase, Layers};
@@ -93,12 +95,13 @@ pub struct Givens {
 /// Everything a rule file says, checked and with every generator expanded.
 #[derive(Clone, Debug)]
 pub struct Grammar {
-    /// The rule file, for diagnostics.
-    pub source: Source,
+    /// The rule file, for diagnostics. Shared, with the other parts no layer changes: a
+    /// layered puzzle's grammar copies only the base graph and its names.
+    pub source: Arc<Source>,
     /// The values (`values 1..9`, `values a b c`), by index.
-    pub domain: Domain,
+    pub domain: Arc<Domain>,
     /// Node types with their attributes, and edge labels.
-    pub types: TypeSystem,
+    pub types: Arc<TypeSystem>,
     /// The start graph before givens are placed.
     pub base: Graph,
     /// The name of each node of `base` (`r1c1`, `row1`, `box3`, `centre`, ...).
@@ -108,17 +111,17 @@ pub struct Grammar {
     /// The `start` block's givens, when the file has one.
     pub start: Option<Givens>,
     /// The rules, in declaration order.
-    pub rules: Vec<Rule>,
+    pub rules: Arc<Vec<Rule>>,
     /// `final:`; absent means GROOVE's default: a state where no rule applies.
-    pub final_cond: Option<Condition>,
+    pub final_cond: Option<Arc<Condition>>,
     /// `forbid { ... }`: a state where one of these patterns matches is pruned (it has no
     /// successors and is not final).
-    pub forbids: Vec<Pattern>,
+    pub forbids: Arc<Vec<Pattern>>,
     /// What the file probably does not mean (an unused declaration, a rule that can never
     /// apply, one that grows forever); loading succeeds with them.
-    pub warnings: Vec<crate::diag::Diagnostic>,
+    pub warnings: Arc<Vec<crate::diag::Diagnostic>>,
     /// The layers a puzzle line may carry, in declaration order (`layer NAME: ...`).
-    pub layers: Vec<Layer>,
+    pub layers: Arc<Vec<Layer>>,
     /// When the file gives its own puzzle layer content (`layer NAME: ... = { ... }`, added
     /// to `base`), the base graph without it, from which puzzle lines start.
     pub layer_base: Option<Box<LayerBase>>,

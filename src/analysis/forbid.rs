@@ -124,7 +124,7 @@ pub fn check(g: &Grammar) -> Result<(), Refusal> {
         );
     }
     let mut set = Vec::new();
-    for r in &g.rules {
+    for r in g.rules.iter() {
         for e in &r.effects {
             match e {
                 Effect::Set { var, attr, .. } => {
@@ -140,7 +140,7 @@ pub fn check(g: &Grammar) -> Result<(), Refusal> {
             }
         }
     }
-    for p in &g.forbids {
+    for p in g.forbids.iter() {
         let mut cx = Cx {
             g,
             set: set.clone(),
@@ -660,7 +660,7 @@ fn same_cells(full: &Pattern, q: &Pattern) -> bool {
 /// The attributes some rule sets.
 pub fn set_attrs(g: &Grammar) -> Vec<AttrId> {
     let mut out = Vec::new();
-    for r in &g.rules {
+    for r in g.rules.iter() {
         for e in &r.effects {
             if let Effect::Set { attr, .. } = e {
                 out.push(*attr);

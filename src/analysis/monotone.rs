@@ -79,7 +79,7 @@ impl<'g> Monotone<'g> {
             aggregate_nacs: Vec::new(),
             deletes,
         };
-        for r in &g.rules {
+        for r in g.rules.iter() {
             let f = consumed_of(types, r, &open)?;
             check_static_reads(types, r, f, &changing)?;
             check_aggregate_reads(&cx, r)?;
@@ -152,7 +152,7 @@ fn created_types(g: &Grammar, open: &Open) -> Result<Vec<NodeTypeId>, Refusal> {
     let types = &g.types;
     let tn = &types.node(open.ty).name;
     let mut created = Vec::new();
-    for r in &g.rules {
+    for r in g.rules.iter() {
         for e in &r.effects {
             if let Effect::NewNode { ty, span, .. } = e {
                 if types.is_subtype(*ty, open.ty) {

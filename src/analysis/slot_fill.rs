@@ -72,7 +72,7 @@ fn check_has_rules(g: &Grammar) -> Result<(), Refusal> {
 /// NACs may hold aggregates (the compiler takes those over the filled cell's group, see
 /// [`crate::slot::group`]); a rule's own pattern and its effects may not.
 fn check_no_aggregates(g: &Grammar) -> Result<(), Refusal> {
-    for r in &g.rules {
+    for r in g.rules.iter() {
         let effects = r.effects.iter().flat_map(|e| match e {
             Effect::Set { value, .. } => vec![value],
             Effect::NewNode { attrs, .. } => attrs.iter().map(|(_, x)| x).collect(),

@@ -2,6 +2,7 @@
 //! each section of a puzzle line will make or set.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use super::{list_or, Checker};
 use crate::diag::{Diagnostic, Diagnostics, Span};
@@ -356,7 +357,7 @@ pub(super) fn add_own_content(grammar: Grammar, file: &ast::File) -> Result<Gram
     if !items.is_empty() {
         items.sort_by_key(|d| d.span.start);
         return Err(Diagnostics {
-            source: grammar.source,
+            source: Arc::unwrap_or_clone(grammar.source),
             items,
         });
     }

@@ -12,7 +12,7 @@ pub fn warnings(g: &Grammar) -> Vec<Diagnostic> {
     let used = Usage::of(g);
     let mut out = Vec::new();
     unused_declarations(g, &used, &mut out);
-    for rule in &g.rules {
+    for rule in g.rules.iter() {
         if let Some(d) = never_matches(g, &used, rule) {
             out.push(d);
         } else if let Some(d) = grows_forever(rule) {
@@ -57,7 +57,7 @@ impl Usage {
             u.edges_in_graph[l.index()] = true;
         }
         // A puzzle line's layers add nodes and edges to its start graph.
-        for layer in &g.layers {
+        for layer in g.layers.iter() {
             match &layer.kind {
                 LayerKind::Regions { ty, label } => {
                     u.in_graph[ty.index()] = true;
@@ -82,7 +82,7 @@ impl Usage {
                 u.types[t.index()] = true;
             }
         }
-        for rule in &g.rules {
+        for rule in g.rules.iter() {
             u.pattern(&rule.lhs);
             for e in &rule.effects {
                 match e {
@@ -102,7 +102,7 @@ impl Usage {
         if let Some(c) = &g.final_cond {
             u.condition(c);
         }
-        for p in &g.forbids {
+        for p in g.forbids.iter() {
             u.pattern(p);
         }
         for t in 0..nt {

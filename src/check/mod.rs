@@ -23,6 +23,7 @@ mod tests_errors;
 mod tests_shapes;
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 pub use expand::print_expanded;
 
@@ -47,21 +48,21 @@ pub fn check(source: Source) -> Result<Grammar, Diagnostics> {
         return Err(Diagnostics { source, items });
     }
     let mut grammar = Grammar {
-        domain: cx.domain,
-        types: cx.types,
+        domain: cx.domain.into(),
+        types: cx.types.into(),
         base: cx.graph,
         names: cx.names,
         grid: cx.grid,
         start: cx.start,
-        rules: cx.rules,
-        final_cond: cx.final_cond,
-        forbids: cx.forbids,
-        warnings: Vec::new(),
-        layers: cx.layers,
+        rules: cx.rules.into(),
+        final_cond: cx.final_cond.map(Arc::new),
+        forbids: cx.forbids.into(),
+        warnings: Vec::new().into(),
+        layers: cx.layers.into(),
         layer_base: None,
-        source,
+        source: source.into(),
     };
-    grammar.warnings = lint::warnings(&grammar);
+    grammar.warnings = lint::warnings(&grammar).into();
     layers::add_own_content(grammar, &file)
 }
 

@@ -272,7 +272,7 @@ fn final_conditions_combine_patterns() {
     let g = ok(&file4(
         "final: { c: Cell { val == 1 } } and not ({ d: Cell { val == none } } or { e: Cell })",
     ));
-    let Some(Condition::And(parts)) = &g.final_cond else {
+    let Some(Condition::And(parts)) = g.final_cond.as_deref() else {
         panic!("{:?}", g.final_cond)
     };
     assert!(matches!(parts[0], Condition::Exists(_)));
@@ -464,7 +464,7 @@ fn aggregates_bind_their_nodes_after_the_enclosing_pattern() {
     ));
     assert_eq!(nac.depth(), 3);
     assert_eq!(g.rules[0].lhs.depth(), 3);
-    let Some(crate::rule::Condition::Not(inner)) = &g.final_cond else {
+    let Some(crate::rule::Condition::Not(inner)) = g.final_cond.as_deref() else {
         panic!()
     };
     let crate::rule::Condition::Exists(p) = &**inner else {

@@ -160,7 +160,10 @@ impl<'g> GraphSpace<'g> {
         GraphSpace {
             grammar,
             rules,
-            final_cond: grammar.final_cond.as_ref().map(CompiledCondition::compile),
+            final_cond: grammar
+                .final_cond
+                .as_deref()
+                .map(CompiledCondition::compile),
             start,
             canon,
             keys,

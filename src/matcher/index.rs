@@ -151,7 +151,7 @@ mod tests {
     fn matches(g: &crate::Grammar, indexed: bool) -> Vec<Vec<NodeId>> {
         let start = Engine::new(g).start_graph(None);
         let mut out = Vec::new();
-        for r in &g.rules {
+        for r in g.rules.iter() {
             let plan = SearchPlan::compile(&r.lhs);
             let mut keys = Vec::new();
             plan.lookup_keys(&mut keys);

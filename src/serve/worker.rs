@@ -159,7 +159,7 @@ fn run(job: &Job, out: &Out, started: Instant) {
             return;
         }
     };
-    for w in &grammar.warnings {
+    for w in grammar.warnings.iter() {
         out.diagnostic(RULES, &grammar.source, w);
     }
     let engine = Engine::new(&grammar).with_plan_listener(|plan: &Plan| {

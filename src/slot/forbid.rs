@@ -164,7 +164,8 @@ impl SlotForbids {
         // final states fill every slot, a state all of whose completions hold it is dead.
         let finals: Vec<&Pattern> = g
             .final_cond
-            .iter()
+            .as_deref()
+            .into_iter()
             .flat_map(conjuncts)
             .filter(|c| !model.is_all_filled(g, c))
             .filter_map(not_exists)

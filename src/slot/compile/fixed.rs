@@ -208,7 +208,7 @@ impl LayerVocabulary {
             labels: Vec::new(),
             attrs: Vec::new(),
         };
-        for layer in &g.layers {
+        for layer in g.layers.iter() {
             match &layer.kind {
                 LayerKind::Regions { ty, label } => {
                     v.types.push(*ty);
