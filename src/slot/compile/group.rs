@@ -120,7 +120,7 @@ impl RuleCompiler<'_> {
         // Instances come slot by slot, the values of one slot most often on one binding:
         // its matches are read once.
         let mut last: Option<(u32, &[NodeId])> = None;
-        for (&(s, _), i) in instances {
+        for (&(s, _), i) in instances.iter() {
             if last == Some((s, &i.binding[..])) {
                 continue;
             }

@@ -1,6 +1,6 @@
 //! Instances: every (slot, value) a rule can place, and the node that replaces each cell.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
@@ -29,8 +29,35 @@ pub(super) struct Instance {
     pub(super) params: SmallVec<[Value; 2]>,
 }
 
-/// Per rule: its instances, keyed by (slot, placed value).
-pub(super) type Instances = BTreeMap<(u32, u16), Instance>;
+/// Per rule: its instances, keyed by (slot, placed value), in key order. A sorted list,
+/// not a map: it is built once, whole, and then only read in order (a layered puzzle
+/// builds one per rule its layers reach).
+#[derive(Debug, Default)]
+pub(super) struct Instances {
+    list: Vec<((u32, u16), Instance)>,
+}
+
+impl Instances {
+    /// Sorts `list` by key; `Err` when two instances share a key.
+    fn sorted(mut list: Vec<((u32, u16), Instance)>) -> Result<Instances, ()> {
+        // Matches mostly come slot by slot already: the sort is then one pass.
+        list.sort_by_key(|&(key, _)| key);
+        match list.windows(2).any(|w| w[0].0 == w[1].0) {
+            true => Err(()),
+            false => Ok(Instances { list }),
+        }
+    }
+
+    /// Each instance with its key, in key order.
+    pub(super) fn iter(&self) -> impl Iterator<Item = (&(u32, u16), &Instance)> {
+        self.list.iter().map(|(key, i)| (key, i))
+    }
+
+    /// The keys, in order.
+    pub(super) fn keys(&self) -> impl Iterator<Item = &(u32, u16)> {
+        self.list.iter().map(|(key, _)| key)
+    }
+}
 
 impl RuleCompiler<'_> {
     /// Checks the left side and finds every (slot, value) the rule can place: one per
@@ -114,9 +141,12 @@ impl RuleCompiler<'_> {
         } else {
             (0..model.d).map(|x| vec![Value::Val(x as u16)]).collect()
         };
-        let mut instances = Instances::new();
-        // Both kinds of clash are noted, not the first met: the one-node listing and the
-        // matcher meet the matches in different orders, and the refusal must not depend on it.
+        let mut listed = Vec::new();
+        // Both kinds of clash are found whatever the order of the matches (the one-node
+        // listing and the matcher meet them in different orders): a value outside the
+        // domain is noted, a (slot, value) met twice shows once the list is sorted.
+        // Past one instance per (slot, value) some key is met twice: listing stops there.
+        let room = model.slots.len() * model.d;
         let (mut outside, mut twice) = (false, false);
         let mut each_match = |b: &[NodeId], p: &[Value]| {
             let env = BindingEnv {
@@ -127,12 +157,13 @@ impl RuleCompiler<'_> {
             };
             let node = b[c.index()];
             match (value.eval(&env), model.slot_of.get(&(node, attr))) {
+                (Value::Val(_), Some(_)) if listed.len() == room => twice = true,
                 (Value::Val(x), Some(&s)) => {
                     let i = Instance {
                         binding: SmallVec::from_slice(&b[..lhs.var_end() as usize]),
                         params: SmallVec::from_slice(p),
                     };
-                    twice |= instances.insert((s, x), i).is_some();
+                    listed.push(((s, x), i));
                 }
                 _ => outside = true,
             }
@@ -160,7 +191,8 @@ impl RuleCompiler<'_> {
                 ),
             );
         }
-        if twice {
+        let sorted = Instances::sorted(listed).ok().filter(|_| !twice);
+        let Some(instances) = sorted else {
             return not_slot(
                 r.span,
                 format!(
@@ -168,7 +200,7 @@ impl RuleCompiler<'_> {
                     r.name
                 ),
             );
-        }
+        };
         self.adopt(model, ri, &instances)?;
         Ok(instances)
     }

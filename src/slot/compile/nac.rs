@@ -276,7 +276,7 @@ impl RuleCompiler<'_> {
         // The binding of the instance before and its parts: instances come slot by slot,
         // and the values placed in one slot most often share a binding.
         let mut last: Option<(&[NodeId], usize)> = None;
-        for (&(s, x), i) in instances {
+        for (&(s, x), i) in instances.iter() {
             // An instance's matches depend on its left-side binding only, most often the
             // same for every value placed in one slot: read once per binding.
             let known = match last {

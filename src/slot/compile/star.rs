@@ -95,7 +95,7 @@ impl Star {
         // values placed there.
         // By node index: a layered puzzle compiles this anew, and the host is small.
         let mut placed = vec![0u128; host.capacity()];
-        for (&(_, x), i) in instances {
+        for (&(_, x), i) in instances.iter() {
             let n = i.binding[0].index();
             if n >= placed.len() {
                 placed.resize(n + 1, 0);
