@@ -130,8 +130,9 @@ pub struct Grammar {
 impl Grammar {
     /// The grammar of one puzzle: this one with `layers` added to its base graph (read and
     /// checked against this grammar, so every token fits), in place of the file's own layer
-    /// content if it has any. Costs a copy of the grammar; when `layers` is empty and the
-    /// file has no layer content, `self` is that grammar.
+    /// content if it has any. Costs a copy of the base graph and its names (the rest is
+    /// shared); when `layers` is empty and the file has no layer content, `self` is that
+    /// grammar.
     pub fn with_layers(&self, layers: &Layers) -> Grammar {
         // A puzzle's layers replace the file's own, as its givens replace `start`: the base
         // graph and its names are copied once, from where the puzzle starts.

@@ -86,7 +86,7 @@ impl<'g> Engine<'g> {
     /// Runs `f` with the engine of a puzzle whose line carries `layers`: this engine when
     /// they are empty and the file has no layer content of its own, else one compiled for the grammar with the layers added — layers
     /// change the start graph's structure, from which the slot engine compiles its tables,
-    /// so each such puzzle pays a copy of the grammar and a compilation of what its layers
+    /// so each such puzzle pays a copy of the base graph and a compilation of what its layers
     /// reach (the tables of NACs they cannot reach come from this engine).
     pub fn with_layers<R>(&self, layers: &Layers, f: impl FnOnce(&Engine<'_>) -> R) -> R {
         if layers.is_empty() && self.grammar.layer_base.is_none() {
