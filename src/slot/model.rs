@@ -15,12 +15,16 @@ use crate::rule::Condition;
 use super::forbid::SlotForbids;
 use super::group::{Group, GroupNac};
 
+/// Slots by index, sorted: a hub's writers or readers. Up to four inline, as many as a
+/// neighbour relation's hub holds (a layered puzzle's compilation makes thousands).
+pub type Slots = SmallVec<[u32; 4]>;
+
 /// A NAC index: the union of `table[value]` over its writers' values blocks those placed
 /// values in each of its readers.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Hub {
-    pub writers: Vec<u32>,
-    pub readers: Vec<u32>,
+    pub writers: Slots,
+    pub readers: Slots,
     pub table: u32,
 }
 
@@ -287,20 +291,27 @@ impl SlotModel {
             .collect();
         keys.sort_unstable();
         keys.dedup();
+        // Column y of (b, a): the values x in a that block y in b, set bit by bit from
+        // the rows (tables are sparse), not read a bit per row for each y.
+        let mut columns = vec![0u128; self.d];
         for (a, b) in keys {
             // A placement is (slot, value); "x in a is blocked by y in b" is bit x of row y
             // of (a, b), "y in b is blocked by x in a" bit y of row x of (b, a). Row y of
-            // the first, over the values a allows, must equal column y of the second: the
-            // pair is compared a row at a time (a puzzle with layers compiles per puzzle).
+            // the first, over the values a allows, must equal column y of the second.
             let row = |rows: Option<&[u128]>, y: usize| rows.map_or(0, |r| r[y]);
             let (ab, ba) = (blocks.get((a, b)), blocks.get((b, a)));
             let (in_a, in_b) = (self.allowed[a as usize], self.allowed[b as usize]);
+            columns.fill(0);
+            for (x, &r) in ba.unwrap_or(&[]).iter().enumerate() {
+                let mut ys = r & in_b;
+                while ys != 0 {
+                    columns[ys.trailing_zeros() as usize] |= 1 << x;
+                    ys &= ys - 1;
+                }
+            }
             for y in (0..self.d).filter(|&y| in_b & (1 << y) != 0) {
                 let forward = row(ab, y) & in_a;
-                let back = (0..self.d)
-                    .filter(|&x| row(ba, x) >> y & 1 != 0)
-                    .fold(0u128, |m, x| m | 1 << x)
-                    & in_a;
+                let back = columns[y] & in_a;
                 let differ = forward ^ back;
                 if differ == 0 {
                     continue;

@@ -1,7 +1,7 @@
 //! The shape of a NAC's blocking relation, which decides its hubs: a group node that
 //! factors it exactly, or cells that fall into cliques of mutual blocking.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -45,9 +45,9 @@ pub fn factors<'a>(
     })
 }
 
-/// The groups of slots when `pairs` (a slot blocking itself aside) is exactly "distinct
-/// members of the same group", each group of two or more, in slot order.
-pub fn cliques(pairs: &BTreeSet<(u32, u32)>) -> Option<Vec<Vec<u32>>> {
+/// The groups of slots when `pairs` (each pair once; a slot blocking itself aside) is
+/// exactly "distinct members of the same group", each group of two or more, in slot order.
+pub fn cliques(pairs: &[(u32, u32)]) -> Option<Vec<Vec<u32>>> {
     let distinct: Vec<(u32, u32)> = pairs.iter().copied().filter(|(a, b)| a != b).collect();
     let mut slots: Vec<u32> = distinct.iter().flat_map(|&(a, b)| [a, b]).collect();
     slots.sort_unstable();
@@ -88,6 +88,8 @@ pub fn cliques(pairs: &BTreeSet<(u32, u32)>) -> Option<Vec<Vec<u32>>> {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeSet;
+
     use super::*;
 
     /// Every ordered pair of distinct members, and each member with itself.
@@ -99,16 +101,15 @@ mod tests {
 
     #[test]
     fn cliques_are_found_and_partial_ones_refused() {
-        let pairs = groups(&[&[0, 1, 2], &[3, 5], &[4]]);
+        let listed = |set: BTreeSet<(u32, u32)>| set.into_iter().collect::<Vec<_>>();
+        let pairs = listed(groups(&[&[0, 1, 2], &[3, 5], &[4]]));
         assert_eq!(cliques(&pairs), Some(vec![vec![0, 1, 2], vec![3, 5]]));
         // A path 0 - 1 - 2 (anti-knight-like: not transitive).
-        let path: BTreeSet<(u32, u32)> = [(0, 1), (1, 0), (1, 2), (2, 1)].into_iter().collect();
-        assert_eq!(cliques(&path), None);
+        assert_eq!(cliques(&[(0, 1), (1, 0), (1, 2), (2, 1)]), None);
         // One direction only.
-        let one_way: BTreeSet<(u32, u32)> = [(0, 1)].into_iter().collect();
-        assert_eq!(cliques(&one_way), None);
+        assert_eq!(cliques(&[(0, 1)]), None);
         // Nothing but self-blocking.
-        assert_eq!(cliques(&groups(&[&[7]])), None);
+        assert_eq!(cliques(&listed(groups(&[&[7]]))), None);
     }
 
     #[test]

@@ -21,7 +21,7 @@ use crate::layer::LayerKind;
 use crate::model::{AttrId, LabelId, NodeId, NodeTypeId, Value};
 use crate::rule::{Expr, PathExpr, Pattern};
 
-use super::super::model::{Hub, SlotModel};
+use super::super::model::{Hub, SlotModel, Slots};
 use super::instances::Instances;
 
 /// What compiling one NAC added to the model.
@@ -29,7 +29,7 @@ use super::instances::Instances;
 struct Effect {
     /// The hubs added, each with its table (tables are shared by content, so a table's
     /// index depends on what the model held before).
-    hubs: Vec<(Vec<u32>, Vec<u32>, Vec<u128>)>,
+    hubs: Vec<(Slots, Slots, Vec<u128>)>,
     /// Tables added without a hub of their own.
     tables: Vec<Vec<u128>>,
     /// Per slot, the values this NAC removed from those some rule may place.

@@ -19,14 +19,14 @@ use super::super::group::{multisets, subsets, Contents, Group, GroupAgg, GroupNa
 use super::super::layout::Writes;
 use super::super::model::SlotModel;
 use super::instances::Instances;
-use super::{attr_key, matches_by_left_side, RuleCompiler, Tuples, MAX_NAC_MATCHES};
+use super::{attr_key, matches_by_left_side, HostIndex, RuleCompiler, MAX_NAC_MATCHES};
 
 impl RuleCompiler<'_> {
     /// Compiles a NAC the analysis accepted as reading the filled cell's group.
     pub(super) fn compile_group_nac(
         &self,
         model: &mut SlotModel,
-        host: &Graph,
+        (host, index): (&Graph, &HostIndex),
         nac: &Pattern,
         instances: &Instances,
     ) -> Result<(), Refusal> {
@@ -92,8 +92,8 @@ impl RuleCompiler<'_> {
         };
         let lhs_len = nac.bound as usize;
         let end = structure.var_end() as usize;
-        let index = GraphIndex::new(&g.types, host, &[]);
-        let m = Matcher::new(&g.types, host, &[]).with_index(&index);
+        let index = index.get_or_init(|| GraphIndex::new(&g.types, host, &[]));
+        let m = Matcher::new(&g.types, host, &[]).with_index(index);
         let Some(matches) = matches_by_left_side(&m, &structure, lhs_len) else {
             return not_slot(
                 nac.span,
@@ -125,11 +125,7 @@ impl RuleCompiler<'_> {
                 continue;
             }
             last = Some((s, &i.binding[..]));
-            for t in matches
-                .get(&i.binding[..])
-                .into_iter()
-                .flat_map(Tuples::iter)
-            {
+            for t in matches.get(&i.binding[..]) {
                 let key = &t[lhs_len..];
                 if let Some((readers, _)) = groups.get_mut(key) {
                     readers.insert(s);

@@ -1,13 +1,11 @@
 //! The hubs of one NAC: the slots that write its witnesses and the slots they block.
 
-use std::collections::BTreeSet;
-
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::model::{AttrId, Graph, NodeId, Value};
 use crate::rule::Pattern;
 
-use super::super::model::{Hub, SlotModel};
+use super::super::model::{Hub, SlotModel, Slots};
 use super::super::relation::{cliques, factors};
 use super::Tuples;
 
@@ -37,12 +35,18 @@ pub(super) fn add_hubs(
         // other" splits the slots into cliques (same row, same box by arithmetic, same
         // chain), one hub per clique says the same as one per witness, and exactly-once
         // groups become visible.
-        let slot_pairs: Option<BTreeSet<(u32, u32)>> = exact
+        let slot_pairs: Option<Vec<(u32, u32)>> = exact
             .iter()
             .map(|&(cn, dn)| Some((reader_slot(cn)?, witness_slot(dn)?)))
             .collect();
-        if let Some(groups) = slot_pairs.as_ref().and_then(cliques) {
+        let slot_pairs = slot_pairs.map(|mut pairs| {
+            pairs.sort_unstable();
+            pairs.dedup();
+            pairs
+        });
+        if let Some(groups) = slot_pairs.as_deref().and_then(cliques) {
             for members in groups {
+                let members = Slots::from_vec(members);
                 model.hubs.push(Hub {
                     writers: members.clone(),
                     readers: members,
@@ -70,7 +74,7 @@ pub(super) fn add_hubs(
         pairs.dedup();
         for run in pairs.chunk_by(|a, b| a.0 == b.0) {
             model.hubs.push(Hub {
-                writers: vec![run[0].1],
+                writers: Slots::from_elem(run[0].1, 1),
                 readers: run.iter().map(|&(_, _, r)| r).collect(),
                 table: table_id,
             });
@@ -130,14 +134,14 @@ fn narrow_by_fixed(
 #[derive(Default)]
 struct Roles {
     index: FxHashMap<NodeId, usize>,
-    hubs: Vec<(NodeId, Vec<u32>, Vec<u32>)>,
+    hubs: Vec<(NodeId, Slots, Slots)>,
 }
 
 impl Roles {
     /// The writers and readers of `hub` so far.
-    fn of(&mut self, hub: NodeId) -> (&mut Vec<u32>, &mut Vec<u32>) {
+    fn of(&mut self, hub: NodeId) -> (&mut Slots, &mut Slots) {
         let i = *self.index.entry(hub).or_insert_with(|| {
-            self.hubs.push((hub, Vec::new(), Vec::new()));
+            self.hubs.push((hub, Slots::new(), Slots::new()));
             self.hubs.len() - 1
         });
         let (_, writers, readers) = &mut self.hubs[i];
@@ -145,7 +149,7 @@ impl Roles {
     }
 
     /// Each hub's writers and readers, sorted and once each, in hub node order.
-    fn in_node_order(mut self) -> impl Iterator<Item = (Vec<u32>, Vec<u32>)> {
+    fn in_node_order(mut self) -> impl Iterator<Item = (Slots, Slots)> {
         self.hubs.sort_unstable_by_key(|h| h.0);
         self.hubs.into_iter().map(|(_, mut writers, mut readers)| {
             for list in [&mut writers, &mut readers] {

@@ -30,6 +30,7 @@
 //! and `hubs` would from its matches.
 
 use std::borrow::Cow;
+use std::cell::OnceCell;
 use std::collections::BTreeSet;
 
 use rustc_hash::FxHashMap;
@@ -39,7 +40,7 @@ use std::sync::Arc;
 use crate::analysis::slot_fill::{not_slot, slot_fill};
 use crate::analysis::{Monotone, Refusal};
 use crate::grammar::Grammar;
-use crate::matcher::{Matcher, SearchPlan};
+use crate::matcher::{GraphIndex, Matcher, SearchPlan};
 use crate::model::{AttrId, Graph, NodeId, NodeTypeId, TypeSystem, VarId};
 use crate::rule::{Expr, Pattern, Rule};
 
@@ -47,7 +48,7 @@ use super::model::SlotModel;
 use super::solver::WORD_BITS;
 use instances::{replacement, Instances};
 use recognise::{check_givens, var_type};
-use tuples::Tuples;
+use tuples::{ByLeftSide, Tuples};
 
 mod fixed;
 mod group;
@@ -80,8 +81,9 @@ fn attr_key(types: &TypeSystem, mut ty: NodeTypeId, attr: AttrId) -> AttrKey {
 /// on the graph engine, which matches NACs where they are needed instead of all at once.
 pub const MAX_NAC_MATCHES: usize = 1 << 22;
 
-/// The matches of a NAC's structure, grouped by their left-side part.
-type MatchesByLeftSide = FxHashMap<Vec<NodeId>, Tuples>;
+/// The host graph's index for the matcher, built by the first NAC that lists its matches
+/// and shared by the others (each built its own, once per NAC of every layered puzzle).
+type HostIndex<'g> = OnceCell<GraphIndex<'g>>;
 
 /// A NAC's structure (the left side's nodes, then the NAC's) matched on the start graph:
 /// each match's nodes, grouped by the left side's part (its first `lhs_len` nodes); `None`
@@ -90,30 +92,22 @@ fn matches_by_left_side(
     m: &Matcher<'_>,
     structure: &Pattern,
     lhs_len: usize,
-) -> Option<MatchesByLeftSide> {
+) -> Option<ByLeftSide> {
     let end = structure.var_end() as usize;
     let plan = SearchPlan::compile(structure);
-    let mut matches = MatchesByLeftSide::default();
+    // Listed in one buffer, then grouped: a list per left side was an allocation or two
+    // per cell of every puzzle.
+    let mut all = Tuples::new(end);
     let mut listed = 0usize;
     let flow = m.for_each_match(&plan, &mut Vec::new(), &mut |b| {
         listed += 1;
         if listed > MAX_NAC_MATCHES {
             return ControlFlow::Break(());
         }
-        // Most matches share their left side with one met before: no key to allocate.
-        match matches.get_mut(&b[..lhs_len]) {
-            Some(list) => list.push(&b[..end]),
-            None => {
-                // A left side's matches come by the dozen (a cell's row, column and box
-                // mates): room for some from the start spares the first regrowths.
-                let mut list = Tuples::with_room(end, 32);
-                list.push(&b[..end]);
-                matches.insert(b[..lhs_len].to_vec(), list);
-            }
-        }
+        all.push(&b[..end]);
         ControlFlow::Continue(())
     });
-    flow.is_continue().then_some(matches)
+    flow.is_continue().then(|| ByLeftSide::group(&all, lhs_len))
 }
 
 /// The most (slot, value) placements the compiler lists: each is an instance with its own
@@ -267,10 +261,11 @@ pub fn compile_reusing(
         }
     };
     let group_nacs = group_nacs(g)?;
+    let index = HostIndex::new();
     for (ri, ((rule, inst), groups)) in rules.iter().zip(&instances).zip(&group_nacs).enumerate() {
         rule.compile_nacs(
             &mut model,
-            &host,
+            (&host, &index),
             inst,
             groups,
             (ri, vocabulary.as_ref()),

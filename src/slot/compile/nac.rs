@@ -1,6 +1,8 @@
 //! NAC tables: a NAC becomes tables "witness value y blocks placed values x", one per
 //! tuple of the unchanging attributes its conditions read.
 
+use std::collections::hash_map::Entry;
+
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
@@ -13,7 +15,7 @@ use super::fixed::{FixedNacs, LayerVocabulary, Mark, Verdicts};
 use super::hubs::add_hubs;
 use super::instances::Instances;
 use super::star::Star;
-use super::{matches_by_left_side, RuleCompiler, Tuples, MAX_NAC_MATCHES};
+use super::{matches_by_left_side, HostIndex, RuleCompiler, Tuples, MAX_NAC_MATCHES};
 use crate::analysis::slot_fill::not_slot;
 use crate::analysis::Refusal;
 
@@ -33,7 +35,7 @@ impl RuleCompiler<'_> {
     pub(super) fn compile_nacs(
         &self,
         model: &mut SlotModel,
-        host: &Graph,
+        (host, index): (&Graph, &HostIndex),
         instances: &Instances,
         groups: &[usize],
         (ri, vocabulary): (usize, Option<&LayerVocabulary>),
@@ -54,7 +56,7 @@ impl RuleCompiler<'_> {
                 _ => None,
             };
             if groups.contains(&i) {
-                self.compile_group_nac(model, host, nac, instances)?;
+                self.compile_group_nac(model, (host, index), nac, instances)?;
             } else if let Some(e) = nac.conds.iter().find(|e| !self.is_structural(e, nac)) {
                 return not_slot(
                     e.span,
@@ -67,7 +69,7 @@ impl RuleCompiler<'_> {
                 // The reason names the rule, as every refusal of a rule does: a file with
                 // many rules says which one fell back.
                 let verdicts = verdicts.as_ref().map(|v| (v, (ri, i)));
-                self.compile_nac(model, host, nac, instances, verdicts)
+                self.compile_nac(model, (host, index), nac, instances, verdicts)
                     .map_err(|mut refusal| {
                         refusal.reason = format!("rule `{}`: {}", self.r.name, refusal.reason);
                         refusal
@@ -124,7 +126,7 @@ impl RuleCompiler<'_> {
     fn compile_nac(
         &self,
         model: &mut SlotModel,
-        host: &Graph,
+        (host, index): (&Graph, &HostIndex),
         nac: &Pattern,
         instances: &Instances,
         verdicts: Option<(&Verdicts, (usize, usize))>,
@@ -194,9 +196,9 @@ impl RuleCompiler<'_> {
         };
         let lhs_len = nac.bound as usize;
         // NAC matches (their own nodes) per static left-side match.
-        let index = GraphIndex::new(types, host, &[]);
+        let index = index.get_or_init(|| GraphIndex::new(types, host, &[]));
         let Some(matches) = matches_by_left_side(
-            &Matcher::new(types, host, &[]).with_index(&index),
+            &Matcher::new(types, host, &[]).with_index(index),
             &structure,
             lhs_len,
         ) else {
@@ -213,7 +215,7 @@ impl RuleCompiler<'_> {
             let stand_in = |n: NodeId| n.index() >= g.base.capacity();
             let cell = |n: NodeId| model.slot_of.contains_key(&(n, attr)) && !stand_in(n);
             let wi = witness.map(|(v, _)| v.index());
-            let bad = matches.values().flat_map(Tuples::iter).any(|t| {
+            let bad = matches.all().any(|t| {
                 (lhs_len..t.len()).any(|i| cell(t[i]) || (stand_in(t[i]) && Some(i) != wi))
             });
             if bad {
@@ -286,14 +288,20 @@ impl RuleCompiler<'_> {
             let reach = match known {
                 Some(at) => at,
                 None => {
-                    let empty = Tuples::default();
-                    let found = matches.get(&i.binding[..]).unwrap_or(&empty);
+                    let found = matches.get(&i.binding[..]);
                     if let Some((wv, _)) = witness {
                         // The hub model needs the witnesses to depend only on the cell.
-                        let mut ws: Vec<NodeId> = found.iter().map(|t| t[wv.index()]).collect();
+                        let mut ws: Vec<NodeId> = found.clone().map(|t| t[wv.index()]).collect();
                         ws.sort_unstable();
                         ws.dedup();
-                        if *witnesses_of.entry(s).or_insert_with(|| ws.clone()) != ws {
+                        let differs = match witnesses_of.entry(s) {
+                            Entry::Vacant(first) => {
+                                first.insert(ws);
+                                false
+                            }
+                            Entry::Occupied(first) => *first.get() != ws,
+                        };
+                        if differs {
                             return not_slot(
                                 nac.span,
                                 format!(
@@ -304,7 +312,7 @@ impl RuleCompiler<'_> {
                         }
                     }
                     let mut these: Vec<(usize, bool)> = Vec::new();
-                    for t in found.iter() {
+                    for t in found {
                         let p = parts.add(&reads[..match_reads], host, t);
                         let slot = witness.is_some_and(|(wv, wa)| {
                             model.slot_of.contains_key(&(t[wv.index()], wa))
@@ -441,7 +449,7 @@ impl RuleCompiler<'_> {
 /// alike, through one table.
 struct Parts {
     list: Vec<Part>,
-    index: FxHashMap<Vec<Value>, usize>,
+    index: FxHashMap<SmallVec<[Value; 4]>, usize>,
     /// Values of the domain.
     d: usize,
 }
@@ -449,7 +457,7 @@ struct Parts {
 /// Matches alike in the unchanging attributes read.
 struct Part {
     /// The values of those attributes, in the order of the reads.
-    statics: Vec<Value>,
+    statics: SmallVec<[Value; 4]>,
     /// The matches (left side's nodes, then the NAC's), listed once per left-side binding.
     tuples: Tuples,
     /// Per placed value x (by index), the witness values y that block it, once an
@@ -473,7 +481,7 @@ impl Parts {
             self.list[0].tuples.push(t);
             return 0;
         }
-        let statics: Vec<Value> = reads
+        let statics: SmallVec<[Value; 4]> = reads
             .iter()
             .map(|&(v, a)| host.attr(t[v.index()], a))
             .collect();

@@ -16,7 +16,7 @@ use crate::model::{AttrId, Graph, LabelId, NodeId, NodeTypeId, TypeSystem, VarId
 use crate::rule::expr::{BinOp, ExprKind};
 use crate::rule::{Expr, PathExpr, Pattern};
 
-use super::super::model::{Hub, SlotModel};
+use super::super::model::{Hub, SlotModel, Slots};
 use super::instances::Instances;
 use super::recognise::var_type;
 use super::{attr_key, RuleCompiler, MAX_NAC_MATCHES};
@@ -104,7 +104,7 @@ impl Star {
         }
         let is_placed = |n: NodeId| placed.get(n.index()).is_some_and(|&p| p != 0);
         let slot = |n: NodeId| model.slot_of.get(&(n, attr)).copied();
-        let mut hubs: Vec<(Vec<u32>, Vec<u32>)> = Vec::new();
+        let mut hubs: Vec<(Slots, Slots)> = Vec::new();
         // The values some instance places where the NAC matches.
         let mut values = 0u128;
         let mut matches = 0usize;
@@ -138,8 +138,8 @@ impl Star {
                 .copied()
                 .filter(|&n| is(n, self.cell) && is_placed(n))
                 .collect();
-            let mut writers = Vec::new();
-            let mut readers = Vec::new();
+            let mut writers = Slots::new();
+            let mut readers = Slots::new();
             for &c in &reached {
                 if witnesses.iter().any(|&d| d != c) {
                     readers.push(slot(c)?);

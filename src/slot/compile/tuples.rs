@@ -2,6 +2,9 @@
 //! per NAC for each puzzle of a layered batch, where an allocation per tuple would be
 //! most of its cost.
 
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+
 use crate::model::NodeId;
 
 /// Tuples of `width` nodes each (a match's nodes, by variable), in one buffer.
@@ -17,14 +20,6 @@ impl Tuples {
         Tuples {
             width,
             flat: Vec::new(),
-        }
-    }
-
-    /// [`Tuples::new`] with room for `tuples` tuples before it grows.
-    pub fn with_room(width: usize, tuples: usize) -> Tuples {
-        Tuples {
-            width,
-            flat: Vec::with_capacity(width * tuples),
         }
     }
 
@@ -55,6 +50,68 @@ impl Tuples {
     }
 }
 
+/// A NAC's matches grouped by their left-side part (their first `lhs_len` nodes), all in
+/// one buffer: each left side's matches together, in the order they were added.
+#[derive(Debug, Default)]
+pub struct ByLeftSide {
+    width: usize,
+    flat: Vec<NodeId>,
+    /// Per left side, the range of its tuples (by tuple index) in `flat`. Left sides of
+    /// one or two nodes (a cell, a cell and its value node) are keys without allocation.
+    index: FxHashMap<SmallVec<[NodeId; 2]>, (u32, u32)>,
+}
+
+impl ByLeftSide {
+    /// Groups `all`'s tuples by their first `lhs_len` nodes, keeping their order within
+    /// each group: a counting sort, two passes and no comparison.
+    pub fn group(all: &Tuples, lhs_len: usize) -> ByLeftSide {
+        let width = all.width;
+        let mut index: FxHashMap<SmallVec<[NodeId; 2]>, (u32, u32)> = FxHashMap::default();
+        // Per tuple its left side's number; per left side its count, then its start.
+        let mut of: Vec<u32> = Vec::with_capacity(all.flat.len() / width.max(1));
+        let mut counts: Vec<u32> = Vec::new();
+        for t in all.iter() {
+            let next = counts.len() as u32;
+            let &mut (k, _) = index
+                .entry(SmallVec::from_slice(&t[..lhs_len]))
+                .or_insert((next, 0));
+            if k == next {
+                counts.push(0);
+            }
+            counts[k as usize] += 1;
+            of.push(k);
+        }
+        let mut start = 0u32;
+        for c in &mut counts {
+            (*c, start) = (start, start + *c);
+        }
+        for range in index.values_mut() {
+            let k = range.0 as usize;
+            let end = counts.get(k + 1).copied().unwrap_or(start);
+            *range = (counts[k], end);
+        }
+        let mut flat = vec![NodeId::from_index(0); all.flat.len()];
+        for (t, &k) in all.iter().zip(&of) {
+            let at = counts[k as usize] as usize * width;
+            flat[at..at + width].copy_from_slice(t);
+            counts[k as usize] += 1;
+        }
+        ByLeftSide { width, flat, index }
+    }
+
+    /// The matches whose left side is `lhs`, in the order added (none when it has none).
+    pub fn get(&self, lhs: &[NodeId]) -> std::slice::ChunksExact<'_, NodeId> {
+        let (from, to) = self.index.get(lhs).copied().unwrap_or((0, 0));
+        let w = self.width.max(1);
+        self.flat[from as usize * w..to as usize * w].chunks_exact(w)
+    }
+
+    /// Every match, left side by left side.
+    pub fn all(&self) -> std::slice::ChunksExact<'_, NodeId> {
+        self.flat.chunks_exact(self.width.max(1))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -72,5 +129,38 @@ mod tests {
         t.sort_dedup();
         let rows: Vec<&[NodeId]> = t.iter().collect();
         assert_eq!(rows, [&[n(0), n(1)][..], &[n(0), n(2)], &[n(3), n(1)]]);
+    }
+
+    /// Grouped by the first node, each group in the order added; a left side without
+    /// matches has none.
+    #[test]
+    fn matches_grouped_by_left_side_keep_their_order() {
+        let n = NodeId::from_index;
+        let mut t = Tuples::new(3);
+        for (a, b, c) in [
+            (5, 1, 9),
+            (2, 7, 7),
+            (5, 0, 3),
+            (2, 1, 1),
+            (5, 1, 2),
+            (4, 4, 4),
+        ] {
+            t.push(&[n(a), n(b), n(c)]);
+        }
+        let grouped = ByLeftSide::group(&t, 1);
+        let rows = |lhs: usize| -> Vec<Vec<usize>> {
+            grouped
+                .get(&[n(lhs)])
+                .map(|t| t.iter().map(|x| x.index()).collect())
+                .collect()
+        };
+        assert_eq!(rows(5), [[5, 1, 9], [5, 0, 3], [5, 1, 2]]);
+        assert_eq!(rows(2), [[2, 7, 7], [2, 1, 1]]);
+        assert_eq!(rows(4), [[4, 4, 4]]);
+        assert!(rows(3).is_empty());
+        assert_eq!(grouped.all().count(), 6);
+        let by_two = ByLeftSide::group(&t, 2);
+        assert_eq!(by_two.get(&[n(5), n(1)]).count(), 2);
+        assert_eq!(by_two.get(&[n(5), n(0)]).count(), 1);
     }
 }
