@@ -245,9 +245,13 @@ pub(super) fn supported(
 ) {
     // The placed values, as a mask and counted (sized to the values the contents hold).
     // Counts per value matter only where contents repeat values.
-    let end = if contents.repeats { contents.end() } else { 0 };
+    // Sets (the common case) need neither count: nothing to fill there.
+    let counts = || match contents.repeats {
+        true => SmallVec::<[u8; 16]>::from_elem(0, contents.end()),
+        false => SmallVec::new(),
+    };
     let mut placed = 0u128;
-    let mut placed_count: SmallVec<[u8; 16]> = SmallVec::from_elem(0, end);
+    let mut placed_count = counts();
     let mut filled = 0usize;
     for x in placed_values {
         let x = usize::from(x);
@@ -263,7 +267,7 @@ pub(super) fn supported(
     }
     let k = empties.len();
     let mut left: SmallVec<[u8; 16]> = SmallVec::new();
-    let mut seen: SmallVec<[u8; 16]> = SmallVec::from_elem(0, end);
+    let mut seen = counts();
     let mut matching = Matching::new(if contents.repeats { k } else { 0 });
     // What the empty members can take between them: a content needing a value outside it
     // is passed over at once (most of a cage's contents, once a few cells are narrowed).
@@ -362,6 +366,14 @@ const MAX_CYCLE_PLACES: usize = u64::BITS as usize;
 
 impl Matching {
     fn new(k: usize) -> Matching {
+        // Sets never match (see `supported`): nothing to fill for them.
+        if k == 0 {
+            return Matching {
+                member_of: SmallVec::new(),
+                place_of: SmallVec::new(),
+                visited: SmallVec::new(),
+            };
+        }
         Matching {
             member_of: SmallVec::from_elem(usize::MAX, k),
             place_of: SmallVec::from_elem(usize::MAX, k),
