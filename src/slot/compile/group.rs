@@ -267,6 +267,10 @@ fn written_once(conds: Vec<Expr>, hash: u64) -> Arc<[Expr]> {
 /// circle's one NAC per digit) then keep only the contents all of them allow, so that
 /// each propagates them all.
 pub(super) fn list_feasible(model: &mut SlotModel) {
+    // Most grammars have no group NACs; what follows reads every hub, for each puzzle.
+    if model.groups.is_empty() {
+        return;
+    }
     let d = model.d;
     // Per table, the values it blocks in a reader while its writer holds them.
     let same: Vec<u128> = model

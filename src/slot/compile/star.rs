@@ -108,7 +108,8 @@ impl Star {
         // The values some instance places where the NAC matches.
         let mut values = 0u128;
         let mut matches = 0usize;
-        let mut members: Vec<NodeId> = Vec::new();
+        // Buffers reused group by group.
+        let (mut members, mut witnesses, mut reached) = (Vec::new(), Vec::new(), Vec::new());
         let is = |n: NodeId, t: NodeTypeId| types.is_subtype(host.ty(n), t);
         for g in host.find_nodes() {
             if !is(g, self.group) {
@@ -123,23 +124,22 @@ impl Star {
                     .map(|&(_, n)| n),
             );
             let cells = members.iter().filter(|&&n| is(n, self.cell)).count();
-            let witnesses: Vec<NodeId> = members
-                .iter()
-                .copied()
-                .filter(|&n| is(n, self.witness))
-                .collect();
+            witnesses.clear();
+            witnesses.extend(members.iter().copied().filter(|&n| is(n, self.witness)));
             matches += cells * witnesses.len();
             if matches > MAX_NAC_MATCHES {
                 return None;
             }
             // A match: a filled cell and another witness of the same group node.
-            let reached: Vec<NodeId> = members
-                .iter()
-                .copied()
-                .filter(|&n| is(n, self.cell) && is_placed(n))
-                .collect();
-            let mut writers = Slots::new();
-            let mut readers = Slots::new();
+            reached.clear();
+            reached.extend(
+                members
+                    .iter()
+                    .copied()
+                    .filter(|&n| is(n, self.cell) && is_placed(n)),
+            );
+            let mut writers = Slots::with_capacity(witnesses.len());
+            let mut readers = Slots::with_capacity(reached.len());
             for &c in &reached {
                 if witnesses.iter().any(|&d| d != c) {
                     readers.push(slot(c)?);
