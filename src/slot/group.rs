@@ -10,6 +10,8 @@
 //! content). The second fact lets the solver keep, in each empty cell, only the values of
 //! some content the group can still end with.
 
+use std::sync::Arc;
+
 use crate::model::{AttrId, Value, VarId};
 use crate::rule::{AggId, AggOp, Aggregate, Env, Expr, Fold};
 
@@ -47,8 +49,8 @@ pub struct Group {
     pub statics: Vec<(VarId, AttrId, Value)>,
     /// The contents the group may end with (its condition false once full, and the
     /// conditions of every other group over the same members too); `None` when they are
-    /// too many to list.
-    pub feasible: Option<Contents>,
+    /// too many to list. Shared: alike groups of every puzzle of a batch read one listing.
+    pub feasible: Option<Arc<Contents>>,
     /// Members related through a hub other than by equal values (neighbours on a
     /// thermometer along a row), each as (position, position, table): while the first
     /// holds `x` the second cannot take the table's row `x`. Listed where the contents are;

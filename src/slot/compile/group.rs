@@ -213,8 +213,8 @@ fn feasible_contents(
     key: FeasibleKey,
     conds: &Arc<[Expr]>,
     list: impl FnOnce() -> Option<Contents>,
-) -> Option<Contents> {
-    type Kept = FxHashMap<FeasibleKey, (Arc<[Expr]>, Option<Contents>)>;
+) -> Option<Arc<Contents>> {
+    type Kept = FxHashMap<FeasibleKey, (Arc<[Expr]>, Option<Arc<Contents>>)>;
     static KEPT: OnceLock<Mutex<Kept>> = OnceLock::new();
     let kept = KEPT.get_or_init(|| Mutex::new(FxHashMap::default()));
     let hit = kept.lock().ok().and_then(|k| {
@@ -225,7 +225,7 @@ fn feasible_contents(
     if let Some(sets) = hit {
         return sets;
     }
-    let sets = list();
+    let sets = list().map(Arc::new);
     if let Ok(mut k) = kept.lock() {
         if k.len() >= MAX_KEPT {
             k.clear();
@@ -359,15 +359,16 @@ pub(super) fn list_feasible(model: &mut SlotModel) {
             alike.entry(&group.members).or_default().push(gi);
         }
     }
-    let joint: Vec<(Vec<usize>, Contents)> = alike
+    let joint: Vec<(Vec<usize>, Arc<Contents>)> = alike
         .into_values()
         .filter(|gs| gs.len() > 1)
         .filter_map(|gs| {
-            let mut all = model.groups[gs[0]].feasible.clone()?;
-            for &g in &gs[1..] {
+            let first = model.groups[gs[0]].feasible.as_deref()?;
+            let mut all = first.intersect(model.groups[gs[1]].feasible.as_ref()?);
+            for &g in &gs[2..] {
                 all = all.intersect(model.groups[g].feasible.as_ref()?);
             }
-            Some((gs, all))
+            Some((gs, Arc::new(all)))
         })
         .collect();
     for (gs, all) in joint {
