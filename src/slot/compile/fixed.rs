@@ -48,6 +48,9 @@ pub struct FixedNacs {
     instances: HashMap<usize, Arc<Instances>>,
     /// What NAC conditions say of unchanging values, for the NACs a layer reaches.
     pub(super) verdicts: Verdicts,
+    /// Per rule, its NACs over a group: the analysis that finds them reads the rules, the
+    /// types and the final condition, which no layer changes, never the graph.
+    pub(super) group_nacs: Option<Vec<Vec<usize>>>,
 }
 
 /// A NAC condition's verdict on one placement's unchanging values: the witness values
@@ -114,6 +117,7 @@ impl FixedNacs {
             effects: HashMap::new(),
             instances: HashMap::new(),
             verdicts: Verdicts::default(),
+            group_nacs: None,
         }
     }
 

@@ -260,7 +260,11 @@ pub fn compile_reusing(
             Cow::Owned(host)
         }
     };
-    let group_nacs = group_nacs(g)?;
+    let group_nacs = match reuse.and_then(|f| f.group_nacs.as_ref()) {
+        Some(kept) => kept.clone(),
+        None => group_nacs(g)?,
+    };
+    record.group_nacs = Some(group_nacs.clone());
     let index = HostIndex::new();
     for (ri, ((rule, inst), groups)) in rules.iter().zip(&instances).zip(&group_nacs).enumerate() {
         rule.compile_nacs(
