@@ -49,8 +49,8 @@ pub struct FixedNacs {
     /// What NAC conditions say of unchanging values, for the NACs a layer reaches.
     pub(super) verdicts: Verdicts,
     /// Per rule, its NACs over a group: the analysis that finds them reads the rules, the
-    /// types and the final condition, which no layer changes, never the graph.
-    pub(super) group_nacs: Option<Vec<Vec<usize>>>,
+    /// types, the domain and the final condition, which no layer changes, never the graph.
+    pub(super) group_nacs: Option<Arc<[Vec<usize>]>>,
 }
 
 /// A NAC condition's verdict on one placement's unchanging values: the witness values

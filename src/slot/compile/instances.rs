@@ -38,14 +38,12 @@ pub(super) struct Instances {
 }
 
 impl Instances {
-    /// Sorts `list` by key; `Err` when two instances share a key.
-    fn sorted(mut list: Vec<((u32, u16), Instance)>) -> Result<Instances, ()> {
+    /// Sorts `list` by key; `None` when two instances share a key.
+    fn sorted(mut list: Vec<((u32, u16), Instance)>) -> Option<Instances> {
         // Matches mostly come slot by slot already: the sort is then one pass.
         list.sort_by_key(|&(key, _)| key);
-        match list.windows(2).any(|w| w[0].0 == w[1].0) {
-            true => Err(()),
-            false => Ok(Instances { list }),
-        }
+        let twice = list.windows(2).any(|w| w[0].0 == w[1].0);
+        (!twice).then_some(Instances { list })
     }
 
     /// Each instance with its key, in key order.
@@ -145,7 +143,8 @@ impl RuleCompiler<'_> {
         // Both kinds of clash are found whatever the order of the matches (the one-node
         // listing and the matcher meet them in different orders): a value outside the
         // domain is noted, a (slot, value) met twice shows once the list is sorted.
-        // Past one instance per (slot, value) some key is met twice: listing stops there.
+        // Past one instance per (slot, value) some key is met twice: storing stops there
+        // (the matches are still read, for a value outside the domain).
         let room = model.slots.len() * model.d;
         let (mut outside, mut twice) = (false, false);
         let mut each_match = |b: &[NodeId], p: &[Value]| {
@@ -191,7 +190,7 @@ impl RuleCompiler<'_> {
                 ),
             );
         }
-        let sorted = Instances::sorted(listed).ok().filter(|_| !twice);
+        let sorted = Instances::sorted(listed).filter(|_| !twice);
         let Some(instances) = sorted else {
             return not_slot(
                 r.span,

@@ -83,6 +83,8 @@ pub const MAX_NAC_MATCHES: usize = 1 << 22;
 
 /// The host graph's index for the matcher, built by the first NAC that lists its matches
 /// and shared by the others (each built its own, once per NAC of every layered puzzle).
+/// Its cache of what paths reach (at most `MAX_REACH_NODES` ids) lives as long as the
+/// compilation, not one NAC's.
 type HostIndex<'g> = OnceCell<GraphIndex<'g>>;
 
 /// A NAC's structure (the left side's nodes, then the NAC's) matched on the start graph:
@@ -219,6 +221,8 @@ pub fn compile_reusing(
     // nothing to reuse.
     let vocabulary =
         (replaced.is_none() && !g.layers.is_empty()).then(|| fixed::LayerVocabulary::of(g));
+    // The group NACs depend on the rules alone, whatever the slots.
+    let kept_group_nacs = reuse.and_then(|f| f.group_nacs.clone());
     let reuse = reuse.filter(|f| f.fits(&model));
     let mut record = FixedNacs::over(&model);
     let recording = vocabulary.is_some() && reuse.is_none();
@@ -260,13 +264,18 @@ pub fn compile_reusing(
             Cow::Owned(host)
         }
     };
-    let group_nacs = match reuse.and_then(|f| f.group_nacs.as_ref()) {
-        Some(kept) => kept.clone(),
-        None => group_nacs(g)?,
+    let group_nacs = match kept_group_nacs {
+        Some(kept) => kept,
+        None => group_nacs(g)?.into(),
     };
     record.group_nacs = Some(group_nacs.clone());
     let index = HostIndex::new();
-    for (ri, ((rule, inst), groups)) in rules.iter().zip(&instances).zip(&group_nacs).enumerate() {
+    for (ri, ((rule, inst), groups)) in rules
+        .iter()
+        .zip(&instances)
+        .zip(group_nacs.iter())
+        .enumerate()
+    {
         rule.compile_nacs(
             &mut model,
             (&host, &index),

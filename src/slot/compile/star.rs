@@ -138,8 +138,8 @@ impl Star {
                     .copied()
                     .filter(|&n| is(n, self.cell) && is_placed(n)),
             );
-            let mut writers = Slots::with_capacity(witnesses.len());
-            let mut readers = Slots::with_capacity(reached.len());
+            let mut writers = Slots::new();
+            let mut readers = Slots::new();
             for &c in &reached {
                 if witnesses.iter().any(|&d| d != c) {
                     readers.push(slot(c)?);

@@ -1,6 +1,6 @@
-//! Match tuples of one width stored in one flat buffer: the slot compiler lists thousands
-//! per NAC for each puzzle of a layered batch, where an allocation per tuple would be
-//! most of its cost.
+//! Match tuples of one width stored in one flat buffer, and grouped by their left-side
+//! part: the slot compiler lists thousands per NAC for each puzzle of a layered batch,
+//! where an allocation per tuple, or per left side, would be most of its cost.
 
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;

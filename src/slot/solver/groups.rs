@@ -246,9 +246,12 @@ pub(super) fn supported(
     // The placed values, as a mask and counted (sized to the values the contents hold).
     // Counts per value matter only where contents repeat values.
     // Sets (the common case) need neither count: nothing to fill there.
-    let counts = || match contents.repeats {
-        true => SmallVec::<[u8; 16]>::from_elem(0, contents.end()),
-        false => SmallVec::new(),
+    let counts = || {
+        if contents.repeats {
+            SmallVec::<[u8; 16]>::from_elem(0, contents.end())
+        } else {
+            SmallVec::new()
+        }
     };
     let mut placed = 0u128;
     let mut placed_count = counts();
