@@ -52,13 +52,15 @@ impl Tuples {
 
 /// A NAC's matches grouped by their left-side part (their first `lhs_len` nodes), all in
 /// one buffer: each left side's matches together, in the order they were added.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct ByLeftSide {
     width: usize,
     flat: Vec<NodeId>,
-    /// Per left side, the range of its tuples (by tuple index) in `flat`. Left sides of
-    /// one or two nodes (a cell, a cell and its value node) are keys without allocation.
-    index: FxHashMap<SmallVec<[NodeId; 2]>, (u32, u32)>,
+    /// Per left side, its number. Left sides of one or two nodes (a cell, a cell and its
+    /// value node) are keys without allocation.
+    index: FxHashMap<SmallVec<[NodeId; 2]>, u32>,
+    /// Left side `k`'s tuples are `starts[k]..starts[k + 1]` (by tuple index) in `flat`.
+    starts: Vec<u32>,
 }
 
 impl ByLeftSide {
@@ -66,43 +68,51 @@ impl ByLeftSide {
     /// each group: a counting sort, two passes and no comparison.
     pub fn group(all: &Tuples, lhs_len: usize) -> ByLeftSide {
         let width = all.width;
-        let mut index: FxHashMap<SmallVec<[NodeId; 2]>, (u32, u32)> = FxHashMap::default();
-        // Per tuple its left side's number; per left side its count, then its start.
+        let mut index: FxHashMap<SmallVec<[NodeId; 2]>, u32> = FxHashMap::default();
+        // Per tuple its left side's number; per left side its count.
         let mut of: Vec<u32> = Vec::with_capacity(all.flat.len() / width.max(1));
         let mut counts: Vec<u32> = Vec::new();
         for t in all.iter() {
             let next = counts.len() as u32;
-            let &mut (k, _) = index
+            let k = *index
                 .entry(SmallVec::from_slice(&t[..lhs_len]))
-                .or_insert((next, 0));
+                .or_insert(next);
             if k == next {
                 counts.push(0);
             }
             counts[k as usize] += 1;
             of.push(k);
         }
-        let mut start = 0u32;
-        for c in &mut counts {
-            (*c, start) = (start, start + *c);
+        let mut starts = Vec::with_capacity(counts.len() + 1);
+        starts.push(0);
+        for c in &counts {
+            starts.push(starts[starts.len() - 1] + c);
         }
-        for range in index.values_mut() {
-            let k = range.0 as usize;
-            let end = counts.get(k + 1).copied().unwrap_or(start);
-            *range = (counts[k], end);
-        }
+        // Each left side's next free place, from its start.
+        let mut next = counts;
+        let groups = next.len();
+        next.copy_from_slice(&starts[..groups]);
         let mut flat = vec![NodeId::from_index(0); all.flat.len()];
         for (t, &k) in all.iter().zip(&of) {
-            let at = counts[k as usize] as usize * width;
+            let at = next[k as usize] as usize * width;
             flat[at..at + width].copy_from_slice(t);
-            counts[k as usize] += 1;
+            next[k as usize] += 1;
         }
-        ByLeftSide { width, flat, index }
+        ByLeftSide {
+            width,
+            flat,
+            index,
+            starts,
+        }
     }
 
     /// The matches whose left side is `lhs`, in the order added (none when it has none).
     pub fn get(&self, lhs: &[NodeId]) -> std::slice::ChunksExact<'_, NodeId> {
-        let (from, to) = self.index.get(lhs).copied().unwrap_or((0, 0));
         let w = self.width.max(1);
+        let (from, to) = match self.index.get(lhs) {
+            Some(&k) => (self.starts[k as usize], self.starts[k as usize + 1]),
+            None => (0, 0),
+        };
         self.flat[from as usize * w..to as usize * w].chunks_exact(w)
     }
 
