@@ -51,6 +51,14 @@ pub enum BinOp {
 }
 
 impl BinOp {
+    /// An equality or an ordering: a boolean of two values of one kind.
+    pub fn is_comparison(self) -> bool {
+        matches!(
+            self,
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+        )
+    }
+
     pub fn symbol(self) -> &'static str {
         match self {
             BinOp::Eq => "==",
@@ -170,6 +178,7 @@ impl Fold {
     /// Adds one match, where the expression is `v` (anything for `count`). True once the
     /// result is settled (`any` met true, `all` met a match that fails, a sum overflowed),
     /// so that the caller may stop.
+    #[inline]
     pub fn add(&mut self, v: Value) -> bool {
         if self.settled {
             return true;

@@ -51,8 +51,10 @@ impl BoundsProgram {
         // an earlier walk for the same slot passed, then put in evaluation order.
         let mut leaves: Vec<(u32, u32)> = Vec::new();
         for (i, step) in p.steps.iter().enumerate() {
-            if let Step::Slot(s) = step {
-                leaves.push((*s, i as u32));
+            match step {
+                Step::Slot(s) | Step::SlotInt(s, _) => leaves.push((*s, i as u32)),
+                Step::Compare(_, a, b) => leaves.extend([(*a, i as u32), (*b, i as u32)]),
+                _ => {}
             }
         }
         leaves.sort_unstable();
@@ -85,12 +87,15 @@ impl BoundsProgram {
     /// operands laid out so far, above what the callers hold.
     fn lay_out(&mut self, term: &Term, stack: &mut Vec<u32>) -> u32 {
         let base = stack.len();
-        term.for_each_operand(&mut |a| {
-            let i = self.lay_out(a, stack);
-            stack.push(i);
+        let step = term.fused_step().unwrap_or_else(|| {
+            term.for_each_operand(&mut |a| {
+                let i = self.lay_out(a, stack);
+                stack.push(i);
+            });
+            term.step()
         });
         let me = self.steps.len() as u32;
-        self.steps.push(term.step());
+        self.steps.push(step);
         self.operands.extend(stack.drain(base..));
         self.operand_start.push(self.operands.len() as u32);
         me

@@ -39,11 +39,12 @@ use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 use super::bounds_program::BoundsProgram;
-use super::ground::{Bounds, Grounder, Term, MAX_TERM_NODES};
+use super::ground::{Bounds, Grounder, MAX_TERM_NODES};
 use super::layout::{self, Admit, Pairs, Writes};
 use super::mask::Mask;
 use super::model::SlotModel;
 use super::solver::{Tables, Work};
+use super::term_program::TermProgram;
 
 /// Instances listed at most, over all patterns; past it the grammar runs on whole graphs
 /// (a pattern over unrelated nodes, such as three cells joined by conditions only).
@@ -74,8 +75,9 @@ pub struct SlotForbids {
     /// Per instance, whether it comes from the final condition: it is not forbidden on
     /// the way, only narrowed by its bounds.
     bounds_only: Vec<bool>,
-    /// Per instance, its conditions as a term over slots, where it could be grounded.
-    ground: Vec<Option<Term>>,
+    /// Per instance, its conditions as a term over slots, where it could be grounded, laid
+    /// out for exact evaluation.
+    ground: Vec<Option<TermProgram>>,
     /// Per grounded instance, its term laid out for narrowing (see [`BoundsProgram`]).
     programs: Vec<Option<BoundsProgram>>,
     /// Per grounded instance, the pairs of slots it reads that a hub relates, by position
@@ -260,7 +262,7 @@ impl SlotForbids {
                 reads.sort_unstable();
                 reads.dedup();
                 out.programs.push(term.as_ref().map(BoundsProgram::new));
-                out.ground.push(term);
+                out.ground.push(term.as_ref().map(TermProgram::new));
                 out.bounds_only.push(of_final);
                 out.reads.extend(reads);
                 if out.reads.len() > MAX_READS {
@@ -324,7 +326,7 @@ impl SlotForbids {
     /// Whether instance `i` matches on the scratch's mirror.
     fn matches(&self, g: &Grammar, scratch: &mut ForbidScratch, i: usize) -> bool {
         if let Some(t) = &self.ground[i] {
-            return t.holds(&scratch.shadow);
+            return t.eval(&scratch.shadow) == Value::Bool(true);
         }
         let inst = &self.instances[i];
         let plan = &self.checks[inst.pattern as usize];
@@ -743,7 +745,7 @@ impl SlotForbids {
 
 /// Admits an assignment of an instance's slots with which its term does not hold.
 struct Unmatched<'a> {
-    term: &'a Term,
+    term: &'a TermProgram,
     instance: u32,
     reads: &'a [u32],
     /// The reads empty in the state: written for each assignment, then emptied again.

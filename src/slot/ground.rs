@@ -20,8 +20,11 @@ use std::sync::Arc;
 use crate::grammar::Grammar;
 use crate::matcher::{Matcher, SearchPlan};
 use crate::model::{AttrId, NodeId, Value};
+#[cfg(test)]
 use crate::rule::expr::{binary, to_int, to_value, unary};
-use crate::rule::{AggOp, BinOp, Expr, ExprKind, Fold, Pattern, UnOp};
+#[cfg(test)]
+use crate::rule::Fold;
+use crate::rule::{AggOp, BinOp, Expr, ExprKind, Pattern, UnOp};
 
 use super::model::SlotModel;
 
@@ -45,8 +48,8 @@ pub enum Term {
 /// One match of an aggregate's pattern: it counts when `when` holds, adding `body`.
 #[derive(Clone, Debug)]
 pub struct Item {
-    when: Term,
-    body: Term,
+    pub(super) when: Term,
+    pub(super) body: Term,
 }
 
 /// What grounding needs: the start graph's matcher, the slots and the attributes rules set.
@@ -167,11 +170,15 @@ fn and(a: Term, b: Term) -> Term {
 impl Term {
     /// Whether the condition holds where the slots hold `vals` (0 = empty, else the
     /// value's index plus one).
+    #[cfg(test)]
     pub fn holds(&self, vals: &[u8]) -> bool {
         self.eval(vals) == Value::Bool(true)
     }
 
-    /// The term's value, as [`Expr::eval`] gives it on the state's graph.
+    /// The term's value, as [`Expr::eval`] gives it on the state's graph: the reference
+    /// for [`super::term_program::TermProgram`], which the search evaluates (kept for the
+    /// tests).
+    #[cfg(test)]
     pub fn eval(&self, vals: &[u8]) -> Value {
         match self {
             Term::Const(v) => *v,
@@ -212,6 +219,25 @@ impl Term {
                 |k| items[k].when.bounds(vals, range),
                 |k| items[k].body.bounds(vals, range),
             ),
+        }
+    }
+
+    /// The one step that computes this node's bounds from the slots it reads, where it
+    /// is a comparison of two slots or a slot's integer: the bulk of sight lines' and
+    /// cages' terms, laid out without their operands.
+    pub(super) fn fused_step(&self) -> Option<Step> {
+        match self {
+            Term::Binary(op, a, b) => match (&**a, &**b) {
+                (Term::Slot(a), Term::Slot(b)) if op.is_comparison() => {
+                    Some(Step::Compare(*op, *a, *b))
+                }
+                _ => None,
+            },
+            Term::ToInt(x, ints) => match &**x {
+                Term::Slot(s) => Some(Step::SlotInt(*s, ints.clone())),
+                _ => None,
+            },
+            _ => None,
         }
     }
 
@@ -272,6 +298,10 @@ impl Term {
 pub enum Step {
     Const(Bounds),
     Slot(u32),
+    /// Two slots compared (`Binary` over two `Slot`s, in one step).
+    Compare(BinOp, u32, u32),
+    /// A slot's value's integer (`ToInt` over a `Slot`, in one step).
+    SlotInt(u32, Arc<[i64]>),
     Unary(UnOp),
     Binary(BinOp),
     ToInt(Arc<[i64]>),
@@ -293,6 +323,10 @@ impl Step {
         match self {
             Step::Const(b) => *b,
             Step::Slot(s) => slot_bounds(*s, vals, range),
+            Step::Compare(op, a, b) => {
+                slot_bounds(*a, vals, range).binary(*op, slot_bounds(*b, vals, range))
+            }
+            Step::SlotInt(s, ints) => slot_bounds(*s, vals, range).to_int(ints),
             Step::Unary(op) => arg(0).unary(*op),
             Step::Binary(op) => arg(0).binary(*op, arg(1)),
             Step::ToInt(ints) => arg(0).to_int(ints),

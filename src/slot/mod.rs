@@ -18,6 +18,7 @@ pub mod model;
 pub mod pick;
 pub mod relation;
 pub mod solver;
+mod term_program;
 
 pub use colouring::ColouringSpace;
 #[cfg(test)]

@@ -1,0 +1,373 @@
+//! A grounded term laid out flat for exact evaluation: one pass over a list of operations
+//! with a value stack, jumping where `and`, `or` and a fold settle early, instead of a walk
+//! down the term's boxes.
+//!
+//! A layout ([`super::layout`]) asks whether an instance matches on every assignment of
+//! its slots it meets; on a skyscraper's or a renban's lines these evaluations were a fifth
+//! of the search, mostly spent going down and up the tree. The program computes exactly
+//! what `Term::eval` computes (the reference the tests compare with), in the same order,
+//! stopping where it stops; the comparison of two slots, the bulk of a sight line's term,
+//! is one operation.
+
+use std::sync::Arc;
+
+use crate::model::Value;
+use crate::rule::expr::{binary, to_int, to_value, unary};
+use crate::rule::{AggOp, BinOp, Fold, UnOp};
+
+use super::ground::Term;
+use super::slot_value;
+
+/// One operation: it pops its operands from the value stack and pushes its result, or
+/// moves on to another operation.
+#[derive(Clone, Debug)]
+enum Op {
+    Const(Value),
+    Slot(u32),
+    /// `binary(op, a, b)` of two slots' values, for an ordering or an equality.
+    Compare(BinOp, u32, u32),
+    /// A slot's value's integer.
+    SlotInt(u32, Arc<[i64]>),
+    Unary(UnOp),
+    Binary(BinOp),
+    ToInt(Arc<[i64]>),
+    ToValue(Arc<[i64]>),
+    /// The left operand of an `and` popped: unless it is true, `false` is pushed and the
+    /// program goes on at the operation given (past the right operand).
+    And(u32),
+    /// The left operand of an `or` popped: when it is true, `true` is pushed and the
+    /// program goes on at the operation given.
+    Or(u32),
+    /// The right operand of an `and` or an `or` made a boolean: whether it is true.
+    Truth,
+    /// A fold begins.
+    Fold(AggOp),
+    /// A match's condition popped: unless it is true, the program goes on at the next
+    /// match (the operation given).
+    When(u32),
+    /// A match's value popped into the innermost fold: once the fold is settled, the
+    /// program goes on at its end (the operation given).
+    Add(u32),
+    /// The innermost fold ends: its result is pushed.
+    End,
+}
+
+/// A term's operations, in evaluation order.
+#[derive(Clone, Debug)]
+pub struct TermProgram {
+    ops: Vec<Op>,
+    /// The most values and the most folds the program stacks at once.
+    depth: usize,
+    folds: usize,
+}
+
+impl TermProgram {
+    pub fn new(term: &Term) -> TermProgram {
+        let mut p = TermProgram {
+            ops: Vec::new(),
+            depth: 0,
+            folds: 0,
+        };
+        p.lay_out(term);
+        (p.depth, p.folds) = p.heights();
+        p
+    }
+
+    /// The most values and folds stacked at once, over every path through the program
+    /// (each operation's stack height is the same whichever way it is reached).
+    fn heights(&self) -> (usize, usize) {
+        let (mut top, mut open) = (0usize, 0usize);
+        let (mut depth, mut folds) = (0, 0);
+        for op in &self.ops {
+            match op {
+                Op::Const(_) | Op::Slot(_) | Op::Compare(..) | Op::SlotInt(..) => top += 1,
+                Op::Binary(_) | Op::And(_) | Op::Or(_) | Op::When(_) | Op::Add(_) => top -= 1,
+                Op::Unary(_) | Op::ToInt(_) | Op::ToValue(_) | Op::Truth => {}
+                Op::Fold(_) => open += 1,
+                Op::End => {
+                    open -= 1;
+                    top += 1;
+                }
+            }
+            depth = depth.max(top);
+            folds = folds.max(open);
+        }
+        (depth, folds)
+    }
+
+    /// The index the next operation takes.
+    fn here(&self) -> u32 {
+        self.ops.len() as u32
+    }
+
+    fn lay_out(&mut self, term: &Term) {
+        match term {
+            Term::Const(v) => self.ops.push(Op::Const(*v)),
+            Term::Slot(s) => self.ops.push(Op::Slot(*s)),
+            Term::Unary(op, x) => {
+                self.lay_out(x);
+                self.ops.push(Op::Unary(*op));
+            }
+            Term::Binary(op @ (BinOp::And | BinOp::Or), a, b) => {
+                self.lay_out(a);
+                let jump = self.ops.len();
+                self.ops.push(Op::Truth);
+                self.lay_out(b);
+                self.ops.push(Op::Truth);
+                let end = self.here();
+                self.ops[jump] = if *op == BinOp::And {
+                    Op::And(end)
+                } else {
+                    Op::Or(end)
+                };
+            }
+            Term::Binary(op, a, b) => match (&**a, &**b) {
+                (Term::Slot(x), Term::Slot(y)) if op.is_comparison() => {
+                    self.ops.push(Op::Compare(*op, *x, *y));
+                }
+                _ => {
+                    self.lay_out(a);
+                    self.lay_out(b);
+                    self.ops.push(Op::Binary(*op));
+                }
+            },
+            Term::ToInt(x, ints) => match &**x {
+                Term::Slot(s) => self.ops.push(Op::SlotInt(*s, ints.clone())),
+                _ => {
+                    self.lay_out(x);
+                    self.ops.push(Op::ToInt(ints.clone()));
+                }
+            },
+            Term::ToValue(x, ints) => {
+                self.lay_out(x);
+                self.ops.push(Op::ToValue(ints.clone()));
+            }
+            Term::Fold(op, items) => {
+                self.ops.push(Op::Fold(*op));
+                // The `Add` of every match jumps to the end, known once all are laid out.
+                let mut adds = Vec::with_capacity(items.len());
+                for item in items {
+                    // A match whose condition is a constant counts always or never: most
+                    // aggregates' patterns hold no condition on what changes.
+                    let when = match &item.when {
+                        Term::Const(Value::Bool(true)) => None,
+                        Term::Const(_) => continue,
+                        when => {
+                            self.lay_out(when);
+                            self.ops.push(Op::When(0));
+                            Some(self.ops.len() - 1)
+                        }
+                    };
+                    self.lay_out(&item.body);
+                    adds.push(self.ops.len());
+                    self.ops.push(Op::Add(0));
+                    if let Some(when) = when {
+                        self.ops[when] = Op::When(self.here());
+                    }
+                }
+                let end = self.here();
+                for a in adds {
+                    self.ops[a] = Op::Add(end);
+                }
+                self.ops.push(Op::End);
+            }
+        }
+    }
+
+    /// The term's value where the slots hold `vals` (0 = empty, else the value's index
+    /// plus one), as [`Term::eval`] gives it.
+    pub fn eval(&self, vals: &[u8]) -> Value {
+        // The stacks live in arrays where the term is shallow enough, as nearly all are.
+        if self.depth <= SHALLOW && self.folds <= SHALLOW_FOLDS {
+            let mut stack = [Value::None; SHALLOW];
+            let mut folds = [const { None }; SHALLOW_FOLDS];
+            self.run(vals, &mut stack, &mut folds)
+        } else {
+            let mut stack = vec![Value::None; self.depth];
+            let mut folds: Vec<Option<Fold>> = (0..self.folds).map(|_| None).collect();
+            self.run(vals, &mut stack, &mut folds)
+        }
+    }
+
+    /// [`Self::eval`] with room for the values and folds the program stacks at most.
+    #[inline(always)]
+    fn run(&self, vals: &[u8], stack: &mut [Value], folds: &mut [Option<Fold>]) -> Value {
+        // The number of values and folds on the stacks.
+        let (mut top, mut open) = (0usize, 0usize);
+        let mut at = 0;
+        while let Some(op) = self.ops.get(at) {
+            at += 1;
+            match op {
+                Op::Const(v) => {
+                    stack[top] = *v;
+                    top += 1;
+                }
+                Op::Slot(s) => {
+                    stack[top] = slot_value(vals[*s as usize]);
+                    top += 1;
+                }
+                Op::Compare(op, a, b) => {
+                    stack[top] = compare(*op, vals[*a as usize], vals[*b as usize]);
+                    top += 1;
+                }
+                Op::SlotInt(s, ints) => {
+                    stack[top] = to_int(slot_value(vals[*s as usize]), ints);
+                    top += 1;
+                }
+                Op::Unary(op) => stack[top - 1] = unary(*op, stack[top - 1]),
+                Op::Binary(op) => {
+                    top -= 1;
+                    stack[top - 1] = binary(*op, stack[top - 1], stack[top]);
+                }
+                Op::ToInt(ints) => stack[top - 1] = to_int(stack[top - 1], ints),
+                Op::ToValue(ints) => stack[top - 1] = to_value(stack[top - 1], ints),
+                Op::And(end) => {
+                    if stack[top - 1] == Value::Bool(true) {
+                        top -= 1;
+                    } else {
+                        stack[top - 1] = Value::Bool(false);
+                        at = *end as usize;
+                    }
+                }
+                Op::Or(end) => {
+                    if stack[top - 1] == Value::Bool(true) {
+                        at = *end as usize;
+                    } else {
+                        top -= 1;
+                    }
+                }
+                Op::Truth => stack[top - 1] = Value::Bool(stack[top - 1] == Value::Bool(true)),
+                Op::Fold(op) => {
+                    folds[open] = Some(Fold::new(*op));
+                    open += 1;
+                }
+                Op::When(next) => {
+                    top -= 1;
+                    if stack[top] != Value::Bool(true) {
+                        at = *next as usize;
+                    }
+                }
+                Op::Add(end) => {
+                    top -= 1;
+                    let fold = folds[open - 1].as_mut().expect("a fold is open");
+                    if fold.add(stack[top]) {
+                        at = *end as usize;
+                    }
+                }
+                Op::End => {
+                    open -= 1;
+                    stack[top] = folds[open].take().expect("a fold is open").finish();
+                    top += 1;
+                }
+            }
+        }
+        debug_assert_eq!((top, open), (1, 0));
+        stack[0]
+    }
+}
+
+/// Values and folds stacked at most for the stacks to live in arrays.
+const SHALLOW: usize = 16;
+const SHALLOW_FOLDS: usize = 4;
+
+/// `binary(op, ...)` of two slots' values: filled slots hold values, which compare as their
+/// indices (one less than the bytes); an empty one is `none`, left to `binary`.
+#[inline]
+fn compare(op: BinOp, a: u8, b: u8) -> Value {
+    if a == 0 || b == 0 {
+        return binary(op, slot_value(a), slot_value(b));
+    }
+    Value::Bool(match op {
+        BinOp::Eq => a == b,
+        BinOp::Ne => a != b,
+        BinOp::Lt => a < b,
+        BinOp::Le => a <= b,
+        BinOp::Gt => a > b,
+        _ => a >= b,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::ground::tests::terms;
+    use super::super::ground::Item;
+    use super::*;
+
+    fn slot(s: u32) -> Box<Term> {
+        Box::new(Term::Slot(s))
+    }
+
+    /// Terms with `and`, and with operands that are not booleans where one is read as a
+    /// condition, beside the grounding tests' terms.
+    fn more_terms() -> Vec<Term> {
+        let lt = |a, b| Box::new(Term::Binary(BinOp::Lt, slot(a), slot(b)));
+        let none = Box::new(Term::Const(Value::None));
+        vec![
+            Term::Binary(
+                BinOp::And,
+                lt(0, 1),
+                Box::new(Term::Binary(BinOp::Ne, slot(2), none)),
+            ),
+            Term::Binary(BinOp::And, slot(0), lt(1, 2)),
+            Term::Binary(BinOp::Or, slot(1), lt(2, 0)),
+            Term::Binary(
+                BinOp::Or,
+                Box::new(Term::Binary(BinOp::And, lt(0, 1), lt(1, 2))),
+                Box::new(Term::Binary(BinOp::Ge, slot(0), slot(2))),
+            ),
+            // Matches that count never, always, or where a slot is below another.
+            Term::Fold(
+                AggOp::Max,
+                [Value::Bool(false), Value::None, Value::Bool(true)]
+                    .into_iter()
+                    .map(Term::Const)
+                    .chain([*lt(1, 2)])
+                    .enumerate()
+                    .map(|(k, when)| Item {
+                        when,
+                        body: *slot(k as u32 % 3),
+                    })
+                    .collect(),
+            ),
+        ]
+    }
+
+    /// The program's value is the term's on every assignment of three slots, empty ones
+    /// included.
+    #[test]
+    fn programs_evaluate_as_their_terms_do() {
+        let mut checked = 0;
+        for t in terms().into_iter().chain(more_terms()) {
+            let program = TermProgram::new(&t);
+            for code in 0..5u32.pow(3) {
+                let vals: Vec<u8> = (0..3).map(|s| (code / 5u32.pow(s) % 5) as u8).collect();
+                assert_eq!(program.eval(&vals), t.eval(&vals), "{t:?} at {vals:?}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 1_000);
+    }
+
+    /// Slots compared one operation at a time, filled or empty, as `binary` compares them.
+    #[test]
+    fn compared_slots_are_compared_as_values() {
+        for op in [
+            BinOp::Eq,
+            BinOp::Ne,
+            BinOp::Lt,
+            BinOp::Le,
+            BinOp::Gt,
+            BinOp::Ge,
+        ] {
+            for a in 0..4u8 {
+                for b in 0..4u8 {
+                    assert_eq!(
+                        compare(op, a, b),
+                        binary(op, slot_value(a), slot_value(b)),
+                        "{op:?} {a} {b}"
+                    );
+                }
+            }
+        }
+    }
+}
