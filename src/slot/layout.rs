@@ -104,7 +104,14 @@ impl<M: Mask, A: Admit> Search<'_, M, A> {
     /// or the steps run out (nothing more to learn).
     fn place(&mut self, k: usize) -> bool {
         if k == self.order.len() {
-            if self.admit.admits(&self.held) {
+            // An assignment whose every value was seen already can teach nothing: its
+            // test, the costly part of a leaf, is spared.
+            let fresh = self
+                .seen
+                .iter()
+                .zip(self.order)
+                .any(|(s, &at)| s >> self.held[at].expect("placed") & 1 == 0);
+            if fresh && self.admit.admits(&self.held) {
                 for (s, &at) in self.seen.iter_mut().zip(self.order) {
                     *s |= 1u128 << self.held[at].expect("placed");
                 }
