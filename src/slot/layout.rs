@@ -13,9 +13,15 @@ use super::model::SlotModel;
 /// The most values tried in one search: past it the candidates stay as they are.
 pub const MAX_STEPS: usize = 1 << 14;
 
-/// The relations to check as one empty position is placed: (other position, table,
-/// whether the other position's value blocks this one's).
-type Checks = SmallVec<[(u16, u32, bool); 4]>;
+/// The relations to check as one empty position is placed, each as (other position,
+/// table): those where the other position's value blocks this one's, whose rows give the
+/// values blocked at once, and those where this one's value blocks the other's, checked
+/// value by value.
+#[derive(Clone, Default)]
+struct Checks {
+    from_other: SmallVec<[(u16, u32); 4]>,
+    to_other: SmallVec<[(u16, u32); 4]>,
+}
 
 /// Related pairs of positions, each as (position, position, table): while the first holds
 /// `x` the second cannot take what row `x` of the table blocks.
@@ -90,13 +96,24 @@ struct Search<'a, M: Mask, A: Admit> {
 }
 
 impl<M: Mask, A: Admit> Search<'_, M, A> {
-    /// Whether `x` in the `k`-th empty position respects every relation to those placed.
+    /// The values the positions placed block in the `k`-th empty position through the
+    /// relations read from them: each such relation's row gives them at once.
+    fn blocked(&self, k: usize) -> M {
+        self.checks[k]
+            .from_other
+            .iter()
+            .fold(M::ZERO, |m, &(other, t)| {
+                let y = self.held[usize::from(other)].expect("placed before");
+                m | self.table[t as usize * self.d + usize::from(y)]
+            })
+    }
+
+    /// Whether `x` in the `k`-th empty position blocks no value of those placed, through
+    /// the relations read from it.
     fn respects(&self, k: usize, x: u8) -> bool {
-        self.checks[k].iter().all(|&(other, t, from_other)| {
+        self.checks[k].to_other.iter().all(|&(other, t)| {
             let y = self.held[usize::from(other)].expect("placed before");
-            let (row, blocked) = if from_other { (y, x) } else { (x, y) };
-            self.table[t as usize * self.d + usize::from(row)] & M::bit(u32::from(blocked))
-                == M::ZERO
+            self.table[t as usize * self.d + usize::from(x)] & M::bit(u32::from(y)) == M::ZERO
         })
     }
 
@@ -119,6 +136,7 @@ impl<M: Mask, A: Admit> Search<'_, M, A> {
             return self.seen.iter().zip(self.cands).any(|(s, c)| s != c);
         }
         let at = self.order[k];
+        let blocked = self.blocked(k);
         let mut left = self.cands[k];
         while left != 0 {
             let x = left.trailing_zeros() as u8;
@@ -127,7 +145,10 @@ impl<M: Mask, A: Admit> Search<'_, M, A> {
             if self.steps > MAX_STEPS {
                 return false;
             }
-            if !self.respects(k, x) || !self.admit.may_add(&self.held, x) {
+            if blocked & M::bit(u32::from(x)) != M::ZERO
+                || !self.respects(k, x)
+                || !self.admit.may_add(&self.held, x)
+            {
                 continue;
             }
             self.held[at] = Some(x);
@@ -163,15 +184,15 @@ pub fn supported<M: Mask, A: Admit>(
     for (k, &p) in order.iter().enumerate() {
         rank[p] = k + 1;
     }
-    let mut checks: SmallVec<[Checks; 16]> = SmallVec::from_elem(SmallVec::new(), order.len());
+    let mut checks: SmallVec<[Checks; 16]> = SmallVec::from_elem(Checks::default(), order.len());
     for &(i, j, t) in pairs {
         let (ri, rj) = (rank[usize::from(i)], rank[usize::from(j)]);
         // Checked when the later of the two is placed; two filled positions were checked
         // when they were filled.
         if ri > rj {
-            checks[ri - 1].push((j, t, false));
+            checks[ri - 1].to_other.push((j, t));
         } else if rj > ri {
-            checks[rj - 1].push((i, t, true));
+            checks[rj - 1].from_other.push((i, t));
         }
     }
     let cands: SmallVec<[u128; 16]> = keep.iter().copied().collect();
