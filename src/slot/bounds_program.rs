@@ -5,10 +5,11 @@
 //! Narrowing tries the least and greatest candidates of every empty slot a term reads,
 //! each try a question about the whole term; on a skyscraper's sight lines these tries
 //! are most of the search. The nodes are the term's own, in an order where operands come
-//! before the node that reads them, and each computes its bounds exactly as
-//! `Term::bounds` does (the reference the tests compare with).
+//! before the node that reads them, but for a comparison of two slots and a slot's integer,
+//! each one node with the slots it reads ([`Term::fused`]); each computes its bounds exactly
+//! as `Term::bounds` does (the reference the tests compare with).
 
-use super::ground::{Bounds, Step, Term};
+use super::ground::{Bounds, Fused, Step, Term};
 
 /// A term's nodes, operands first, with what lies above each slot.
 #[derive(Clone, Debug)]
@@ -87,7 +88,7 @@ impl BoundsProgram {
     /// operands laid out so far, above what the callers hold.
     fn lay_out(&mut self, term: &Term, stack: &mut Vec<u32>) -> u32 {
         let base = stack.len();
-        let step = term.fused_step().unwrap_or_else(|| {
+        let step = term.fused().map(Fused::step).unwrap_or_else(|| {
             term.for_each_operand(&mut |a| {
                 let i = self.lay_out(a, stack);
                 stack.push(i);

@@ -222,19 +222,20 @@ impl Term {
         }
     }
 
-    /// The one step that computes this node's bounds from the slots it reads, where it
-    /// is a comparison of two slots or a slot's integer: the bulk of sight lines' and
-    /// cages' terms, laid out without their operands.
-    pub(super) fn fused_step(&self) -> Option<Step> {
+    /// This node as one operation on the slots it reads, where it is a comparison of two
+    /// slots or a slot's integer: the bulk of sight lines' and cages' terms, which both
+    /// programs ([`super::bounds_program`], [`super::term_program`]) lay out without their
+    /// operands.
+    pub(super) fn fused(&self) -> Option<Fused> {
         match self {
             Term::Binary(op, a, b) => match (&**a, &**b) {
                 (Term::Slot(a), Term::Slot(b)) if op.is_comparison() => {
-                    Some(Step::Compare(*op, *a, *b))
+                    Some(Fused::Compare(*op, *a, *b))
                 }
                 _ => None,
             },
             Term::ToInt(x, ints) => match &**x {
-                Term::Slot(s) => Some(Step::SlotInt(*s, ints.clone())),
+                Term::Slot(s) => Some(Fused::SlotInt(*s, ints.clone())),
                 _ => None,
             },
             _ => None,
@@ -289,6 +290,25 @@ impl Term {
                     it.body.visit_slots(f);
                 }
             }
+        }
+    }
+}
+
+/// A term node read straight from slots (see [`Term::fused`]).
+#[derive(Clone, Debug)]
+pub enum Fused {
+    /// Two slots compared by an equality or an ordering.
+    Compare(BinOp, u32, u32),
+    /// A slot's value's integer.
+    SlotInt(u32, Arc<[i64]>),
+}
+
+impl Fused {
+    /// The bounds step that computes it.
+    pub(super) fn step(self) -> Step {
+        match self {
+            Fused::Compare(op, a, b) => Step::Compare(op, a, b),
+            Fused::SlotInt(s, ints) => Step::SlotInt(s, ints),
         }
     }
 }

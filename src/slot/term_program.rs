@@ -15,7 +15,7 @@ use crate::model::Value;
 use crate::rule::expr::{binary, to_int, to_value, unary};
 use crate::rule::{AggOp, BinOp, Fold, UnOp};
 
-use super::ground::Term;
+use super::ground::{Fused, Term};
 use super::slot_value;
 
 /// One operation: it pops its operands from the value stack and pushes its result, or
@@ -32,11 +32,11 @@ enum Op {
     Binary(BinOp),
     ToInt(Arc<[i64]>),
     ToValue(Arc<[i64]>),
-    /// The left operand of an `and` popped: unless it is true, `false` is pushed and the
-    /// program goes on at the operation given (past the right operand).
+    /// The left operand of an `and`: unless it is true, it is replaced by `false` and the
+    /// program goes on at the operation given (past the right operand); else it is popped.
     And(u32),
-    /// The left operand of an `or` popped: when it is true, `true` is pushed and the
-    /// program goes on at the operation given.
+    /// The left operand of an `or`: when it is true, it is left as the result and the
+    /// program goes on at the operation given; else it is popped.
     Or(u32),
     /// The right operand of an `and` or an `or` made a boolean: whether it is true.
     Truth,
@@ -101,6 +101,13 @@ impl TermProgram {
     }
 
     fn lay_out(&mut self, term: &Term) {
+        if let Some(fused) = term.fused() {
+            self.ops.push(match fused {
+                Fused::Compare(op, a, b) => Op::Compare(op, a, b),
+                Fused::SlotInt(s, ints) => Op::SlotInt(s, ints),
+            });
+            return;
+        }
         match term {
             Term::Const(v) => self.ops.push(Op::Const(*v)),
             Term::Slot(s) => self.ops.push(Op::Slot(*s)),
@@ -121,23 +128,15 @@ impl TermProgram {
                     Op::Or(end)
                 };
             }
-            Term::Binary(op, a, b) => match (&**a, &**b) {
-                (Term::Slot(x), Term::Slot(y)) if op.is_comparison() => {
-                    self.ops.push(Op::Compare(*op, *x, *y));
-                }
-                _ => {
-                    self.lay_out(a);
-                    self.lay_out(b);
-                    self.ops.push(Op::Binary(*op));
-                }
-            },
-            Term::ToInt(x, ints) => match &**x {
-                Term::Slot(s) => self.ops.push(Op::SlotInt(*s, ints.clone())),
-                _ => {
-                    self.lay_out(x);
-                    self.ops.push(Op::ToInt(ints.clone()));
-                }
-            },
+            Term::Binary(op, a, b) => {
+                self.lay_out(a);
+                self.lay_out(b);
+                self.ops.push(Op::Binary(*op));
+            }
+            Term::ToInt(x, ints) => {
+                self.lay_out(x);
+                self.ops.push(Op::ToInt(ints.clone()));
+            }
             Term::ToValue(x, ints) => {
                 self.lay_out(x);
                 self.ops.push(Op::ToValue(ints.clone()));
@@ -283,7 +282,9 @@ fn compare(op: BinOp, a: u8, b: u8) -> Value {
         BinOp::Lt => a < b,
         BinOp::Le => a <= b,
         BinOp::Gt => a > b,
-        _ => a >= b,
+        BinOp::Ge => a >= b,
+        // Only comparisons are fused; anything else is computed as written.
+        _ => return binary(op, slot_value(a), slot_value(b)),
     })
 }
 
