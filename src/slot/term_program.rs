@@ -270,22 +270,21 @@ const SHALLOW: usize = 16;
 const SHALLOW_FOLDS: usize = 4;
 
 /// `binary(op, ...)` of two slots' values: filled slots hold values, which compare as their
-/// indices (one less than the bytes); an empty one is `none`, left to `binary`.
+/// indices (one less than the bytes); an empty one is `none`, left to `binary`, as is an
+/// operator other than a comparison (never fused).
 #[inline]
 fn compare(op: BinOp, a: u8, b: u8) -> Value {
-    if a == 0 || b == 0 {
-        return binary(op, slot_value(a), slot_value(b));
-    }
-    Value::Bool(match op {
-        BinOp::Eq => a == b,
-        BinOp::Ne => a != b,
-        BinOp::Lt => a < b,
-        BinOp::Le => a <= b,
-        BinOp::Gt => a > b,
-        BinOp::Ge => a >= b,
-        // Only comparisons are fused; anything else is computed as written.
-        _ => return binary(op, slot_value(a), slot_value(b)),
-    })
+    let holds = match op {
+        _ if a == 0 || b == 0 => None,
+        BinOp::Eq => Some(a == b),
+        BinOp::Ne => Some(a != b),
+        BinOp::Lt => Some(a < b),
+        BinOp::Le => Some(a <= b),
+        BinOp::Gt => Some(a > b),
+        BinOp::Ge => Some(a >= b),
+        _ => None,
+    };
+    holds.map_or_else(|| binary(op, slot_value(a), slot_value(b)), Value::Bool)
 }
 
 #[cfg(test)]
