@@ -32,7 +32,7 @@ use crate::analysis::slot_fill::not_slot;
 use crate::analysis::{forbid, Refusal};
 use crate::grammar::Grammar;
 use crate::matcher::{GraphIndex, Matcher, SearchPlan, UNBOUND};
-use crate::model::{AttrId, Graph, NodeId, Value};
+use crate::model::{AttrId, Graph, NodeId};
 use crate::rule::{Expr, Pattern};
 
 use rustc_hash::FxHashMap;
@@ -326,7 +326,7 @@ impl SlotForbids {
     /// Whether instance `i` matches on the scratch's mirror.
     fn matches(&self, g: &Grammar, scratch: &mut ForbidScratch, i: usize) -> bool {
         if let Some(t) = &self.ground[i] {
-            return t.eval(&scratch.shadow) == Value::Bool(true);
+            return t.holds(&scratch.shadow);
         }
         let inst = &self.instances[i];
         let plan = &self.checks[inst.pattern as usize];
@@ -771,7 +771,7 @@ impl Admit for Unmatched<'_> {
                 for (&s, v) in reads.iter().zip(held) {
                     shadow[s as usize] = v.expect("complete") + 1;
                 }
-                let holds = term.eval(shadow) == Value::Bool(true);
+                let holds = term.holds(shadow);
                 for &s in empty {
                     shadow[s as usize] = 0;
                 }

@@ -24,9 +24,10 @@ use super::slot_value;
 enum Op {
     Const(Value),
     Slot(u32),
-    /// `binary(op, a, b)` of two slots' values, for an ordering or an equality.
+    /// `binary(op, a, b)` of two slots' values, for an ordering or an equality (a
+    /// [`Fused`] node, kept flat: one match per operation in the loop).
     Compare(BinOp, u32, u32),
-    /// A slot's value's integer.
+    /// A slot's value's integer (the other [`Fused`] node).
     SlotInt(u32, Arc<[i64]>),
     Unary(UnOp),
     Binary(BinOp),
@@ -171,6 +172,11 @@ impl TermProgram {
                 self.ops.push(Op::End);
             }
         }
+    }
+
+    /// Whether the condition holds where the slots hold `vals`.
+    pub fn holds(&self, vals: &[u8]) -> bool {
+        self.eval(vals) == Value::Bool(true)
     }
 
     /// The term's value where the slots hold `vals` (0 = empty, else the value's index
