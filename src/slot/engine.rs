@@ -2,14 +2,14 @@
 //! running the search the planned expansion names.
 
 use crate::analysis::Refusal;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use crate::diag::{Diagnostic, Span};
 use crate::grammar::{Givens, Grammar};
 
 use super::solver::DYN;
 use super::{
-    compile::{compile_reusing, FixedNacs},
+    compile::{compile_reusing, FixedNacs, Narrowing, Removed},
     ColouringSpace, Conflict, FocusSpace, FullSpace, Mask, SlotModel, Tables, Work,
 };
 
@@ -72,19 +72,26 @@ macro_rules! by_width {
 pub type SlotRun = (Counts, Option<StopReason>, u32);
 
 /// A slot-filling grammar compiled once, ready to explore any number of start graphs.
+/// The engine of a puzzle whose layers only narrow the values placed shares the compiled
+/// parts with its rule file's engine (see [`Narrowing`]).
 pub struct SlotEngine<'g> {
     grammar: &'g Grammar,
-    model: SlotModel,
-    width: Width,
+    model: Arc<SlotModel>,
+    width: Arc<Width>,
     /// Slot values of the base graph, before givens.
-    base_values: Vec<Option<u16>>,
+    base_values: Arc<[Option<u16>]>,
     /// The slot each grid cell's given fills, when givens only set a slot (no retyping).
-    cell_slots: Option<Vec<u32>>,
+    cell_slots: Option<Arc<[u32]>>,
     /// The slots' conflict graph, built the first time a colouring focus runs.
-    conflict: OnceLock<Conflict>,
+    conflict: Arc<OnceLock<Conflict>>,
     /// The tables of NACs and the instances of left sides no layer reaches, for the
     /// engines of layered puzzles.
-    fixed: FixedNacs,
+    fixed: Arc<FixedNacs>,
+    /// How layered puzzles may run on this engine's model, when they may.
+    narrowing: Option<Arc<Narrowing>>,
+    /// The values this puzzle's layers take from the model's slots, by slot: taken from
+    /// the candidates before anything is placed.
+    narrowed: Removed,
 }
 
 impl<'g> SlotEngine<'g> {
@@ -94,9 +101,28 @@ impl<'g> SlotEngine<'g> {
     }
 
     /// [`SlotEngine::new`] for `grammar` with a puzzle's layers added, reusing from
-    /// `base` (the engine of the same rule file) the tables its layers cannot change.
+    /// `base` (the engine of the same rule file) the tables its layers cannot change, or
+    /// its whole model where the layers only narrow the values placed.
     pub fn reusing(grammar: &'g Grammar, base: &SlotEngine<'_>) -> Result<SlotEngine<'g>, Refusal> {
-        SlotEngine::compiled(grammar, Some(&base.fixed))
+        let removed = base
+            .narrowing
+            .as_ref()
+            .and_then(|n| n.removed(&base.model, &base.grammar.base, &grammar.base));
+        match removed {
+            Some(narrowed) => Ok(SlotEngine {
+                grammar,
+                model: base.model.clone(),
+                width: base.width.clone(),
+                base_values: base.base_values.clone(),
+                cell_slots: base.cell_slots.clone(),
+                conflict: base.conflict.clone(),
+                fixed: base.fixed.clone(),
+                // Its model is the bare one, but its base graph is not.
+                narrowing: None,
+                narrowed,
+            }),
+            None => SlotEngine::compiled(grammar, Some(&base.fixed)),
+        }
     }
 
     fn compiled(
@@ -118,16 +144,24 @@ impl<'g> SlotEngine<'g> {
             grid.cells
                 .iter()
                 .map(|&c| model.slot_of.get(&(c, grid.value_attr)).copied())
-                .collect::<Option<Vec<u32>>>()
+                .collect::<Option<Arc<[u32]>>>()
         });
+        // Only the rule file's own engine: a layered puzzle's model holds its layers.
+        let narrowing = reuse
+            .is_none()
+            .then(|| Narrowing::of(grammar, &model))
+            .flatten()
+            .map(Arc::new);
         Ok(SlotEngine {
             grammar,
-            model,
-            width,
-            base_values,
+            model: Arc::new(model),
+            width: Arc::new(width),
+            base_values: base_values.into(),
             cell_slots,
-            conflict: OnceLock::new(),
-            fixed,
+            conflict: Arc::default(),
+            fixed: Arc::new(fixed),
+            narrowing,
+            narrowed: Removed::new(),
         })
     }
 
@@ -139,7 +173,7 @@ impl<'g> SlotEngine<'g> {
     /// no given is blocked by another.
     pub fn check_givens(&self, givens: Option<&Givens>) -> Result<(), Diagnostic> {
         let values = self.start_values(givens);
-        by_width!(&self.width, t => self.clash_free(t, &values, givens))
+        by_width!(&*self.width, t => self.clash_free(t, &values, givens))
     }
 
     /// Explores from `givens` (already defaulted to the file's `start` block) with the
@@ -151,7 +185,7 @@ impl<'g> SlotEngine<'g> {
         sink: &mut GraphSink<'_>,
     ) -> Result<SlotRun, Diagnostic> {
         let values = self.start_values(givens);
-        by_width!(&self.width, t => self.run(t, &values, givens, config, sink))
+        by_width!(&*self.width, t => self.run(t, &values, givens, config, sink))
     }
 
     fn run<M: Mask>(
@@ -201,11 +235,11 @@ impl<'g> SlotEngine<'g> {
     /// from the givens where they only fill slots; through the start graph otherwise.
     fn start_values(&self, givens: Option<&Givens>) -> Vec<Option<u16>> {
         let Some(givens) = givens else {
-            return self.base_values.clone();
+            return self.base_values.to_vec();
         };
         match &self.cell_slots {
             Some(cells) => {
-                let mut values = self.base_values.clone();
+                let mut values = self.base_values.to_vec();
                 for (&s, &v) in cells.iter().zip(&givens.values) {
                     if v.is_some() {
                         values[s as usize] = v;
@@ -239,13 +273,20 @@ impl<'g> SlotEngine<'g> {
         givens: Option<&Givens>,
     ) -> Result<Work<M>, Diagnostic> {
         let mut work = tables.empty();
+        // Every slot and value is still to be looked at, so taking values from the
+        // candidates here is as if the model had never allowed them.
+        for &(s, xs) in &self.narrowed {
+            for x in (0..tables.d as u32).filter(|&x| xs >> x & 1 == 1) {
+                tables.exclude::<W>(&mut work, s as usize, x);
+            }
+        }
         for (s, v) in values.iter().enumerate() {
             let Some(y) = *v else { continue };
             // Before any propagation a value stays on an empty slot's board exactly while
             // no placed value blocks it: `place` reads one bit where `blocked` reads hubs.
             debug_assert_eq!(
                 tables.cand::<W>(&work, s) & M::bit(u32::from(y)) == M::ZERO,
-                tables.blocked(&work, s, u32::from(y))
+                self.blocked_at_start(tables, &work, s, y)
             );
             if !tables.place::<W>(&mut work, s, u32::from(y)) {
                 return Err(self.clash(tables, values, s, y, givens));
@@ -253,6 +294,21 @@ impl<'g> SlotEngine<'g> {
         }
         tables.settle_full_groups(&mut work);
         Ok(work)
+    }
+
+    /// True when no rule may place `y` in `s` in this puzzle, or a value placed in `w`
+    /// blocks it.
+    fn blocked_at_start<M: Mask>(&self, tables: &Tables<M>, w: &Work<M>, s: usize, y: u16) -> bool {
+        !self.placeable(tables, s, y) || tables.blocked(w, s, u32::from(y))
+    }
+
+    /// True when some rule may place `y` in `s` in this puzzle.
+    fn placeable<M: Mask>(&self, tables: &Tables<M>, s: usize, y: u16) -> bool {
+        let narrowed = self
+            .narrowed
+            .binary_search_by_key(&(s as u32), |&(t, _)| t)
+            .is_ok_and(|i| self.narrowed[i].1 >> y & 1 == 1);
+        !narrowed && tables.allowed[s] & M::bit(u32::from(y)) != M::ZERO
     }
 
     /// The diagnostic for given `y` at slot `s`, blocked by one of the slots placed before it (or
@@ -284,11 +340,16 @@ impl<'g> SlotEngine<'g> {
         let name = g.domain.name(y);
         // The slots placed before `s`, listed only here: a start without a clash keeps no list.
         let mut placed = (0..s).filter(|&t| values[t].is_some());
-        let other = placed.find(|&t| {
-            let mut w = tables.empty();
-            tables.place_unchecked::<DYN>(&mut w, t, u32::from(values[t].unwrap_or(0)));
-            tables.blocked(&w, s, u32::from(y))
-        });
+        let other = self
+            .placeable(tables, s, y)
+            .then(|| {
+                placed.find(|&t| {
+                    let mut w = tables.empty();
+                    tables.place_unchecked::<DYN>(&mut w, t, u32::from(values[t].unwrap_or(0)));
+                    tables.blocked(&w, s, u32::from(y))
+                })
+            })
+            .flatten();
         let message = match other {
             Some(t) => format!(
                 "given `{name}` at {} clashes with `{}` at {}",

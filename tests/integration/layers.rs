@@ -187,6 +187,24 @@ fn even_odd_marks_per_line_count_as_the_brute_force_does() {
     assert_eq!(counts.len(), 10);
 }
 
+/// The same batch with a rule file that has no marks of its own: each line's marks only
+/// take values away, so each puzzle runs on the file's own engine, its candidates narrowed.
+#[test]
+fn even_odd_marks_on_a_file_without_its_own_count_as_the_brute_force_does() {
+    let text = std::fs::read_to_string(rule("even-odd-6x6")).expect("the rule file");
+    let (head, rest) = text
+        .split_once("layer parity: parity = {")
+        .expect("its marks");
+    let (_, tail) = rest.split_once("\n}\n").expect("their end");
+    let (tail, puzzle) = tail.split_once("start {").expect("its puzzle");
+    let (_, rules) = puzzle.split_once("\n}\n").expect("its end");
+    let bare = temp_path("even-odd-bare", "graft");
+    std::fs::write(&bare, format!("{head}layer parity: parity\n{tail}{rules}")).unwrap();
+    let counts = assert_batch(&bare, &layers("even-odd-6x6.txt"), even_odd);
+    assert_eq!(counts.len(), 10);
+    std::fs::remove_file(bare).ok();
+}
+
 #[test]
 fn cage_sums_as_an_attribute_of_region_nodes_count_as_the_brute_force_does() {
     let counts = assert_batch(

@@ -269,7 +269,7 @@ impl LayerVocabulary {
 
     /// True when `e` reads no attribute a layer sets, and each of its aggregates ranges
     /// over nothing a layer adds (a count of the dots between two cells reads the dots).
-    fn expr_free(&self, g: &Grammar, e: &Expr) -> bool {
+    pub(super) fn expr_free(&self, g: &Grammar, e: &Expr) -> bool {
         let mut free = true;
         e.visit_attrs(&mut |_, a| free &= !self.attrs.contains(&a));
         e.visit_aggregates(&mut |agg| {
@@ -280,13 +280,18 @@ impl LayerVocabulary {
     }
 
     /// True when no node, edge, condition or NAC of `p` can read what a layer adds.
-    fn pattern_free(&self, g: &Grammar, p: &Pattern) -> bool {
+    pub(super) fn pattern_free(&self, g: &Grammar, p: &Pattern) -> bool {
         p.nodes
             .iter()
             .all(|n| !self.types.iter().any(|&t| g.types.is_subtype(t, n.ty)))
             && p.edges.iter().all(|e| !self.path_reads(&e.path))
             && p.conds.iter().all(|c| self.expr_free(g, c))
             && p.nacs.iter().all(|q| self.pattern_free(g, q))
+    }
+
+    /// True when a layer sets attribute `a` (of any type: compared by index alone).
+    pub(super) fn sets(&self, a: AttrId) -> bool {
+        self.attrs.contains(&a)
     }
 
     fn path_reads(&self, path: &PathExpr) -> bool {

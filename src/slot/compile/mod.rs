@@ -27,7 +27,9 @@
 //! The steps, one file each: `recognise` (is every rule a slot fill), `instances`
 //! (the slots and what each rule can place there), `nac` (NAC tables) and `hubs`; `star`
 //! makes the all-different NAC's table and hubs straight from the group nodes, as `nac`
-//! and `hubs` would from its matches.
+//! and `hubs` would from its matches. For batches of layered puzzles, `fixed` records what
+//! no layer can change, and `narrow` tells when a puzzle's layers only take values away, so
+//! that it runs on the rule file's model.
 
 use std::borrow::Cow;
 use std::cell::OnceCell;
@@ -55,12 +57,14 @@ mod group;
 mod hubs;
 mod instances;
 mod nac;
+mod narrow;
 mod recognise;
 mod star;
 mod tuples;
 
 pub use fixed::FixedNacs;
 pub use instances::slot_values;
+pub use narrow::{Narrowing, Removed};
 
 /// An attribute identified by the type that declares it, so that reads through a subtype
 /// and writes through a supertype meet.

@@ -250,22 +250,8 @@ fn assert_slot_agrees_with_graph(name: &str, rules: &str, batch: &str, expand: E
     let engine = Engine::new(&g);
     for p in &puzzles {
         let run = |choice: EngineChoice| {
-            engine.with_layers(&p.layers, |e| {
-                let config = Config::default().with_expand(expand).with_engine(choice);
-                let mut grids = Vec::new();
-                let mut keep = |graph: &Graph| grids.push(grid_line(e.grammar(), graph));
-                let report = e
-                    .solve(Some(&p.givens), &config, Some(&mut keep))
-                    .expect("the givens agree");
-                assert!(report.complete(), "{name} puzzle {}", p.number);
-                grids.sort();
-                let c = &report.counts;
-                (
-                    report.engine,
-                    (c.solutions, c.states, c.transitions, c.dead_ends),
-                    grids,
-                )
-            })
+            let config = Config::default().with_expand(expand).with_engine(choice);
+            engine.with_layers(&p.layers, |e| run_to_the_end(e, p, &config, name))
         };
         let (slot, graph) = (run(EngineChoice::Auto), run(EngineChoice::Graph));
         assert_eq!(
@@ -281,6 +267,27 @@ fn assert_slot_agrees_with_graph(name: &str, rules: &str, batch: &str, expand: E
             assert_eq!(slot.1 .0, graph.1 .0, "{name} puzzle {}", p.number);
         }
     }
+}
+
+/// What a run found: the engine that ran, the counts (solutions, states, transitions, dead
+/// ends) and the solutions' grids, sorted.
+type Found = (&'static str, (u64, u64, u64, u64), Vec<Option<String>>);
+
+/// What a run of puzzle `p` on `e` finds, run to its end.
+fn run_to_the_end(e: &Engine<'_>, p: &crate::Puzzle, config: &Config, name: &str) -> Found {
+    let mut grids = Vec::new();
+    let mut keep = |graph: &Graph| grids.push(grid_line(e.grammar(), graph));
+    let report = e
+        .solve(Some(&p.givens), config, Some(&mut keep))
+        .expect("the givens agree");
+    assert!(report.complete(), "{name} puzzle {}", p.number);
+    grids.sort();
+    let c = &report.counts;
+    (
+        report.engine,
+        (c.solutions, c.states, c.transitions, c.dead_ends),
+        grids,
+    )
 }
 
 /// The consecutive rules of `rules/` on a 4x4 Latin square, the bars left to each puzzle
@@ -425,4 +432,151 @@ fn a_value_read_from_the_left_side_keeps_one_table_per_nac() {
     let model = compile(&g).expect("the encoding fills slots");
     assert_eq!((model.hubs.len(), model.once.len()), (12, 12));
     assert_eq!(model.tables.len(), 1);
+}
+
+/// The even/odd 6x6 of `rules/` and the batch of its tests, each line its own marks.
+const EVEN_ODD_6X6: &str = include_str!("../../../rules/even-odd-6x6.graft");
+const EVEN_ODD_BATCH: &str = include_str!("../../../tests/fixtures/layers/even-odd-6x6.txt");
+
+/// The even/odd 6x6 without its own marks and puzzle: a file for batches only.
+fn even_odd_bare() -> String {
+    let start = EVEN_ODD_6X6
+        .find("layer parity: parity = {")
+        .expect("the marks");
+    let end = start + EVEN_ODD_6X6[start..].find("\n}\n").expect("their end") + 3;
+    let text = format!(
+        "{}layer parity: parity\n{}",
+        &EVEN_ODD_6X6[..start],
+        &EVEN_ODD_6X6[end..]
+    );
+    let start = text.find("start {").expect("the file's puzzle");
+    let end = start + text[start..].find("\n}\n").expect("its end") + 3;
+    format!("{}{}", &text[..start], &text[end..])
+}
+
+/// For every puzzle of `batch`: where the rule file's narrowing applies, the values it
+/// takes away are those a compilation from scratch no longer allows; and the engine
+/// `Engine::with_layers` runs (narrowed or compiled) finds the same solutions, states,
+/// transitions and dead ends as the engine compiled from scratch, with each of `expands`.
+/// Returns how many puzzles were narrowed and how many compiled.
+fn assert_narrowing_is_the_compilation(
+    name: &str,
+    rules: &str,
+    batch: &str,
+    expands: &[Expand],
+) -> (usize, usize) {
+    let g = load_str(name, rules).expect("the rule file loads");
+    let model = compile(&g).expect("the rules fill slots");
+    let narrowing = super::Narrowing::of(&g, &model).expect("the layers only narrow");
+    let source = crate::diag::Source::new("batch.txt", batch.to_string());
+    let puzzles = crate::read_puzzles(&g, &source).expect("the batch reads");
+    let engine = Engine::new(&g);
+    let (mut narrowed, mut compiled) = (0, 0);
+    for p in &puzzles {
+        let layered = g.with_layers(&p.layers);
+        let fresh = compile(&layered).expect("the rules fill slots");
+        match narrowing.removed(&model, &g.base, &layered.base) {
+            Some(removed) => {
+                let mut allowed = model.allowed.clone();
+                for (s, xs) in removed {
+                    allowed[s as usize] &= !xs;
+                }
+                assert_eq!(allowed, fresh.allowed, "{name} puzzle {}", p.number);
+                assert_eq!(model.once, fresh.once, "{name} puzzle {}", p.number);
+                narrowed += 1;
+            }
+            None => compiled += 1,
+        }
+        let alone = Engine::new(&layered);
+        for &expand in expands {
+            let config = Config::default().with_expand(expand);
+            let run = |e: &Engine<'_>| run_to_the_end(e, p, &config, name);
+            let by_batch = engine.with_layers(&p.layers, run);
+            assert_eq!(by_batch.0, "slot");
+            assert_eq!(by_batch, run(&alone), "{name} puzzle {}", p.number);
+        }
+    }
+    (narrowed, compiled)
+}
+
+/// Marks read only by the left side of the rule that fills a cell narrow the rule file's
+/// engine: every line of the batch runs on it, as it would on its own compilation.
+#[test]
+fn marks_read_by_the_left_side_alone_narrow_the_rule_files_engine() {
+    let bare = even_odd_bare();
+    // Every state of these few-given lines is millions: their search trees alone.
+    let counts = assert_narrowing_is_the_compilation(
+        "even-odd.graft",
+        &bare,
+        EVEN_ODD_BATCH,
+        &[Expand::Focus],
+    );
+    assert_eq!(counts, (10, 0));
+    // The file's own marks: a line with more marks narrows the file's engine, a line
+    // with fewer (a cell the file marks and the line does not) is compiled.
+    // Eleven cells to fill: every state of every order of placements is a few thousand.
+    let givens = ["1.6.2.", "352.16", "6.3154", "5.4.3.", "435.61", "26.5.3"].concat();
+    let marks = "1....1 .1.010 ...1.. .1..1. .....1 0.1.01";
+    let more = "1....1 .1.010 0..1.. .1..1. .....1 0.1.01";
+    let fewer = "1....1 .1.010 ...... .1..1. .....1 0.1.01";
+    let batch: String = [marks, more, fewer]
+        .iter()
+        .map(|m| format!("{givens} | parity: {m}\n"))
+        .collect();
+    let counts = assert_narrowing_is_the_compilation(
+        "even-odd-6x6.graft",
+        EVEN_ODD_6X6,
+        &batch,
+        &[Expand::All, Expand::Focus],
+    );
+    assert_eq!(counts, (2, 1));
+}
+
+/// Layers that add nodes, or that a NAC reads, do not narrow: each puzzle compiles.
+#[test]
+fn layers_a_nac_reads_or_that_add_nodes_do_not_narrow() {
+    for (name, text) in [
+        ("consecutive-4x4.graft", consecutive_4x4()),
+        (
+            "jigsaw-6x6.graft",
+            include_str!("../../../rules/jigsaw-6x6.graft").to_string(),
+        ),
+        ("killer-4x4.graft", KILLER_4X4.to_string()),
+    ] {
+        let g = load_str(name, &text).expect("the rule file loads");
+        let model = compile(&g).expect("the rules fill slots");
+        assert!(super::Narrowing::of(&g, &model).is_none(), "{name}");
+    }
+    // The even/odd rule with the mark read in its NAC too.
+    let text = even_odd_bare().replace(
+        "d: Cell { val == v }",
+        "d: Cell { val == v, parity == none }",
+    );
+    let g = load_str("even-odd.graft", &text).expect("the rule file loads");
+    let model = compile(&g).expect("the rules fill slots");
+    assert!(super::Narrowing::of(&g, &model).is_none());
+}
+
+/// A given its cell's mark rules out is named as such, by the narrowed engine and by the
+/// engine compiled from scratch alike, not as a clash with an earlier given.
+#[test]
+fn a_given_its_mark_rules_out_is_no_value_the_rule_places_there() {
+    let bare = even_odd_bare();
+    let g = load_str("even-odd.graft", &bare).expect("the rule file loads");
+    let line = format!("1.2{} | parity: ..1{}\n", ".".repeat(33), ".".repeat(33));
+    let source = crate::diag::Source::new("batch.txt", line);
+    let puzzles = crate::read_puzzles(&g, &source).expect("the batch reads");
+    let p = &puzzles[0];
+    let layered = g.with_layers(&p.layers);
+    let engine = Engine::new(&g);
+    let narrowed = engine.with_layers(&p.layers, |e| e.check_givens(Some(&p.givens)));
+    let alone = Engine::new(&layered).check_givens(Some(&p.givens));
+    for found in [narrowed, alone] {
+        let message = found.expect_err("the given is ruled out").message;
+        assert!(
+            message.contains("given `2` at")
+                && message.contains("is not a value any rule can place there"),
+            "{message}"
+        );
+    }
 }

@@ -1,0 +1,261 @@
+//! Puzzles whose layers only narrow what the rules may place run on the rule file's engine,
+//! with those values taken from the start candidates instead of a compilation of their own.
+//!
+//! An even/odd Sudoku's layer marks cells (`parity`), and only the left side of the rule
+//! that fills a cell reads the mark (`c: Cell { val == none, parity == none or v % 2 ==
+//! parity }`). Such a layer adds no node or edge, sets no attribute a rule changes, and no
+//! NAC, `forbid` pattern or group aggregate reads what it sets: the puzzle's model is then
+//! the rule file's, less the (cell, value) placements its left side no longer allows.
+//! Compiling that model puzzle by puzzle (instances, NAC tables, solver tables) cost about
+//! twenty times the search of an even/odd 9x9. Narrowing is exact only where the layered
+//! left side allows no placement the bare one did not, which each puzzle checks (else it
+//! compiles), and where the bare model's blocking is symmetric, so that the verdicts the
+//! model derived from its wider placements (focus soundness) hold for the narrower ones.
+
+use std::sync::{Mutex, PoisonError};
+
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+
+use crate::analysis::open::is_none_check;
+use crate::analysis::slot_fill::slot_fill;
+use crate::grammar::Grammar;
+use crate::layer::LayerKind;
+use crate::matcher::BindingEnv;
+use crate::model::{AttrId, Graph, NodeId, NodeTypeId, Value};
+use crate::rule::Expr;
+
+use super::super::model::SlotModel;
+use super::fixed::LayerVocabulary;
+
+/// How a rule file's layered puzzles narrow its engine: the rules whose left side reads
+/// what the layers set, each as the one node it matches.
+#[derive(Debug)]
+pub struct Narrowing {
+    rules: Vec<LoneRule>,
+    /// The slot attribute of the rules that fill by setting it.
+    slot_attr: AttrId,
+}
+
+/// A rule whose left side is one node, no edges, and conditions without aggregates that
+/// read a layer's attributes.
+#[derive(Debug)]
+struct LoneRule {
+    /// The left side's conditions but the `val == none` test.
+    conds: Vec<Expr>,
+    /// The node's attributes the conditions read.
+    reads: Vec<AttrId>,
+    value: Expr,
+    /// Per parameter value, the value placed, when it depends on the parameter alone
+    /// (`set c.val = v`): evaluated once, not per cell and puzzle.
+    placed: Option<Vec<Value>>,
+    /// The verdicts found so far, by the tuple of attributes read (see [`LoneRule::verdict`]).
+    verdicts: Mutex<FxHashMap<Read, u128>>,
+    /// One entry per parameter value (one empty entry for a rule without parameters).
+    params: Vec<SmallVec<[Value; 1]>>,
+    /// Every node of the left side's type in the bare base graph.
+    nodes: Vec<NodeId>,
+}
+
+/// Per slot, the values a puzzle's layers take away: (slot, values), by slot.
+pub type Removed = Vec<(u32, u128)>;
+
+/// A node's attributes that a left side's conditions read, in their order.
+type Read = SmallVec<[Value; 4]>;
+
+impl Narrowing {
+    /// The narrowing of `g`'s layered puzzles on `model`, compiled from `g` without
+    /// layers; `None` when a layer may change more than which values the rules place.
+    pub fn of(g: &Grammar, model: &SlotModel) -> Option<Narrowing> {
+        let cell_attrs_only = g.layers.iter().all(|l| {
+            matches!(
+                l.kind,
+                LayerKind::CellAttr { .. } | LayerKind::NodeAttr { .. }
+            )
+        });
+        let simple_model = model.replaced.is_none()
+            && model.forbids.is_none()
+            && model.groups.is_empty()
+            && model.group_nacs.is_empty()
+            && model.symmetric.is_ok();
+        if g.layers.is_empty() || !g.forbids.is_empty() || !cell_attrs_only || !simple_model {
+            return None;
+        }
+        let vocabulary = LayerVocabulary::of(g);
+        let fill = slot_fill(g).ok()?;
+        let slot_attr = fill.targets.first()?.attr;
+        // A layer must not set what rules change (by index, which may only refuse too much).
+        if fill
+            .targets
+            .iter()
+            .any(|t| vocabulary.sets(t.attr) || t.attr != slot_attr)
+        {
+            return None;
+        }
+        let mut rules = Vec::new();
+        for (r, t) in g.rules.iter().zip(&fill.targets) {
+            let nacs_free = r.lhs.nacs.iter().all(|n| vocabulary.pattern_free(g, n));
+            if !nacs_free || !vocabulary.expr_free(g, t.value) {
+                return None;
+            }
+            if vocabulary.cannot_reach_lhs(g, &r.lhs, t.value) {
+                continue;
+            }
+            let lone = r.lhs.nodes.len() == 1
+                && r.lhs.edges.is_empty()
+                && t.c.index() == 0
+                && r.params.len() <= 1
+                && !r.lhs.conds.iter().any(Expr::has_aggregate);
+            if !lone {
+                return None;
+            }
+            let conds: Vec<Expr> = r
+                .lhs
+                .conds
+                .iter()
+                .filter(|e| !is_none_check(e, t.c, t.attr))
+                .cloned()
+                .collect();
+            let mut reads = Vec::new();
+            for e in &conds {
+                e.visit_attrs(&mut |_, a| {
+                    if !reads.contains(&a) {
+                        reads.push(a);
+                    }
+                });
+            }
+            let params = if r.params.is_empty() {
+                vec![SmallVec::new()]
+            } else {
+                (0..model.d)
+                    .map(|x| SmallVec::from_elem(Value::Val(x as u16), 1))
+                    .collect()
+            };
+            let ty: NodeTypeId = r.lhs.nodes[0].ty;
+            let nodes = g
+                .base
+                .find_nodes()
+                .filter(|&n| g.types.is_subtype(g.base.ty(n), ty))
+                .collect();
+            let mut reads_node = t.value.has_aggregate();
+            t.value.visit_attrs(&mut |_, _| reads_node = true);
+            let placed = (!reads_node).then(|| {
+                let env = |p| BindingEnv {
+                    graph: &g.base,
+                    binding: &[],
+                    params: p,
+                    folds: None,
+                };
+                params.iter().map(|p| t.value.eval(&env(p))).collect()
+            });
+            rules.push(LoneRule {
+                conds,
+                reads,
+                value: t.value.clone(),
+                placed,
+                verdicts: Mutex::default(),
+                params,
+                nodes,
+            });
+        }
+        Some(Narrowing { rules, slot_attr })
+    }
+
+    /// The values `layered` (the bare graph `bare` with a puzzle's layers) takes from the
+    /// slots of `model`; `None` when it allows a placement `bare` does not, so that the
+    /// puzzle must be compiled.
+    pub fn removed(&self, model: &SlotModel, bare: &Graph, layered: &Graph) -> Option<Removed> {
+        let mut removed: Removed = Vec::new();
+        for rule in &self.rules {
+            // Puzzles of one file share their marks' few values: the verdicts stay.
+            let mut verdicts = rule.verdicts.lock().unwrap_or_else(PoisonError::into_inner);
+            for &n in &rule.nodes {
+                if rule.reads_alike(bare, layered, n) {
+                    continue;
+                }
+                let before = rule.verdict(&mut verdicts, bare, n);
+                let after = rule.verdict(&mut verdicts, layered, n);
+                if after & !before != 0 {
+                    return None;
+                }
+                let mut lost = 0u128;
+                let mut gone = before & !after;
+                while gone != 0 {
+                    let i = gone.trailing_zeros() as usize;
+                    gone &= gone - 1;
+                    let placed = match &rule.placed {
+                        Some(placed) => placed[i],
+                        None => rule.value.eval(&rule.env(bare, &n, &rule.params[i])),
+                    };
+                    match placed {
+                        Value::Val(x) => lost |= 1u128 << x,
+                        _ => return None,
+                    }
+                }
+                if lost != 0 {
+                    let &s = model.slot_of.get(&(n, self.slot_attr))?;
+                    removed.push((s, lost & model.allowed[s as usize]));
+                }
+            }
+        }
+        // A node two rules' types match is listed by both.
+        removed.sort_unstable_by_key(|&(s, _)| s);
+        removed.dedup_by(|later, kept| {
+            let same = later.0 == kept.0;
+            if same {
+                kept.1 |= later.1;
+            }
+            same
+        });
+        Some(removed)
+    }
+}
+
+/// The most verdicts a rule keeps; past it they are found again (a layer of numbers, not
+/// marks, could take many values).
+const MAX_VERDICTS: usize = 1 << 10;
+
+impl LoneRule {
+    /// True when the conditions read the same attributes of `n` in both graphs.
+    fn reads_alike(&self, a: &Graph, b: &Graph, n: NodeId) -> bool {
+        let (a, b) = (&a.node(n).attrs, &b.node(n).attrs);
+        self.reads
+            .iter()
+            .all(|r| a.get(r.index()) == b.get(r.index()))
+    }
+
+    fn read(&self, g: &Graph, n: NodeId) -> Read {
+        // Read as the conditions read them: an attribute the node lacks is none.
+        let attrs = &g.node(n).attrs;
+        let attr = |a: &AttrId| attrs.get(a.index()).copied().unwrap_or(Value::None);
+        self.reads.iter().map(attr).collect()
+    }
+
+    fn env<'e>(&self, graph: &'e Graph, n: &'e NodeId, p: &'e [Value]) -> BindingEnv<'e> {
+        BindingEnv {
+            graph,
+            binding: std::slice::from_ref(n),
+            params: p,
+            folds: None,
+        }
+    }
+
+    /// Bit i: the conditions hold for node `n` of `g` under the i-th parameter value. The
+    /// conditions read only the node's attributes, so the verdict is that of the tuple of
+    /// attributes read, kept in `verdicts`.
+    fn verdict(&self, verdicts: &mut FxHashMap<Read, u128>, g: &Graph, n: NodeId) -> u128 {
+        let read = self.read(g, n);
+        if let Some(&v) = verdicts.get(&read) {
+            return v;
+        }
+        let v = self.params.iter().enumerate().fold(0, |v, (i, p)| {
+            let env = self.env(g, &n, p);
+            let holds = self.conds.iter().all(|e| e.holds(&env));
+            v | u128::from(holds) << i
+        });
+        if verdicts.len() < MAX_VERDICTS {
+            verdicts.insert(read, v);
+        }
+        v
+    }
+}
