@@ -96,7 +96,8 @@ pub struct Givens {
 #[derive(Clone, Debug)]
 pub struct Grammar {
     /// The rule file, for diagnostics. Shared, with the other parts no layer changes: a
-    /// layered puzzle's grammar copies only the base graph and its names.
+    /// layered puzzle's grammar copies only the base graph, and its names where a layer
+    /// adds nodes.
     pub source: Arc<Source>,
     /// The values (`values 1..9`, `values a b c`), by index.
     pub domain: Arc<Domain>,
@@ -105,7 +106,7 @@ pub struct Grammar {
     /// The start graph before givens are placed.
     pub base: Graph,
     /// The name of each node of `base` (`r1c1`, `row1`, `box3`, `centre`, ...).
-    pub names: Vec<String>,
+    pub names: Arc<Vec<String>>,
     /// The cells of `grid RxC of T`, when the file has a grid.
     pub grid: Option<Grid>,
     /// The `start` block's givens, when the file has one.
@@ -130,12 +131,13 @@ pub struct Grammar {
 impl Grammar {
     /// The grammar of one puzzle: this one with `layers` added to its base graph (read and
     /// checked against this grammar, so every token fits), in place of the file's own layer
-    /// content if it has any. Costs a copy of the base graph and its names (the rest is
-    /// shared); when `layers` is empty and the file has no layer content, `self` is that
-    /// grammar.
+    /// content if it has any. Costs a copy of the base graph, and of its names where the
+    /// layers add nodes (the rest is shared); when `layers` is empty and the file has no
+    /// layer content, `self` is that grammar.
     pub fn with_layers(&self, layers: &Layers) -> Grammar {
         // A puzzle's layers replace the file's own, as its givens replace `start`: the base
-        // graph and its names are copied once, from where the puzzle starts.
+        // graph is copied once, from where the puzzle starts (the names on a layer's first
+        // node).
         let (base, names) = match &self.layer_base {
             Some(bare) => (&bare.graph, &bare.names),
             None => (&self.base, &self.names),

@@ -51,7 +51,7 @@ pub fn check(source: Source) -> Result<Grammar, Diagnostics> {
         domain: cx.domain.into(),
         types: cx.types.into(),
         base: cx.graph,
-        names: cx.names,
+        names: cx.names.into(),
         grid: cx.grid,
         start: cx.start,
         rules: cx.rules.into(),

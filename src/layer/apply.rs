@@ -1,6 +1,8 @@
 //! A puzzle's layers added to a base graph: region and line nodes with their edges, then
 //! attribute values, all plain nodes, edges and values.
 
+use std::sync::Arc;
+
 use rustc_hash::FxHashMap;
 
 use smallvec::SmallVec;
@@ -13,7 +15,7 @@ pub struct Named<'a> {
     /// The graph the layers add to.
     pub graph: &'a mut Graph,
     /// The name of each of its nodes, by id.
-    pub names: &'a mut Vec<String>,
+    pub names: &'a mut Arc<Vec<String>>,
     /// The types of its nodes.
     pub types: &'a TypeSystem,
 }
@@ -104,7 +106,8 @@ pub fn add_layers(layers: &[Layer], contents: &Layers, cells: &[NodeId], g: &mut
 fn add_node(g: &mut Named, name: String, ty: NodeTypeId) -> NodeId {
     let attrs: SmallVec<[Value; 4]> =
         SmallVec::from_elem(Value::None, g.types.node(ty).attrs.len());
-    g.names.push(name);
+    // Shared with the rule file's grammar until a layer adds a node.
+    Arc::make_mut(g.names).push(name);
     g.graph.add_node(ty, attrs)
 }
 

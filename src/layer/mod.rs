@@ -10,6 +10,8 @@
 
 pub mod apply;
 
+use std::sync::Arc;
+
 use crate::diag::Span;
 use crate::model::{AttrId, AttrType, Graph, LabelId, NodeId, NodeTypeId, Value};
 
@@ -136,5 +138,5 @@ pub struct LayerBase {
     /// The base graph before the file's layer content was added.
     pub graph: Graph,
     /// The name of each of its nodes.
-    pub names: Vec<String>,
+    pub names: Arc<Vec<String>>,
 }
