@@ -53,8 +53,9 @@ struct LoneRule {
     verdicts: Mutex<FxHashMap<Read, u128>>,
     /// One entry per parameter value (one empty entry for a rule without parameters).
     params: Vec<SmallVec<[Value; 1]>>,
-    /// Every node of the left side's type in the bare base graph.
-    nodes: Vec<NodeId>,
+    /// Every node of the left side's type in the rule file's base graph, with its verdict
+    /// there (see [`LoneRule::verdict`]).
+    nodes: Vec<(NodeId, u128)>,
 }
 
 /// Per slot, the values a puzzle's layers take away: (slot, values), by slot.
@@ -132,11 +133,6 @@ impl Narrowing {
                     .collect()
             };
             let ty: NodeTypeId = r.lhs.nodes[0].ty;
-            let nodes = g
-                .base
-                .find_nodes()
-                .filter(|&n| g.types.is_subtype(g.base.ty(n), ty))
-                .collect();
             let mut reads_node = t.value.has_aggregate();
             t.value.visit_attrs(&mut |_, _| reads_node = true);
             let placed = (!reads_node).then(|| {
@@ -148,32 +144,40 @@ impl Narrowing {
                 };
                 params.iter().map(|p| t.value.eval(&env(p))).collect()
             });
-            rules.push(LoneRule {
+            let mut rule = LoneRule {
                 conds,
                 reads,
                 value: t.value.clone(),
                 placed,
                 verdicts: Mutex::default(),
                 params,
-                nodes,
-            });
+                nodes: Vec::new(),
+            };
+            let mut verdicts = FxHashMap::default();
+            rule.nodes = g
+                .base
+                .find_nodes()
+                .filter(|&n| g.types.is_subtype(g.base.ty(n), ty))
+                .map(|n| (n, rule.verdict(&mut verdicts, &g.base, n)))
+                .collect();
+            rule.verdicts = Mutex::new(verdicts);
+            rules.push(rule);
         }
         Some(Narrowing { rules, slot_attr })
     }
 
-    /// The values `layered` (the bare graph `bare` with a puzzle's layers) takes from the
-    /// slots of `model`; `None` when it allows a placement `bare` does not, so that the
-    /// puzzle must be compiled.
+    /// The values `layered` (the graph `bare` that [`Narrowing::of`] read, with a puzzle's
+    /// layers) takes from the slots of `model`; `None` when it allows a placement `bare`
+    /// does not, so that the puzzle must be compiled.
     pub fn removed(&self, model: &SlotModel, bare: &Graph, layered: &Graph) -> Option<Removed> {
         let mut removed: Removed = Vec::new();
         for rule in &self.rules {
             // Puzzles of one file share their marks' few values: the verdicts stay.
             let mut verdicts = rule.verdicts.lock().unwrap_or_else(PoisonError::into_inner);
-            for &n in &rule.nodes {
+            for &(n, before) in &rule.nodes {
                 if rule.reads_alike(bare, layered, n) {
                     continue;
                 }
-                let before = rule.verdict(&mut verdicts, bare, n);
                 let after = rule.verdict(&mut verdicts, layered, n);
                 if after & !before != 0 {
                     return None;
