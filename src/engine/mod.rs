@@ -84,10 +84,12 @@ impl<'g> Engine<'g> {
     }
 
     /// Runs `f` with the engine of a puzzle whose line carries `layers`: this engine when
-    /// they are empty and the file has no layer content of its own, else one compiled for the grammar with the layers added — layers
-    /// change the start graph's structure, from which the slot engine compiles its tables,
-    /// so each such puzzle pays a copy of the base graph and a compilation of what its layers
-    /// reach (the tables of NACs they cannot reach come from this engine).
+    /// they are empty and the file has no layer content of its own, else one for the
+    /// grammar with the layers added. Layers change the start graph, from which the slot
+    /// engine compiles its tables, so each such puzzle pays a copy of the base graph and a
+    /// compilation of what its layers reach (the tables of NACs they cannot reach come from
+    /// this engine); where they only take values away from what a rule places (marks read
+    /// by a cell's left side alone), the puzzle shares this engine's model instead.
     pub fn with_layers<R>(&self, layers: &Layers, f: impl FnOnce(&Engine<'_>) -> R) -> R {
         if layers.is_empty() && self.grammar.layer_base.is_none() {
             return f(self);

@@ -275,9 +275,10 @@ impl<'g> SlotEngine<'g> {
         let mut work = tables.empty();
         // Every slot and value is still to be looked at, so taking values from the
         // candidates here is as if the model had never allowed them.
-        for &(s, xs) in &self.narrowed {
-            for x in (0..tables.d as u32).filter(|&x| xs >> x & 1 == 1) {
-                tables.exclude::<W>(&mut work, s as usize, x);
+        for &(s, mut xs) in &self.narrowed {
+            while xs != 0 {
+                tables.exclude::<W>(&mut work, s as usize, xs.trailing_zeros());
+                xs &= xs - 1;
             }
         }
         for (s, v) in values.iter().enumerate() {

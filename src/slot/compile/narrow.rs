@@ -7,10 +7,14 @@
 //! NAC, `forbid` pattern or group aggregate reads what it sets: the puzzle's model is then
 //! the rule file's, less the (cell, value) placements its left side no longer allows.
 //! Compiling that model puzzle by puzzle (instances, NAC tables, solver tables) cost about
-//! twenty times the search of an even/odd 9x9. Narrowing is exact only where the layered
-//! left side allows no placement the bare one did not, which each puzzle checks (else it
-//! compiles), and where the bare model's blocking is symmetric, so that the verdicts the
-//! model derived from its wider placements (focus soundness) hold for the narrower ones.
+//! twenty times the search of an even/odd 9x9. A compilation of the narrower placements
+//! builds the same model, but for its values, only where the layered left side allows no
+//! placement the file's did not, and where its hubs and tables come out the same: every
+//! table is "the same value" over the whole domain (all-different groups, whose tables a
+//! compilation builds over the values placed), and each puzzle leaves every cell some
+//! value and every hub's readers every value they had, which a solvable puzzle does (else
+//! it compiles). The file's blocking must be symmetric, so that what the model derived
+//! from the wider placements (focus soundness) holds for the narrower ones.
 
 use std::sync::{Mutex, PoisonError};
 
@@ -74,12 +78,23 @@ impl Narrowing {
                 LayerKind::CellAttr { .. } | LayerKind::NodeAttr { .. }
             )
         });
+        // A final condition's `not { ... }` parts beside "every cell filled" are forbid
+        // patterns of the model, so `forbids` keeps them off this path too.
         let simple_model = model.replaced.is_none()
             && model.forbids.is_none()
             && model.groups.is_empty()
             && model.group_nacs.is_empty()
             && model.symmetric.is_ok();
-        if g.layers.is_empty() || !g.forbids.is_empty() || !cell_attrs_only || !simple_model {
+        // The tables a compilation builds depend on the values placed: a table's columns
+        // are those some reader may take, and a table with none is dropped. Where every
+        // table is "the same value" over the whole domain (all-different groups), a puzzle
+        // whose every hub keeps every value in some reader builds the same hubs and tables
+        // (see `removed`); other tables could come out narrower, merge or vanish.
+        let all_different = model
+            .tables
+            .iter()
+            .all(|t| (0..model.d).all(|y| t[y] == 1u128 << y));
+        if g.layers.is_empty() || !cell_attrs_only || !simple_model || !all_different {
             return None;
         }
         let vocabulary = LayerVocabulary::of(g);
@@ -161,14 +176,27 @@ impl Narrowing {
                 .map(|n| (n, rule.verdict(&mut verdicts, &g.base, n)))
                 .collect();
             rule.verdicts = Mutex::new(verdicts);
+            // The model's values are the rule's placements, no NAC having removed some
+            // unconditionally: then the hubs a compilation builds follow from the values
+            // allowed alone (see `keeps_hubs`).
+            let as_placed = rule.nodes.iter().all(|&(n, verdict)| {
+                let placed = rule.values(&g.base, n, verdict);
+                match model.slot_of.get(&(n, slot_attr)) {
+                    Some(&s) => placed == Some(model.allowed[s as usize]),
+                    None => placed == Some(0),
+                }
+            });
+            if !as_placed {
+                return None;
+            }
             rules.push(rule);
         }
         Some(Narrowing { rules, slot_attr })
     }
 
     /// The values `layered` (the graph `bare` that [`Narrowing::of`] read, with a puzzle's
-    /// layers) takes from the slots of `model`; `None` when it allows a placement `bare`
-    /// does not, so that the puzzle must be compiled.
+    /// layers) takes from the slots of `model`; `None` when the puzzle must be compiled:
+    /// it allows a placement `bare` does not, or it changes a hub (see [`keeps_hubs`]).
     pub fn removed(&self, model: &SlotModel, bare: &Graph, layered: &Graph) -> Option<Removed> {
         let mut removed: Removed = Vec::new();
         for rule in &self.rules {
@@ -182,23 +210,11 @@ impl Narrowing {
                 if after & !before != 0 {
                     return None;
                 }
-                let mut lost = 0u128;
-                let mut gone = before & !after;
-                while gone != 0 {
-                    let i = gone.trailing_zeros() as usize;
-                    gone &= gone - 1;
-                    let placed = match &rule.placed {
-                        Some(placed) => placed[i],
-                        None => rule.value.eval(&rule.env(bare, &n, &rule.params[i])),
-                    };
-                    match placed {
-                        Value::Val(x) => lost |= 1u128 << x,
-                        _ => return None,
-                    }
-                }
+                let lost = rule.values(bare, n, before & !after)?;
+                let &s = model.slot_of.get(&(n, self.slot_attr))?;
+                let lost = lost & model.allowed[s as usize];
                 if lost != 0 {
-                    let &s = model.slot_of.get(&(n, self.slot_attr))?;
-                    removed.push((s, lost & model.allowed[s as usize]));
+                    removed.push((s, lost));
                 }
             }
         }
@@ -211,15 +227,57 @@ impl Narrowing {
             }
             same
         });
-        Some(removed)
+        keeps_hubs(model, &removed).then_some(removed)
     }
+}
+
+/// True when a compilation of the model less `removed` would build the same hubs and
+/// tables: no slot loses every value (a hub reads only cells some value may fill), and
+/// every hub's readers together still allow every value they allowed (an all-different
+/// table covers the values placed where its NAC matches).
+fn keeps_hubs(model: &SlotModel, removed: &Removed) -> bool {
+    if removed.is_empty() {
+        return true;
+    }
+    let mut after = model.allowed.clone();
+    for &(s, xs) in removed {
+        after[s as usize] &= !xs;
+        if after[s as usize] == 0 {
+            return false;
+        }
+    }
+    let union =
+        |allowed: &[u128], readers: &[u32]| readers.iter().fold(0, |u, &r| u | allowed[r as usize]);
+    model
+        .hubs
+        .iter()
+        .all(|h| union(&after, &h.readers) == union(&model.allowed, &h.readers))
 }
 
 /// The most verdicts a rule keeps; past it they are found again (a layer of numbers, not
 /// marks, could take many values).
-const MAX_VERDICTS: usize = 1 << 10;
+const MAX_READS_KEPT: usize = 1 << 10;
 
 impl LoneRule {
+    /// The values placed in node `n` of `g` under the parameter values of `verdict`'s bits;
+    /// `None` if one is no domain value.
+    fn values(&self, g: &Graph, n: NodeId, mut verdict: u128) -> Option<u128> {
+        let mut values = 0u128;
+        while verdict != 0 {
+            let i = verdict.trailing_zeros() as usize;
+            verdict &= verdict - 1;
+            let placed = match &self.placed {
+                Some(placed) => placed[i],
+                None => self.value.eval(&self.env(g, &n, &self.params[i])),
+            };
+            match placed {
+                Value::Val(x) => values |= 1u128 << x,
+                _ => return None,
+            }
+        }
+        Some(values)
+    }
+
     /// True when the conditions read the same attributes of `n` in both graphs.
     fn reads_alike(&self, a: &Graph, b: &Graph, n: NodeId) -> bool {
         let (a, b) = (&a.node(n).attrs, &b.node(n).attrs);
@@ -257,7 +315,7 @@ impl LoneRule {
             let holds = self.conds.iter().all(|e| e.holds(&env));
             v | u128::from(holds) << i
         });
-        if verdicts.len() < MAX_VERDICTS {
+        if verdicts.len() < MAX_READS_KEPT {
             verdicts.insert(read, v);
         }
         v

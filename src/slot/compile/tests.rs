@@ -482,7 +482,12 @@ fn assert_narrowing_is_the_compilation(
                     allowed[s as usize] &= !xs;
                 }
                 assert_eq!(allowed, fresh.allowed, "{name} puzzle {}", p.number);
-                assert_eq!(model.once, fresh.once, "{name} puzzle {}", p.number);
+                assert_eq!(
+                    (&model.hubs, &model.tables, &model.once),
+                    (&fresh.hubs, &fresh.tables, &fresh.once),
+                    "{name} puzzle {}",
+                    p.number
+                );
                 narrowed += 1;
             }
             None => compiled += 1,
@@ -504,14 +509,18 @@ fn assert_narrowing_is_the_compilation(
 #[test]
 fn marks_read_by_the_left_side_alone_narrow_the_rule_files_engine() {
     let bare = even_odd_bare();
-    // Every state of these few-given lines is millions: their search trees alone.
-    let counts = assert_narrowing_is_the_compilation(
-        "even-odd.graft",
-        &bare,
-        EVEN_ODD_BATCH,
-        &[Expand::Focus],
+    // Every state of these few-given lines is millions: their search trees alone. The
+    // last line marks every cell odd: no row keeps its even values, so a compilation
+    // builds its groups' tables over the odd values alone (no exactly-once groups), and
+    // the line is compiled.
+    let batch = format!(
+        "{EVEN_ODD_BATCH}{} | parity: {}\n",
+        ".".repeat(36),
+        "1".repeat(36)
     );
-    assert_eq!(counts, (10, 0));
+    let counts =
+        assert_narrowing_is_the_compilation("even-odd.graft", &bare, &batch, &[Expand::Focus]);
+    assert_eq!(counts, (10, 1));
     // The file's own marks: a line with more marks narrows the file's engine, a line
     // with fewer (a cell the file marks and the line does not) is compiled.
     // Eleven cells to fill: every state of every order of placements is a few thousand.
@@ -547,6 +556,25 @@ fn layers_a_nac_reads_or_that_add_nodes_do_not_narrow() {
         let model = compile(&g).expect("the rules fill slots");
         assert!(super::Narrowing::of(&g, &model).is_none(), "{name}");
     }
+    // A NAC whose table is not "the same value" (a knight's move blocks 4 alone): marks
+    // that rule 4 out everywhere would leave a compilation without that table.
+    let text = even_odd_bare()
+        .replace(
+            "edge in: Cell -> Group",
+            "edge in: Cell -> Group\nedge knight: Cell -> Cell",
+        )
+        .replace(
+            "groups rows, columns, boxes 2x3",
+            "groups rows, columns, boxes 2x3\nedges c -knight-> d where abs(c.row - d.row) * abs(c.col - d.col) == 2",
+        )
+        .replace(
+            "  set c.val = v",
+            "  not { c -knight-> d: Cell { val == v, v == 4 } }\n  set c.val = v",
+        );
+    let g = load_str("even-odd-knight.graft", &text).expect("the rule file loads");
+    let model = compile(&g).expect("the rules fill slots");
+    assert_eq!(model.tables.len(), 2, "{text}");
+    assert!(super::Narrowing::of(&g, &model).is_none());
     // The even/odd rule with the mark read in its NAC too.
     let text = even_odd_bare().replace(
         "d: Cell { val == v }",
