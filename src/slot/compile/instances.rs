@@ -169,7 +169,12 @@ impl RuleCompiler<'_> {
         };
         // The matches in any order: instances are keyed, and a clash is refused whichever
         // instance came first.
-        match LoneNode::of(&lhs, c) {
+        // Tests compare what the matcher lists (see `star`'s tests).
+        #[cfg(test)]
+        let lone = LoneNode::of(&lhs, c).filter(|_| !super::nac::GENERAL_ONLY.get());
+        #[cfg(not(test))]
+        let lone = LoneNode::of(&lhs, c);
+        match lone {
             Some(lone) => lone.for_each_match(types, &g.base, &params, each_match),
             None => {
                 for p in &params {
@@ -236,21 +241,22 @@ impl RuleCompiler<'_> {
 /// whose conditions hold, and the conditions read only the parameters and the node's
 /// attributes, so the verdicts of one node serve every node alike in the attributes read.
 /// A layered puzzle lists its instances anew; the matcher's search and the conditions'
-/// evaluation per node and value were most of that.
-struct LoneNode<'p> {
-    ty: NodeTypeId,
-    conds: &'p [Expr],
+/// evaluation per node and value were most of that. (The narrowing of `narrow` keeps one
+/// per rule file, to judge the cells a puzzle's marks change.)
+#[derive(Debug)]
+pub(super) struct LoneNode {
+    pub(super) ty: NodeTypeId,
+    conds: Vec<Expr>,
     /// The node's attributes the conditions read.
     reads: Vec<AttrId>,
 }
 
-impl<'p> LoneNode<'p> {
-    fn of(lhs: &'p Pattern, c: VarId) -> Option<LoneNode<'p>> {
-        // Tests compare what the matcher lists (see `star`'s tests).
-        #[cfg(test)]
-        if super::nac::GENERAL_ONLY.get() {
-            return None;
-        }
+/// A node's attributes that a lone left side's conditions read, in their order.
+pub(super) type Read = SmallVec<[Value; 4]>;
+
+impl LoneNode {
+    /// The left side `lhs` (its `c.attr == none` test left out) as one node, if it is one.
+    pub(super) fn of(lhs: &Pattern, c: VarId) -> Option<LoneNode> {
         if lhs.nodes.len() != 1 || !lhs.edges.is_empty() || c.index() != 0 {
             return None;
         }
@@ -267,8 +273,39 @@ impl<'p> LoneNode<'p> {
         }
         Some(LoneNode {
             ty: lhs.nodes[0].ty,
-            conds: &lhs.conds,
+            conds: lhs.conds.clone(),
             reads,
+        })
+    }
+
+    /// The attributes of node `n` the conditions read, as they read them: an attribute
+    /// the node lacks is none.
+    pub(super) fn read(&self, graph: &Graph, n: NodeId) -> Read {
+        let attrs = &graph.node(n).attrs;
+        let attr = |a: &AttrId| attrs.get(a.index()).copied().unwrap_or(Value::None);
+        self.reads.iter().map(attr).collect()
+    }
+
+    /// True when the conditions read the same attributes of `n` in both graphs.
+    pub(super) fn reads_alike(&self, a: &Graph, b: &Graph, n: NodeId) -> bool {
+        let (a, b) = (&a.node(n).attrs, &b.node(n).attrs);
+        self.reads
+            .iter()
+            .all(|r| a.get(r.index()) == b.get(r.index()))
+    }
+
+    /// Bit i: the conditions hold for node `n` of `graph` under `params[i]` (at most
+    /// [`crate::analysis::slot_fill::MAX_VALUES`] of them). The same for every node with
+    /// the same [`LoneNode::read`].
+    pub(super) fn verdict(&self, graph: &Graph, n: NodeId, params: &[Vec<Value>]) -> u128 {
+        params.iter().enumerate().fold(0, |v, (i, p)| {
+            let env = BindingEnv {
+                graph,
+                binding: &[n],
+                params: p,
+                folds: None,
+            };
+            v | u128::from(self.conds.iter().all(|e| e.holds(&env))) << i
         })
     }
 
@@ -282,32 +319,17 @@ impl<'p> LoneNode<'p> {
         mut f: impl FnMut(&[NodeId], &[Value]),
     ) {
         // Per tuple of the attributes read, which of `params` the conditions hold under.
-        let mut verdicts: FxHashMap<SmallVec<[Value; 4]>, Vec<bool>> = FxHashMap::default();
+        let mut verdicts: FxHashMap<Read, u128> = FxHashMap::default();
         for n in graph.find_nodes() {
             if !types.is_subtype(graph.ty(n), self.ty) {
                 continue;
             }
-            // Read as the conditions read them: an attribute the node lacks is none.
-            let attrs = &graph.node(n).attrs;
-            let read = |a: &AttrId| attrs.get(a.index()).copied().unwrap_or(Value::None);
-            let holds = verdicts
-                .entry(self.reads.iter().map(read).collect())
-                .or_insert_with(|| {
-                    params
-                        .iter()
-                        .map(|p| {
-                            let env = BindingEnv {
-                                graph,
-                                binding: &[n],
-                                params: p,
-                                folds: None,
-                            };
-                            self.conds.iter().all(|e| e.holds(&env))
-                        })
-                        .collect()
-                });
-            for (p, _) in params.iter().zip(holds.iter()).filter(|(_, &h)| h) {
-                f(&[n], p);
+            let mut holds = *verdicts
+                .entry(self.read(graph, n))
+                .or_insert_with(|| self.verdict(graph, n, params));
+            while holds != 0 {
+                f(&[n], &params[holds.trailing_zeros() as usize]);
+                holds &= holds - 1;
             }
         }
     }

@@ -19,18 +19,18 @@
 use std::sync::{Mutex, PoisonError};
 
 use rustc_hash::FxHashMap;
-use smallvec::SmallVec;
 
 use crate::analysis::open::is_none_check;
 use crate::analysis::slot_fill::slot_fill;
 use crate::grammar::Grammar;
 use crate::layer::LayerKind;
 use crate::matcher::BindingEnv;
-use crate::model::{AttrId, Graph, NodeId, NodeTypeId, Value};
-use crate::rule::Expr;
+use crate::model::{AttrId, Graph, NodeId, Value};
+use crate::rule::{Expr, Pattern};
 
 use super::super::model::SlotModel;
 use super::fixed::LayerVocabulary;
+use super::instances::{LoneNode, Read};
 
 /// How a rule file's layered puzzles narrow its engine: the rules whose left side reads
 /// what the layers set, each as the one node it matches.
@@ -45,28 +45,23 @@ pub struct Narrowing {
 /// read a layer's attributes.
 #[derive(Debug)]
 struct LoneRule {
-    /// The left side's conditions but the `val == none` test.
-    conds: Vec<Expr>,
-    /// The node's attributes the conditions read.
-    reads: Vec<AttrId>,
+    /// The left side but its `val == none` test.
+    node: LoneNode,
     value: Expr,
     /// Per parameter value, the value placed, when it depends on the parameter alone
     /// (`set c.val = v`): evaluated once, not per cell and puzzle.
     placed: Option<Vec<Value>>,
-    /// The verdicts found so far, by the tuple of attributes read (see [`LoneRule::verdict`]).
+    /// The verdicts found so far, by the tuple of attributes read (see [`LoneNode::verdict`]).
     verdicts: Mutex<FxHashMap<Read, u128>>,
     /// One entry per parameter value (one empty entry for a rule without parameters).
-    params: Vec<SmallVec<[Value; 1]>>,
+    params: Vec<Vec<Value>>,
     /// Every node of the left side's type in the rule file's base graph, with its verdict
-    /// there (see [`LoneRule::verdict`]).
+    /// there (see [`LoneNode::verdict`]).
     nodes: Vec<(NodeId, u128)>,
 }
 
 /// Per slot, the values a puzzle's layers take away: (slot, values), by slot.
 pub type Removed = Vec<(u32, u128)>;
-
-/// A node's attributes that a left side's conditions read, in their order.
-type Read = SmallVec<[Value; 4]>;
 
 impl Narrowing {
     /// The narrowing of `g`'s layered puzzles on `model`, compiled from `g` without
@@ -117,37 +112,20 @@ impl Narrowing {
             if vocabulary.cannot_reach_lhs(g, &r.lhs, t.value) {
                 continue;
             }
-            let lone = r.lhs.nodes.len() == 1
-                && r.lhs.edges.is_empty()
-                && t.c.index() == 0
-                && r.params.len() <= 1
-                && !r.lhs.conds.iter().any(Expr::has_aggregate);
-            if !lone {
-                return None;
-            }
-            let conds: Vec<Expr> = r
-                .lhs
-                .conds
-                .iter()
-                .filter(|e| !is_none_check(e, t.c, t.attr))
-                .cloned()
-                .collect();
-            let mut reads = Vec::new();
-            for e in &conds {
-                e.visit_attrs(&mut |_, a| {
-                    if !reads.contains(&a) {
-                        reads.push(a);
-                    }
-                });
-            }
-            let params = if r.params.is_empty() {
-                vec![SmallVec::new()]
-            } else {
-                (0..model.d)
-                    .map(|x| SmallVec::from_elem(Value::Val(x as u16), 1))
-                    .collect()
+            let lhs = Pattern {
+                conds: (r.lhs.conds.iter())
+                    .filter(|e| !is_none_check(e, t.c, t.attr))
+                    .cloned()
+                    .collect(),
+                nacs: Vec::new(),
+                ..r.lhs.clone()
             };
-            let ty: NodeTypeId = r.lhs.nodes[0].ty;
+            let node = LoneNode::of(&lhs, t.c).filter(|_| r.params.len() <= 1)?;
+            let params: Vec<Vec<Value>> = if r.params.is_empty() {
+                vec![vec![]]
+            } else {
+                (0..model.d).map(|x| vec![Value::Val(x as u16)]).collect()
+            };
             let mut reads_node = t.value.has_aggregate();
             t.value.visit_attrs(&mut |_, _| reads_node = true);
             let placed = (!reads_node).then(|| {
@@ -159,9 +137,9 @@ impl Narrowing {
                 };
                 params.iter().map(|p| t.value.eval(&env(p))).collect()
             });
+            let ty = node.ty;
             let mut rule = LoneRule {
-                conds,
-                reads,
+                node,
                 value: t.value.clone(),
                 placed,
                 verdicts: Mutex::default(),
@@ -203,7 +181,7 @@ impl Narrowing {
             // Puzzles of one file share their marks' few values: the verdicts stay.
             let mut verdicts = rule.verdicts.lock().unwrap_or_else(PoisonError::into_inner);
             for &(n, before) in &rule.nodes {
-                if rule.reads_alike(bare, layered, n) {
+                if rule.node.reads_alike(bare, layered, n) {
                     continue;
                 }
                 let after = rule.verdict(&mut verdicts, layered, n);
@@ -268,7 +246,12 @@ impl LoneRule {
             verdict &= verdict - 1;
             let placed = match &self.placed {
                 Some(placed) => placed[i],
-                None => self.value.eval(&self.env(g, &n, &self.params[i])),
+                None => self.value.eval(&BindingEnv {
+                    graph: g,
+                    binding: &[n],
+                    params: &self.params[i],
+                    folds: None,
+                }),
             };
             match placed {
                 Value::Val(x) => values |= 1u128 << x,
@@ -278,43 +261,13 @@ impl LoneRule {
         Some(values)
     }
 
-    /// True when the conditions read the same attributes of `n` in both graphs.
-    fn reads_alike(&self, a: &Graph, b: &Graph, n: NodeId) -> bool {
-        let (a, b) = (&a.node(n).attrs, &b.node(n).attrs);
-        self.reads
-            .iter()
-            .all(|r| a.get(r.index()) == b.get(r.index()))
-    }
-
-    fn read(&self, g: &Graph, n: NodeId) -> Read {
-        // Read as the conditions read them: an attribute the node lacks is none.
-        let attrs = &g.node(n).attrs;
-        let attr = |a: &AttrId| attrs.get(a.index()).copied().unwrap_or(Value::None);
-        self.reads.iter().map(attr).collect()
-    }
-
-    fn env<'e>(&self, graph: &'e Graph, n: &'e NodeId, p: &'e [Value]) -> BindingEnv<'e> {
-        BindingEnv {
-            graph,
-            binding: std::slice::from_ref(n),
-            params: p,
-            folds: None,
-        }
-    }
-
-    /// Bit i: the conditions hold for node `n` of `g` under the i-th parameter value. The
-    /// conditions read only the node's attributes, so the verdict is that of the tuple of
-    /// attributes read, kept in `verdicts`.
+    /// [`LoneNode::verdict`], kept in `verdicts` by the attributes read.
     fn verdict(&self, verdicts: &mut FxHashMap<Read, u128>, g: &Graph, n: NodeId) -> u128 {
-        let read = self.read(g, n);
+        let read = self.node.read(g, n);
         if let Some(&v) = verdicts.get(&read) {
             return v;
         }
-        let v = self.params.iter().enumerate().fold(0, |v, (i, p)| {
-            let env = self.env(g, &n, p);
-            let holds = self.conds.iter().all(|e| e.holds(&env));
-            v | u128::from(holds) << i
-        });
+        let v = self.node.verdict(g, n, &self.params);
         if verdicts.len() < MAX_READS_KEPT {
             verdicts.insert(read, v);
         }
