@@ -9,7 +9,7 @@ use crate::grammar::{Givens, Grammar};
 
 use super::solver::DYN;
 use super::{
-    compile::{compile_reusing, FixedNacs, Narrowing, Removed},
+    compile::{compile_reusing, FixedNacs, Narrowing, Regrouping, Removed},
     ColouringSpace, Conflict, FocusSpace, FullSpace, Mask, SlotModel, Tables, Work,
 };
 
@@ -56,6 +56,17 @@ enum Width {
     W128(Tables<u128>),
 }
 
+impl Width {
+    fn of(model: &SlotModel) -> Width {
+        match model.d {
+            0..=16 => Width::W16(Tables::new(model)),
+            17..=32 => Width::W32(Tables::new(model)),
+            33..=64 => Width::W64(Tables::new(model)),
+            _ => Width::W128(Tables::new(model)),
+        }
+    }
+}
+
 /// Calls `$run` with the tables at their width.
 macro_rules! by_width {
     ($width:expr, $t:ident => $run:expr) => {
@@ -73,7 +84,9 @@ pub type SlotRun = (Counts, Option<StopReason>, u32);
 
 /// A slot-filling grammar compiled once, ready to explore any number of start graphs.
 /// The engine of a puzzle whose layers only narrow the values placed shares the compiled
-/// parts with its rule file's engine (see [`Narrowing`]).
+/// parts with its rule file's engine (see [`Narrowing`]); one whose layers only add groups
+/// to an all-different NAC takes the file's model with their hubs added (see
+/// [`Regrouping`]).
 pub struct SlotEngine<'g> {
     grammar: &'g Grammar,
     model: Arc<SlotModel>,
@@ -89,6 +102,8 @@ pub struct SlotEngine<'g> {
     fixed: Arc<FixedNacs>,
     /// How layered puzzles may run on this engine's model, when they may.
     narrowing: Option<Arc<Narrowing>>,
+    /// How layered puzzles may add their groups to this engine's model, when they may.
+    regrouping: Option<Arc<Regrouping>>,
     /// The values this puzzle's layers take from the model's slots, by slot: taken from
     /// the candidates before anything is placed.
     narrowed: Removed,
@@ -102,14 +117,15 @@ impl<'g> SlotEngine<'g> {
 
     /// [`SlotEngine::new`] for `grammar` with a puzzle's layers added, reusing from
     /// `base` (the engine of the same rule file) the tables its layers cannot change, or
-    /// its whole model where the layers only narrow the values placed.
+    /// its whole model where the layers only narrow the values placed, or all of it but
+    /// the hubs of the groups its layers add.
     pub fn reusing(grammar: &'g Grammar, base: &SlotEngine<'_>) -> Result<SlotEngine<'g>, Refusal> {
         let removed = base
             .narrowing
             .as_ref()
             .and_then(|n| n.removed(&base.model, &base.grammar.base, &grammar.base));
-        match removed {
-            Some(narrowed) => Ok(SlotEngine {
+        if let Some(narrowed) = removed {
+            return Ok(SlotEngine {
                 grammar,
                 model: base.model.clone(),
                 width: base.width.clone(),
@@ -119,7 +135,25 @@ impl<'g> SlotEngine<'g> {
                 fixed: base.fixed.clone(),
                 // Its model is the bare one, but its base graph is not.
                 narrowing: None,
+                regrouping: None,
                 narrowed,
+            });
+        }
+        let regrouped = (base.regrouping.as_ref()).and_then(|r| r.regrouped(&base.model, grammar));
+        match regrouped {
+            // Its layers add no slot and set no value: the slots and their start values
+            // are the rule file's.
+            Some(model) => Ok(SlotEngine {
+                grammar,
+                width: Arc::new(Width::of(&model)),
+                model: Arc::new(model),
+                base_values: base.base_values.clone(),
+                cell_slots: base.cell_slots.clone(),
+                conflict: Arc::default(),
+                fixed: base.fixed.clone(),
+                narrowing: None,
+                regrouping: None,
+                narrowed: Removed::new(),
             }),
             None => SlotEngine::compiled(grammar, Some(&base.fixed)),
         }
@@ -130,12 +164,7 @@ impl<'g> SlotEngine<'g> {
         reuse: Option<&FixedNacs>,
     ) -> Result<SlotEngine<'g>, Refusal> {
         let (model, fixed) = compile_reusing(grammar, reuse)?;
-        let width = match model.d {
-            0..=16 => Width::W16(Tables::new(&model)),
-            17..=32 => Width::W32(Tables::new(&model)),
-            33..=64 => Width::W64(Tables::new(&model)),
-            _ => Width::W128(Tables::new(&model)),
-        };
+        let width = Width::of(&model);
         let base_values = super::compile::slot_values(&grammar.types, &model, &grammar.base);
         let cell_slots = grammar.grid.as_ref().and_then(|grid| {
             if grid.given_type.is_some() {
@@ -152,6 +181,11 @@ impl<'g> SlotEngine<'g> {
             .then(|| Narrowing::of(grammar, &model))
             .flatten()
             .map(Arc::new);
+        let regrouping = reuse
+            .is_none()
+            .then(|| Regrouping::of(grammar, &model, &fixed))
+            .flatten()
+            .map(Arc::new);
         Ok(SlotEngine {
             grammar,
             model: Arc::new(model),
@@ -161,6 +195,7 @@ impl<'g> SlotEngine<'g> {
             conflict: Arc::default(),
             fixed: Arc::new(fixed),
             narrowing,
+            regrouping,
             narrowed: Removed::new(),
         })
     }

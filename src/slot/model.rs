@@ -110,6 +110,27 @@ impl SlotModel {
         }
     }
 
+    /// This model with `hubs` for its hubs (copying the rest, not the hubs it replaces).
+    pub(super) fn with_hubs(&self, hubs: Vec<Hub>) -> SlotModel {
+        SlotModel {
+            d: self.d,
+            slots: self.slots.clone(),
+            slot_of: self.slot_of.clone(),
+            allowed: self.allowed.clone(),
+            rule_of: self.rule_of.clone(),
+            hubs,
+            tables: self.tables.clone(),
+            final_kind: self.final_kind.clone(),
+            symmetric: self.symmetric.clone(),
+            focus_sound: self.focus_sound.clone(),
+            once: self.once.clone(),
+            replaced: self.replaced.clone(),
+            group_nacs: self.group_nacs.clone(),
+            groups: self.groups.clone(),
+            forbids: self.forbids.clone(),
+        }
+    }
+
     pub(super) fn add_table(&mut self, table: Vec<u128>) -> u32 {
         match self.tables.iter().position(|t| *t == table) {
             Some(i) => i as u32,

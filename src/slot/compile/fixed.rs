@@ -51,6 +51,9 @@ pub struct FixedNacs {
     /// Per rule, its NACs over a group: the analysis that finds them reads the rules, the
     /// types, the domain and the final condition, which no layer changes, never the graph.
     pub(super) group_nacs: Option<Arc<[Vec<usize>]>>,
+    /// Per NAC (rule, NAC), in the order compiled, how many hubs the model held after it:
+    /// the hubs of NAC k are those from the end of NAC k - 1 to its own.
+    pub(super) hub_ends: Vec<((usize, usize), usize)>,
 }
 
 /// A NAC condition's verdict on one placement's unchanging values: the witness values
@@ -118,6 +121,7 @@ impl FixedNacs {
             instances: HashMap::new(),
             verdicts: Verdicts::default(),
             group_nacs: None,
+            hub_ends: Vec::new(),
         }
     }
 

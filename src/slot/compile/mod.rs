@@ -29,7 +29,8 @@
 //! makes the all-different NAC's table and hubs straight from the group nodes, as `nac`
 //! and `hubs` would from its matches. For batches of layered puzzles, `fixed` records what
 //! no layer can change, and `narrow` tells when a puzzle's layers only take values away, so
-//! that it runs on the rule file's model.
+//! that it runs on the rule file's model, and `regroup` when they only add groups to an
+//! all-different NAC, whose hubs are then added to the rule file's model.
 
 use std::borrow::Cow;
 use std::cell::OnceCell;
@@ -59,12 +60,14 @@ mod instances;
 mod nac;
 mod narrow;
 mod recognise;
+mod regroup;
 mod star;
 mod tuples;
 
 pub use fixed::FixedNacs;
 pub use instances::slot_values;
 pub use narrow::{Narrowing, Removed};
+pub use regroup::Regrouping;
 
 /// An attribute identified by the type that declares it, so that reads through a subtype
 /// and writes through a supertype meet.

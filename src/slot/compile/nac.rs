@@ -78,6 +78,9 @@ impl RuleCompiler<'_> {
             if let (Some(record), Some(mark)) = (record.as_deref_mut(), mark) {
                 record.record((ri, i), model, mark);
             }
+            if let Some(record) = record.as_deref_mut() {
+                record.hub_ends.push(((ri, i), model.hubs.len()));
+            }
         }
         Ok(())
     }

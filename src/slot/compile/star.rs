@@ -91,82 +91,29 @@ impl Star {
         attr: AttrId,
         instances: &Instances,
     ) -> Option<()> {
-        // Per cell some instance fills (its left-side binding is the cell alone), the
-        // values placed there.
-        // By node index: a layered puzzle compiles this anew, and the host is small.
-        let mut placed = vec![0u128; host.capacity()];
-        for (&(_, x), i) in instances.iter() {
-            let n = i.binding[0].index();
-            if n >= placed.len() {
-                placed.resize(n + 1, 0);
-            }
-            placed[n] |= 1u128 << x;
-        }
-        let is_placed = |n: NodeId| placed.get(n.index()).is_some_and(|&p| p != 0);
+        let placed = placed_by_node(instances, host.capacity());
         let slot = |n: NodeId| model.slot_of.get(&(n, attr)).copied();
         let mut hubs: Vec<(Slots, Slots)> = Vec::new();
         // The values some instance places where the NAC matches.
         let mut values = 0u128;
         let mut matches = 0usize;
-        // Buffers reused group by group.
-        let (mut members, mut witnesses, mut reached) = (Vec::new(), Vec::new(), Vec::new());
-        let is = |n: NodeId, t: NodeTypeId| types.is_subtype(host.ty(n), t);
+        let mut scratch = StarScratch::default();
         for g in host.find_nodes() {
-            if !is(g, self.group) {
+            let Some(group) = self.group_of(types, host, g, &placed, &slot, &mut scratch)? else {
                 continue;
-            }
-            // Edges are a set: each member once.
-            members.clear();
-            members.extend(
-                host.inc(g)
-                    .iter()
-                    .filter(|&&(l, _)| l == self.label)
-                    .map(|&(_, n)| n),
-            );
-            let cells = members.iter().filter(|&&n| is(n, self.cell)).count();
-            witnesses.clear();
-            witnesses.extend(members.iter().copied().filter(|&n| is(n, self.witness)));
-            matches += cells * witnesses.len();
+            };
+            matches += group.matches;
             if matches > MAX_NAC_MATCHES {
                 return None;
             }
-            // A match: a filled cell and another witness of the same group node.
-            reached.clear();
-            reached.extend(
-                members
-                    .iter()
-                    .copied()
-                    .filter(|&n| is(n, self.cell) && is_placed(n)),
-            );
-            let mut writers = Slots::new();
-            let mut readers = Slots::new();
-            for &c in &reached {
-                if witnesses.iter().any(|&d| d != c) {
-                    readers.push(slot(c)?);
-                    values |= placed[c.index()];
-                }
-            }
-            for &d in &witnesses {
-                if reached.iter().any(|&c| c != d) {
-                    writers.push(slot(d)?);
-                }
-            }
-            if !writers.is_empty() && !readers.is_empty() {
-                for list in [&mut writers, &mut readers] {
-                    list.sort_unstable();
-                    list.dedup();
-                }
-                hubs.push((writers, readers));
-            }
+            values |= group.values;
+            hubs.extend(group.hub);
         }
         // A NAC that can block nothing adds no table.
         if values == 0 {
             return Some(());
         }
-        let table = (0..model.d)
-            .map(|y| values & (1u128 << y))
-            .collect::<Vec<u128>>();
-        let table = model.add_table(table);
+        let table = model.add_table(identity_over(model.d, values));
         for (writers, readers) in hubs {
             model.hubs.push(Hub {
                 writers,
@@ -176,6 +123,120 @@ impl Star {
         }
         Some(())
     }
+
+    /// What group node `g` of `host` adds to the NAC: `Some(None)` when `g` is no group
+    /// node of the star's type; `None` when a member the NAC matches is not a slot
+    /// (`slot` finds a node's slot; `placed`, by node index, the values some instance
+    /// places there).
+    pub(super) fn group_of(
+        &self,
+        types: &TypeSystem,
+        host: &Graph,
+        g: NodeId,
+        placed: &[u128],
+        slot: &impl Fn(NodeId) -> Option<u32>,
+        scratch: &mut StarScratch,
+    ) -> Option<Option<StarGroup>> {
+        let is = |n: NodeId, t: NodeTypeId| types.is_subtype(host.ty(n), t);
+        if !is(g, self.group) {
+            return Some(None);
+        }
+        let is_placed = |n: NodeId| placed.get(n.index()).is_some_and(|&p| p != 0);
+        let StarScratch {
+            members,
+            witnesses,
+            reached,
+        } = scratch;
+        // Edges are a set: each member once.
+        members.clear();
+        members.extend(
+            host.inc(g)
+                .iter()
+                .filter(|&&(l, _)| l == self.label)
+                .map(|&(_, n)| n),
+        );
+        let cells = members.iter().filter(|&&n| is(n, self.cell)).count();
+        witnesses.clear();
+        witnesses.extend(members.iter().copied().filter(|&n| is(n, self.witness)));
+        // A match: a filled cell and another witness of the same group node.
+        reached.clear();
+        reached.extend(
+            members
+                .iter()
+                .copied()
+                .filter(|&n| is(n, self.cell) && is_placed(n)),
+        );
+        let mut values = 0u128;
+        // Most members are both (a region's cells): sized once, not grown past four.
+        let mut writers = Slots::with_capacity(witnesses.len());
+        let mut readers = Slots::with_capacity(reached.len());
+        for &c in reached.iter() {
+            if witnesses.iter().any(|&d| d != c) {
+                readers.push(slot(c)?);
+                values |= placed[c.index()];
+            }
+        }
+        for &d in witnesses.iter() {
+            if reached.iter().any(|&c| c != d) {
+                writers.push(slot(d)?);
+            }
+        }
+        let hub = (!writers.is_empty() && !readers.is_empty()).then(|| {
+            for list in [&mut writers, &mut readers] {
+                list.sort_unstable();
+                list.dedup();
+            }
+            (writers, readers)
+        });
+        Some(Some(StarGroup {
+            matches: cells * witnesses.len(),
+            values,
+            hub,
+        }))
+    }
+
+    /// True when nodes of type `ty` can be the NAC's cell or witness.
+    pub(super) fn may_be_member(&self, types: &TypeSystem, ty: NodeTypeId) -> bool {
+        types.is_subtype(ty, self.cell) || types.is_subtype(ty, self.witness)
+    }
+}
+
+/// What one group node adds to a star NAC.
+pub(super) struct StarGroup {
+    /// The NAC's matches through it.
+    pub(super) matches: usize,
+    /// The values placed in its readers.
+    pub(super) values: u128,
+    /// Its hub (writers, readers), when it blocks something.
+    pub(super) hub: Option<(Slots, Slots)>,
+}
+
+/// Buffers reused group by group.
+#[derive(Default)]
+pub(super) struct StarScratch {
+    members: Vec<NodeId>,
+    witnesses: Vec<NodeId>,
+    reached: Vec<NodeId>,
+}
+
+/// Per node index (up to `capacity`, or the last node filled), the values some instance
+/// places there; the star's rule has the cell alone for its left side.
+// By node index: a layered puzzle compiles this anew, and the host is small.
+pub(super) fn placed_by_node(instances: &Instances, capacity: usize) -> Vec<u128> {
+    let mut placed = vec![0u128; capacity];
+    for (&(_, x), i) in instances.iter() {
+        let n = i.binding[0].index();
+        if n >= placed.len() {
+            placed.resize(n + 1, 0);
+        }
+        placed[n] |= 1u128 << x;
+    }
+    placed
+}
+
+/// The table "the same value" over `values`: row y blocks y where y is one of them.
+pub(super) fn identity_over(d: usize, values: u128) -> Vec<u128> {
+    (0..d).map(|y| values & (1u128 << y)).collect()
 }
 
 /// The witness variable and attribute of `cond` when it is `d.a == param` or

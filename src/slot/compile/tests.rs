@@ -438,59 +438,49 @@ fn a_value_read_from_the_left_side_keeps_one_table_per_nac() {
 const EVEN_ODD_6X6: &str = include_str!("../../../rules/even-odd-6x6.graft");
 const EVEN_ODD_BATCH: &str = include_str!("../../../tests/fixtures/layers/even-odd-6x6.txt");
 
-/// The even/odd 6x6 without its own marks and puzzle: a file for batches only.
-fn even_odd_bare() -> String {
-    let start = EVEN_ODD_6X6
-        .find("layer parity: parity = {")
-        .expect("the marks");
-    let end = start + EVEN_ODD_6X6[start..].find("\n}\n").expect("their end") + 3;
-    let text = format!(
-        "{}layer parity: parity\n{}",
-        &EVEN_ODD_6X6[..start],
-        &EVEN_ODD_6X6[end..]
-    );
+/// `text` without its own layer content and puzzle, the layer opening with `opening`
+/// declared as `bare` instead: a file for batches only.
+fn for_batches_only(text: &str, opening: &str, bare: &str) -> String {
+    let start = text.find(opening).expect("the layer");
+    let end = start + text[start..].find("\n}\n").expect("its content's end") + 3;
+    let text = format!("{}{bare}\n{}", &text[..start], &text[end..]);
     let start = text.find("start {").expect("the file's puzzle");
     let end = start + text[start..].find("\n}\n").expect("its end") + 3;
     format!("{}{}", &text[..start], &text[end..])
 }
 
-/// For every puzzle of `batch`: where the rule file's narrowing applies, the values it
-/// takes away are those a compilation from scratch no longer allows; and the engine
-/// `Engine::with_layers` runs (narrowed or compiled) finds the same solutions, states,
-/// transitions and dead ends as the engine compiled from scratch, with each of `expands`.
-/// Returns how many puzzles were narrowed and how many compiled.
-fn assert_narrowing_is_the_compilation(
-    name: &str,
-    rules: &str,
+/// The even/odd 6x6 without its own marks and puzzle.
+fn even_odd_bare() -> String {
+    for_batches_only(
+        EVEN_ODD_6X6,
+        "layer parity: parity = {",
+        "layer parity: parity",
+    )
+}
+
+/// For every puzzle of `batch`: `shortcut` compares what the puzzle's engine takes from
+/// the rule file's with `fresh`, the puzzle's own compilation, and says whether the
+/// shortcut applies; and the engine `Engine::with_layers` runs (on the shortcut or
+/// compiled) finds the same solutions, states, transitions and dead ends as the engine
+/// compiled from scratch, with each of `expands`. Returns how many puzzles took the
+/// shortcut and how many were compiled.
+fn assert_batch_runs_as_compiled(
+    (name, g): (&str, &crate::Grammar),
     batch: &str,
     expands: &[Expand],
+    mut shortcut: impl FnMut(&crate::Puzzle, &crate::Grammar, &super::SlotModel) -> bool,
 ) -> (usize, usize) {
-    let g = load_str(name, rules).expect("the rule file loads");
-    let model = compile(&g).expect("the rules fill slots");
-    let narrowing = super::Narrowing::of(&g, &model).expect("the layers only narrow");
     let source = crate::diag::Source::new("batch.txt", batch.to_string());
-    let puzzles = crate::read_puzzles(&g, &source).expect("the batch reads");
-    let engine = Engine::new(&g);
-    let (mut narrowed, mut compiled) = (0, 0);
+    let puzzles = crate::read_puzzles(g, &source).expect("the batch reads");
+    let engine = Engine::new(g);
+    let (mut shared, mut compiled) = (0, 0);
     for p in &puzzles {
         let layered = g.with_layers(&p.layers);
         let fresh = compile(&layered).expect("the rules fill slots");
-        match narrowing.removed(&model, &g.base, &layered.base) {
-            Some(removed) => {
-                let mut allowed = model.allowed.clone();
-                for (s, xs) in removed {
-                    allowed[s as usize] &= !xs;
-                }
-                assert_eq!(allowed, fresh.allowed, "{name} puzzle {}", p.number);
-                assert_eq!(
-                    (&model.hubs, &model.tables, &model.once),
-                    (&fresh.hubs, &fresh.tables, &fresh.once),
-                    "{name} puzzle {}",
-                    p.number
-                );
-                narrowed += 1;
-            }
-            None => compiled += 1,
+        if shortcut(p, &layered, &fresh) {
+            shared += 1;
+        } else {
+            compiled += 1;
         }
         let alone = Engine::new(&layered);
         for &expand in expands {
@@ -501,7 +491,39 @@ fn assert_narrowing_is_the_compilation(
             assert_eq!(by_batch, run(&alone), "{name} puzzle {}", p.number);
         }
     }
-    (narrowed, compiled)
+    (shared, compiled)
+}
+
+/// [`assert_batch_runs_as_compiled`] where the shortcut is the rule file's narrowing: the
+/// values it takes away are those a compilation from scratch no longer allows, its hubs
+/// and tables are the compilation's. Returns how many puzzles were narrowed and how many
+/// compiled.
+fn assert_narrowing_is_the_compilation(
+    name: &str,
+    rules: &str,
+    batch: &str,
+    expands: &[Expand],
+) -> (usize, usize) {
+    let g = load_str(name, rules).expect("the rule file loads");
+    let model = compile(&g).expect("the rules fill slots");
+    let narrowing = super::Narrowing::of(&g, &model).expect("the layers only narrow");
+    assert_batch_runs_as_compiled((name, &g), batch, expands, |p, layered, fresh| {
+        let Some(removed) = narrowing.removed(&model, &g.base, &layered.base) else {
+            return false;
+        };
+        let mut allowed = model.allowed.clone();
+        for (s, xs) in removed {
+            allowed[s as usize] &= !xs;
+        }
+        assert_eq!(allowed, fresh.allowed, "{name} puzzle {}", p.number);
+        assert_eq!(
+            (&model.hubs, &model.tables, &model.once),
+            (&fresh.hubs, &fresh.tables, &fresh.once),
+            "{name} puzzle {}",
+            p.number
+        );
+        true
+    })
 }
 
 /// Marks read only by the left side of the rule that fills a cell narrow the rule file's
@@ -605,6 +627,137 @@ fn a_given_its_mark_rules_out_is_no_value_the_rule_places_there() {
             message.contains("given `2` at")
                 && message.contains("is not a value any rule can place there"),
             "{message}"
+        );
+    }
+}
+
+/// The jigsaw 4x4 of `rules/` and the batch of its tests, each line its own regions.
+const JIGSAW_4X4: &str = include_str!("../../../rules/jigsaw-4x4.graft");
+const JIGSAW_BATCH: &str = include_str!("../../../tests/fixtures/layers/jigsaw-4x4.txt");
+
+/// The jigsaw 4x4 without its own regions and puzzle.
+fn jigsaw_bare() -> String {
+    for_batches_only(
+        JIGSAW_4X4,
+        "layer region:",
+        "layer region: regions of Group",
+    )
+}
+
+/// What a model must agree on with another compilation of the same puzzle: everything
+/// [`model_shape`] lists, and what `finish` derives.
+fn finished_shape(m: &super::SlotModel) -> String {
+    format!(
+        "{} {:?} {:?} {:?}",
+        model_shape(m),
+        m.final_kind,
+        m.symmetric.is_ok(),
+        m.focus_sound.is_ok()
+    )
+}
+
+/// [`assert_batch_runs_as_compiled`] where the shortcut is the rule file's regrouping:
+/// the model it makes is the one a compilation from scratch makes. Returns how many
+/// puzzles were regrouped and how many compiled.
+fn assert_regrouping_is_the_compilation(
+    name: &str,
+    rules: &str,
+    batch: &str,
+    expands: &[Expand],
+) -> (usize, usize) {
+    let g = load_str(name, rules).expect("the rule file loads");
+    let (model, fixed) = super::compile_reusing(&g, None).expect("the rules fill slots");
+    let regrouping = super::Regrouping::of(&g, &model, &fixed).expect("the layers add groups");
+    assert_batch_runs_as_compiled((name, &g), batch, expands, |p, layered, fresh| {
+        let Some(m) = regrouping.regrouped(&model, layered) else {
+            return false;
+        };
+        let at = format!("{name} puzzle {}", p.number);
+        assert_eq!(finished_shape(&m), finished_shape(fresh), "{at}");
+        true
+    })
+}
+
+/// Regions a layer adds to the all-different NAC join the rule file's model: every line
+/// of the batch runs on the file's model with its regions' hubs added, as it would on its
+/// own compilation; with the file's own regions left out, with another NAC's hubs after
+/// the star's or before them.
+#[test]
+fn groups_a_layer_adds_to_a_star_regroup_the_rule_files_model() {
+    let lines = JIGSAW_BATCH.lines().filter(|l| l.contains('|')).count();
+    assert!(lines > 5);
+    let focus = [Expand::Focus];
+    let counts =
+        assert_regrouping_is_the_compilation("jigsaw-4x4.graft", JIGSAW_4X4, JIGSAW_BATCH, &focus);
+    assert_eq!(counts, (lines, 0));
+    // Eight cells to fill: every state of every order of placements is a few hundred.
+    let small = [
+        "1.2.4..3.4.13.4. | region: ABCC ABBC ABDC ADDD",
+        ".23.3..22.4..3.1 | region: AABB AABB CCDD CCDD",
+    ]
+    .join("\n");
+    let all = [Expand::All];
+    let counts = assert_regrouping_is_the_compilation("jigsaw-4x4.graft", JIGSAW_4X4, &small, &all);
+    assert_eq!(counts, (2, 0));
+    let counts =
+        assert_regrouping_is_the_compilation("bare.graft", &jigsaw_bare(), JIGSAW_BATCH, &focus);
+    assert_eq!(counts, (lines, 0));
+    // Neighbour NACs (not the same value: no two consecutive values side by side) no
+    // layer reaches, compiled after the star and before it.
+    let neighbour = "  not { c -beside-> d: Cell { val != none } where abs(d.val - v) == 1 }
+  not { d: Cell { val != none } -beside-> c where abs(d.val - v) == 1 }\n";
+    let with_neighbours = |text: String| {
+        text.replace(
+            "edge in: Cell -> Group",
+            "edge in: Cell -> Group\nedge beside: Cell -> Cell",
+        )
+        .replace(
+            "groups rows, columns",
+            "groups rows, columns\nedges c -beside-> d where d.row == c.row and d.col == c.col + 1",
+        )
+    };
+    let after = with_neighbours(jigsaw_bare())
+        .replace("  set c.val = v", &format!("{neighbour}  set c.val = v"));
+    let before = with_neighbours(jigsaw_bare())
+        .replace("  not { c -in->", &format!("{neighbour}  not {{ c -in->"));
+    for (name, text) in [("after.graft", after), ("before.graft", before)] {
+        assert!(text.contains("-beside-> d: Cell"), "{text}");
+        let counts = assert_regrouping_is_the_compilation(name, &text, JIGSAW_BATCH, &focus);
+        assert_eq!(counts, (lines, 0), "{name}");
+    }
+    // Without rows and columns the regions are the only groups: a line of one-cell
+    // regions blocks nothing, so a compilation has no table, and the line is compiled.
+    // A few cells to fill: every filling of them is a solution.
+    let regions_only = JIGSAW_4X4.replace("groups rows, columns\n", "");
+    let batch = [
+        "12..3412..1234.. | region: AABB AABB CCDD CCDD",
+        "12..3412..1234.. | region: ABCD EFGH IJKL MNOP",
+    ]
+    .join("\n");
+    let counts =
+        assert_regrouping_is_the_compilation("regions.graft", &regions_only, &batch, &focus);
+    assert_eq!(counts, (1, 1));
+}
+
+/// Layers that set attributes, or whose groups a NAC reads otherwise than as the
+/// all-different NAC does, do not regroup: each puzzle compiles.
+#[test]
+fn layers_a_nac_reads_otherwise_do_not_regroup() {
+    let sum_of_two = jigsaw_bare().replace(
+        "  set c.val = v",
+        "  not { c -in-> g: Group <-in- d: Cell { val != none } where d.val + v == 5 }\n  set c.val = v",
+    );
+    for (name, text) in [
+        ("consecutive-4x4.graft", consecutive_4x4()),
+        ("even-odd.graft", even_odd_bare()),
+        ("killer-4x4.graft", KILLER_4X4.to_string()),
+        ("sum-of-two.graft", sum_of_two),
+    ] {
+        let g = load_str(name, &text).expect("the rule file loads");
+        let (model, fixed) = super::compile_reusing(&g, None).expect("the rules fill slots");
+        assert!(
+            super::Regrouping::of(&g, &model, &fixed).is_none(),
+            "{name}"
         );
     }
 }

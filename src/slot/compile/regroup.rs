@@ -1,0 +1,259 @@
+//! Puzzles whose layers only add group nodes to an all-different NAC run on the rule file's
+//! model with those groups' hubs added, instead of a compilation of their own.
+//!
+//! A jigsaw's layer draws regions (`layer region: regions of Group`): a node per region
+//! with an `in` edge from each of its cells, read by the NAC that keeps a value once per
+//! group (a [`Star`]). Every other NAC and every left side the layer cannot reach (see
+//! [`LayerVocabulary`]) matches alike on every puzzle, so its effect on the model is the
+//! rule file's; the star's hubs are those of the groups the puzzle starts with, each
+//! compiled as [`Star::compile`] does, then one per region the puzzle adds, in node order,
+//! which is the order a compilation lists them in. Compiling a jigsaw 9x9 this way skips the
+//! instances, the NAC replays and the checks of a whole compilation (about two thirds of
+//! its cost); the solver tables are still built per puzzle.
+//!
+//! The file's own regions, when it has some (`layer region: ... = { ... }`), are not the
+//! puzzles': their hubs are left out, so a puzzle's hubs are those of the bare graph's
+//! groups and its own. The table must come out the same: "the same value" over the values
+//! placed in the readers of all the star's groups, which each puzzle checks.
+
+use std::collections::BTreeSet;
+
+use crate::analysis::slot_fill::slot_fill;
+use crate::grammar::Grammar;
+use crate::layer::LayerKind;
+use crate::model::{AttrId, Graph, NodeId, NodeTypeId};
+
+use super::super::model::{Hub, SlotModel, Slots};
+use super::super::solver::WORD_BITS;
+use super::fixed::{FixedNacs, LayerVocabulary};
+use super::star::{identity_over, placed_by_node, Star, StarScratch};
+use super::{RuleCompiler, MAX_HUB_WORDS, MAX_NAC_MATCHES};
+
+/// How a rule file's layered puzzles add groups to its model: the star NACs their layers
+/// reach, each with where its hubs stand in the file's model.
+pub struct Regrouping {
+    /// Nodes of the graph puzzles start from (the file's base without its own layer
+    /// content): a puzzle's layer nodes come after them.
+    bare_nodes: usize,
+    /// In the order of their hubs.
+    stars: Vec<StarAt>,
+}
+
+/// A star NAC a layer reaches, and its hubs in the rule file's model.
+struct StarAt {
+    star: Star,
+    /// The slot attribute of its rule.
+    attr: AttrId,
+    /// By node index, the values its rule places there.
+    placed: Vec<u128>,
+    /// Its hubs are `start..end` of the file's model, of which `start..kept` are those of
+    /// the bare graph's groups (the rest, the file's own layer's).
+    kept: usize,
+    end: usize,
+    /// Its table.
+    table: u32,
+    /// The values that table blocks: the values placed in the readers of all its groups.
+    table_values: u128,
+    /// The values placed in the readers of the bare graph's groups, and the NAC's matches
+    /// through them.
+    values: u128,
+    matches: usize,
+}
+
+impl Regrouping {
+    /// The regrouping of `g`'s layered puzzles on `model`, compiled from `g` with the
+    /// record `fixed`; `None` when a layer may change more than a star's groups.
+    pub fn of(g: &Grammar, model: &SlotModel, fixed: &FixedNacs) -> Option<Regrouping> {
+        let regions_only = g
+            .layers
+            .iter()
+            .all(|l| matches!(l.kind, LayerKind::Regions { .. }));
+        let simple_model = model.replaced.is_none()
+            && model.forbids.is_none()
+            && model.groups.is_empty()
+            && model.group_nacs.is_empty();
+        if g.layers.is_empty() || !regions_only || !simple_model {
+            return None;
+        }
+        let bare = g.layer_base.as_ref().map_or(&g.base, |b| &b.graph);
+        if model
+            .slots
+            .iter()
+            .any(|&(n, _)| n.index() >= bare.capacity())
+        {
+            return None;
+        }
+        let layer_types: Vec<NodeTypeId> = (g.layers.iter())
+            .filter_map(|l| match l.kind {
+                LayerKind::Regions { ty, .. } => Some(ty),
+                _ => None,
+            })
+            .collect();
+        let vocabulary = LayerVocabulary::of(g);
+        let fill = slot_fill(g).ok()?;
+        let group_nacs = fixed.group_nacs.as_ref()?;
+        let lhs_free = (g.rules.iter().zip(&fill.targets))
+            .all(|(r, t)| vocabulary.cannot_reach_lhs(g, &r.lhs, t.value));
+        let nacs: usize = g.rules.iter().map(|r| r.lhs.nacs.len()).sum();
+        // Every NAC's hubs recorded, in the order compiled.
+        let recorded = fixed.hub_ends.len() == nacs
+            && fixed
+                .hub_ends
+                .last()
+                .is_none_or(|&(_, end)| end == model.hubs.len());
+        if !lhs_free || !recorded {
+            return None;
+        }
+        // Star::of reads the rule, not which attributes change.
+        let unread = BTreeSet::new();
+        let mut stars = Vec::new();
+        let mut start = 0;
+        for &((ri, i), end) in &fixed.hub_ends {
+            let (r, t) = (&g.rules[ri], &fill.targets[ri]);
+            let nac = &r.lhs.nacs[i];
+            // As `compile_nacs` tells the NACs it replays.
+            let fixed_nac =
+                !group_nacs[ri].contains(&i) && vocabulary.cannot_reach(g, (&r.lhs, t.value), nac);
+            if !fixed_nac {
+                let rc = RuleCompiler {
+                    g,
+                    r,
+                    c: t.c,
+                    attr: t.attr,
+                    value: t.value,
+                    created: t.created.map(|(ty, _)| ty),
+                    dynamic: &unread,
+                };
+                let star = Star::of(&rc, nac)?;
+                if layer_types
+                    .iter()
+                    .any(|&ty| star.may_be_member(&g.types, ty))
+                {
+                    return None;
+                }
+                let placed = placed_by_node(fixed.instances(ri)?, bare.capacity());
+                stars.push(StarAt::of(
+                    g,
+                    model,
+                    star,
+                    t.attr,
+                    placed,
+                    (bare, start, end),
+                )?);
+            }
+            start = end;
+        }
+        Some(Regrouping {
+            bare_nodes: bare.capacity(),
+            stars,
+        })
+    }
+
+    /// The model of the puzzle whose grammar is `g` (the rule file's that
+    /// [`Regrouping::of`] read, with the puzzle's layers): `model` with the hubs of the
+    /// puzzle's groups; `None` when it must be compiled (a table would differ, or the hubs
+    /// would be too many).
+    pub fn regrouped(&self, model: &SlotModel, g: &Grammar) -> Option<SlotModel> {
+        let layered = &g.base;
+        if layered.capacity() < self.bare_nodes {
+            return None;
+        }
+        let mut hubs = Vec::with_capacity(model.hubs.len() + 16);
+        let mut scratch = StarScratch::default();
+        let mut at = 0;
+        for s in &self.stars {
+            hubs.extend_from_slice(&model.hubs[at..s.kept]);
+            let slot = |n: NodeId| model.slot_of.get(&(n, s.attr)).copied();
+            let (mut values, mut matches) = (s.values, s.matches);
+            for n in (self.bare_nodes..layered.capacity()).map(NodeId::from_index) {
+                let types = &g.types;
+                let Some(group) =
+                    s.star
+                        .group_of(types, layered, n, &s.placed, &slot, &mut scratch)?
+                else {
+                    continue;
+                };
+                matches += group.matches;
+                values |= group.values;
+                if let Some((writers, readers)) = group.hub {
+                    hubs.push(Hub {
+                        writers,
+                        readers,
+                        table: s.table,
+                    });
+                }
+            }
+            if values != s.table_values || matches > MAX_NAC_MATCHES {
+                return None;
+            }
+            at = s.end;
+        }
+        hubs.extend_from_slice(&model.hubs[at..]);
+        let words = model.slots.len().div_ceil(WORD_BITS).max(1) as u64;
+        if hubs.len() as u64 * words > MAX_HUB_WORDS {
+            return None;
+        }
+        let mut regrouped = model.with_hubs(hubs);
+        regrouped.finish(g);
+        Some(regrouped)
+    }
+}
+
+impl StarAt {
+    /// `star`'s place in `model`, whose hubs `start..end` it made on the rule file's
+    /// graph; the first of them must be those of the `bare` graph's groups, as
+    /// [`Star::compile`] makes them, the rest those of the file's own layer's groups.
+    fn of(
+        g: &Grammar,
+        model: &SlotModel,
+        star: Star,
+        attr: AttrId,
+        placed: Vec<u128>,
+        (bare, start, end): (&Graph, usize, usize),
+    ) -> Option<StarAt> {
+        let slot = |n: NodeId| model.slot_of.get(&(n, attr)).copied();
+        let mut scratch = StarScratch::default();
+        let mut groups = |graph: &Graph, nodes: &mut dyn Iterator<Item = NodeId>| {
+            let (mut hubs, mut values, mut matches) = (Vec::new(), 0u128, 0usize);
+            for n in nodes {
+                let group = star.group_of(&g.types, graph, n, &placed, &slot, &mut scratch)?;
+                if let Some(group) = group {
+                    matches += group.matches;
+                    values |= group.values;
+                    hubs.extend(group.hub);
+                }
+            }
+            Some((hubs, values, matches))
+        };
+        let (bare_hubs, values, matches) = groups(bare, &mut bare.find_nodes())?;
+        let mut own = g.base.find_nodes().filter(|n| n.index() >= bare.capacity());
+        let (own_hubs, own_values, _) = groups(&g.base, &mut own)?;
+        let kept = start + bare_hubs.len();
+        if kept + own_hubs.len() != end || start == end {
+            return None;
+        }
+        let table = model.hubs[start].table;
+        let table_values = values | own_values;
+        let same = |hubs: &[Hub], found: &[(Slots, Slots)]| {
+            hubs.len() == found.len()
+                && hubs
+                    .iter()
+                    .zip(found)
+                    .all(|(h, (w, r))| h.table == table && h.writers == *w && h.readers == *r)
+        };
+        let as_compiled = same(&model.hubs[start..kept], &bare_hubs)
+            && same(&model.hubs[kept..end], &own_hubs)
+            && model.tables[table as usize] == identity_over(model.d, table_values);
+        as_compiled.then_some(StarAt {
+            star,
+            attr,
+            placed,
+            kept,
+            end,
+            table,
+            table_values,
+            values,
+            matches,
+        })
+    }
+}
