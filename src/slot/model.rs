@@ -110,7 +110,9 @@ impl SlotModel {
         }
     }
 
-    /// This model with `hubs` for its hubs (copying the rest, not the hubs it replaces).
+    /// This model with `hubs` for its hubs (copying the rest, not the hubs it replaces),
+    /// to be finished again: the exactly-once hubs start empty, as in a compilation, for
+    /// [`SlotModel::finish`] to find where focus is sound.
     pub(super) fn with_hubs(&self, hubs: Vec<Hub>) -> SlotModel {
         SlotModel {
             d: self.d,
@@ -123,7 +125,7 @@ impl SlotModel {
             final_kind: self.final_kind.clone(),
             symmetric: self.symmetric.clone(),
             focus_sound: self.focus_sound.clone(),
-            once: self.once.clone(),
+            once: Vec::new(),
             replaced: self.replaced.clone(),
             group_nacs: self.group_nacs.clone(),
             groups: self.groups.clone(),

@@ -11,6 +11,7 @@
 //! instances, the NAC replays and the checks of a whole compilation (about two thirds of
 //! its cost); the solver tables are still built per puzzle.
 //!
+//! The regions must not be slots themselves (a type with the attribute the rules fill).
 //! The file's own regions, when it has some (`layer region: ... = { ... }`), are not the
 //! puzzles': their hubs are left out, so a puzzle's hubs are those of the bare graph's
 //! groups and its own. The table must come out the same: "the same value" over the values
@@ -26,8 +27,9 @@ use crate::model::{AttrId, Graph, NodeId, NodeTypeId};
 use super::super::model::{Hub, SlotModel, Slots};
 use super::super::solver::WORD_BITS;
 use super::fixed::{FixedNacs, LayerVocabulary};
+use super::recognise::var_type;
 use super::star::{identity_over, placed_by_node, Star, StarScratch};
-use super::{RuleCompiler, MAX_HUB_WORDS, MAX_NAC_MATCHES};
+use super::{attr_key, AttrKey, RuleCompiler, MAX_HUB_WORDS, MAX_NAC_MATCHES};
 
 /// How a rule file's layered puzzles add groups to its model: the star NACs their layers
 /// reach, each with where its hubs stand in the file's model.
@@ -91,6 +93,15 @@ impl Regrouping {
             .collect();
         let vocabulary = LayerVocabulary::of(g);
         let fill = slot_fill(g).ok()?;
+        // A region whose type has an attribute the rules fill would be a slot of its
+        // puzzle's compilation (a `Group` under the cells' supertype).
+        let filled: Vec<AttrKey> = (g.rules.iter().zip(&fill.targets))
+            .map(|(r, t)| attr_key(&g.types, var_type(&r.lhs, None, t.c), t.attr))
+            .collect();
+        let slot_free = layer_types.iter().all(|&ty| {
+            (0..g.types.node(ty).attrs.len())
+                .all(|a| !filled.contains(&attr_key(&g.types, ty, AttrId::from_index(a))))
+        });
         let group_nacs = fixed.group_nacs.as_ref()?;
         let lhs_free = (g.rules.iter().zip(&fill.targets))
             .all(|(r, t)| vocabulary.cannot_reach_lhs(g, &r.lhs, t.value));
@@ -101,7 +112,7 @@ impl Regrouping {
                 .hub_ends
                 .last()
                 .is_none_or(|&(_, end)| end == model.hubs.len());
-        if !lhs_free || !recorded {
+        if !lhs_free || !recorded || !slot_free {
             return None;
         }
         // Star::of reads the rule, not which attributes change.

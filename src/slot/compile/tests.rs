@@ -737,6 +737,38 @@ fn groups_a_layer_adds_to_a_star_regroup_the_rule_files_model() {
     let counts =
         assert_regrouping_is_the_compilation("regions.graft", &regions_only, &batch, &focus);
     assert_eq!(counts, (1, 1));
+    // A region joining a cell the NAC holds for with one it does not (the last row, which
+    // a rule without NAC fills) makes the blocking one-sided: no focus, so no exactly-once
+    // hubs, where the file has four (the rows of the NAC's cells and its own two regions;
+    // the last past the puzzle's three hubs).
+    let one_sided = "values 1..3
+node Cell { row: int, col: int, val: value? }
+node Group
+edge in: Cell -> Group
+grid 3x3 of Cell
+groups rows
+layer region: regions of Group = {
+  AAA
+  BBB
+  ...
+}
+rule place(v: value) {
+  c: Cell { val == none, row <= 2 }
+  not { c -in-> g: Group <-in- d: Cell { val == v } }
+  set c.val = v
+}
+rule last(v: value) {
+  c: Cell { val == none, row > 2 }
+  set c.val = v
+}
+final: not { c: Cell { val == none } }
+";
+    let g = load_str("one-sided.graft", one_sided).expect("the rule file loads");
+    let model = compile(&g).expect("the rules fill slots");
+    assert_eq!((model.once.len(), model.hubs.len()), (4, 4));
+    let batch = "......... | region: A.. ... A..";
+    let counts = assert_regrouping_is_the_compilation("one-sided.graft", one_sided, batch, &focus);
+    assert_eq!(counts, (1, 0));
 }
 
 /// Layers that set attributes, or whose groups a NAC reads otherwise than as the
@@ -747,11 +779,28 @@ fn layers_a_nac_reads_otherwise_do_not_regroup() {
         "  set c.val = v",
         "  not { c -in-> g: Group <-in- d: Cell { val != none } where d.val + v == 5 }\n  set c.val = v",
     );
+    // Regions whose type inherits the value the rules fill: slots of their puzzle.
+    let valued = "values 1..3
+node Thing { val: value? }
+node Cell : Thing { row: int, col: int }
+node Group : Thing
+edge in: Cell -> Group
+grid 3x3 of Cell
+groups rows
+layer region: regions of Group
+rule place(v: value) {
+  c: Cell { val == none }
+  not { c -in-> g: Group <-in- d: Cell { val == v } }
+  set c.val = v
+}
+final: not { x: Thing { val == none } }
+";
     for (name, text) in [
         ("consecutive-4x4.graft", consecutive_4x4()),
         ("even-odd.graft", even_odd_bare()),
         ("killer-4x4.graft", KILLER_4X4.to_string()),
         ("sum-of-two.graft", sum_of_two),
+        ("valued-regions.graft", valued.to_string()),
     ] {
         let g = load_str(name, &text).expect("the rule file loads");
         let (model, fixed) = super::compile_reusing(&g, None).expect("the rules fill slots");
