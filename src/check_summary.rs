@@ -84,6 +84,11 @@ struct EngineFacts {
     slots: Option<usize>,
     nac_indexes: Option<usize>,
     exactly_once_groups: Option<usize>,
+    /// For a file with layers on the slot engine, how a puzzle line's engine is built:
+    /// `narrowed` (this model, less the values its marks rule out), `regrouped` (this model
+    /// with its regions' hubs added) or `compiled` (its own, replaying what no layer
+    /// reaches).
+    puzzle_lines: Option<&'static str>,
     refusal: Option<Place>,
 }
 
@@ -192,6 +197,7 @@ fn gather<'g>(engine: &Engine<'g>) -> Check<'g> {
             slots: Some(m.slots.len()),
             nac_indexes: Some(m.hubs.len()),
             exactly_once_groups: Some(m.once.len()),
+            puzzle_lines: engine.puzzle_lines(),
             refusal: None,
         },
         Err(why) => EngineFacts {
@@ -199,6 +205,7 @@ fn gather<'g>(engine: &Engine<'g>) -> Check<'g> {
             slots: None,
             nac_indexes: None,
             exactly_once_groups: None,
+            puzzle_lines: None,
             refusal: Some(Place::of(why, source)),
         },
     };
@@ -298,10 +305,15 @@ pub fn write(out: &mut dyn Write, engine: &Engine) -> io::Result<()> {
     )?;
     let e = &check.engine;
     match (&e.refusal, e.slots, e.nac_indexes, e.exactly_once_groups) {
-        (None, Some(slots), Some(hubs), Some(once)) => writeln!(
-            out,
-            "engine: slot ({slots} slots, {hubs} NAC indexes, {once} exactly-once groups)"
-        )?,
+        (None, Some(slots), Some(hubs), Some(once)) => {
+            writeln!(
+                out,
+                "engine: slot ({slots} slots, {hubs} NAC indexes, {once} exactly-once groups)"
+            )?;
+            if let Some(how) = e.puzzle_lines {
+                writeln!(out, "puzzle lines: {}", describe_puzzle_lines(how))?;
+            }
+        }
         (refusal, ..) => writeln!(
             out,
             "engine: graph (not slot-filling: {})",
@@ -314,6 +326,19 @@ pub fn write(out: &mut dyn Write, engine: &Engine) -> io::Result<()> {
         Some(why) => writeln!(out, "expand focus: falls back to all: {why}")?,
     }
     Ok(())
+}
+
+/// What `puzzle_lines` means, for the text.
+fn describe_puzzle_lines(how: &str) -> &'static str {
+    match how {
+        "narrowed" => {
+            "run on this engine, less the values their marks rule out (a line that allows more is compiled)"
+        }
+        "regrouped" => {
+            "run on this engine with their regions' groups added (only the solver's tables built per line)"
+        }
+        _ => "each compiled, with what no layer reaches taken from this engine",
+    }
 }
 
 /// Writes the summary of `engine`'s grammar to `out` as one JSON line.

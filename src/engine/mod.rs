@@ -122,6 +122,15 @@ impl<'g> Engine<'g> {
         }
     }
 
+    /// How puzzle lines with layers run on the slot engine (see
+    /// [`SlotEngine::puzzle_lines`]); `None` on whole graphs or without layers.
+    pub fn puzzle_lines(&self) -> Option<&'static str> {
+        match &self.kind {
+            Kind::Slot(s) => s.puzzle_lines(),
+            Kind::Graph(_) => None,
+        }
+    }
+
     /// Why `--expand focus` cannot be used, if it cannot.
     pub fn focus_unsound(&self) -> Option<String> {
         match &self.kind {

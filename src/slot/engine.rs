@@ -204,6 +204,21 @@ impl<'g> SlotEngine<'g> {
         &self.model
     }
 
+    /// How a puzzle line's layers are built into its engine: on this engine's model less
+    /// the values its marks rule out, on it with the hubs of its regions added, or by a
+    /// compilation of its own (replaying what no layer reaches); `None` for a file without
+    /// layers.
+    pub fn puzzle_lines(&self) -> Option<&'static str> {
+        if self.grammar.layers.is_empty() {
+            return None;
+        }
+        Some(match (&self.narrowing, &self.regrouping) {
+            (Some(_), _) => "narrowed",
+            (None, Some(_)) => "regrouped",
+            (None, None) => "compiled",
+        })
+    }
+
     /// Checks that `givens` (already defaulted to the file's `start` block) do not clash:
     /// no given is blocked by another.
     pub fn check_givens(&self, givens: Option<&Givens>) -> Result<(), Diagnostic> {

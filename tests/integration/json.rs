@@ -292,6 +292,8 @@ struct EngineFacts {
     #[serde(deserialize_with = "Option::deserialize")]
     exactly_once_groups: Option<u64>,
     #[serde(deserialize_with = "Option::deserialize")]
+    puzzle_lines: Option<String>,
+    #[serde(deserialize_with = "Option::deserialize")]
     refusal: Option<Place>,
 }
 
@@ -354,6 +356,7 @@ fn check_in_json_states_what_the_text_states() {
     }
     files.sort();
     let mut graphs = 0;
+    let mut ways: std::collections::BTreeMap<String, usize> = Default::default();
     for file in files {
         let name = file.display().to_string();
         let j = check_json(&file);
@@ -427,6 +430,16 @@ fn check_in_json_states_what_the_text_states() {
                     e.nac_indexes.expect("NAC indexes"),
                     e.exactly_once_groups.expect("groups")
                 ));
+                // How layered puzzle lines run: said for a file with layers only.
+                let layered = t.lines().any(|l| l.starts_with("layer "));
+                let said = t.lines().find(|l| l.starts_with("puzzle lines: "));
+                match e.puzzle_lines.as_deref() {
+                    Some(how) => {
+                        assert!(layered && said.is_some(), "{name}: {how}");
+                        *ways.entry(how.to_string()).or_default() += 1;
+                    }
+                    None => assert!(!layered && said.is_none(), "{name}"),
+                }
             }
             "graph" => {
                 graphs += 1;
@@ -474,6 +487,9 @@ fn check_in_json_states_what_the_text_states() {
         }
     }
     assert!(graphs >= 10, "whole-graph files: {graphs}");
+    // Even/odd marks narrow, jigsaw regions regroup, killer cages compile.
+    let ways: Vec<&str> = ways.keys().map(String::as_str).collect();
+    assert_eq!(ways, ["compiled", "narrowed", "regrouped"]);
 }
 
 /// `grafter heuristics --format json`: one `"type":"heuristics"` object.
