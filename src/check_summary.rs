@@ -335,7 +335,7 @@ fn describe_puzzle_lines(how: &str) -> &'static str {
             "run on this engine, less the values their marks rule out (a line that allows more is compiled)"
         }
         "regrouped" => {
-            "run on this engine with their regions' groups added (only the solver's tables built per line)"
+            "run on this engine's model, their regions' groups in place of the file's own (only the solver's tables built per line; a line that changes the regions' table is compiled)"
         }
         _ => "each compiled, with what no layer reaches taken from this engine",
     }

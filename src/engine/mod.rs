@@ -91,7 +91,7 @@ impl<'g> Engine<'g> {
     /// this engine); where they only take values away from what a rule places (marks read
     /// by a cell's left side alone), the puzzle shares this engine's model instead, and
     /// where they only add groups to the all-different NAC (a jigsaw's regions), it takes
-    /// this engine's model with those groups' hubs added.
+    /// this engine's model with those groups' hubs in place of the file's own regions'.
     pub fn with_layers<R>(&self, layers: &Layers, f: impl FnOnce(&Engine<'_>) -> R) -> R {
         if layers.is_empty() && self.grammar.layer_base.is_none() {
             return f(self);

@@ -85,8 +85,8 @@ pub type SlotRun = (Counts, Option<StopReason>, u32);
 /// A slot-filling grammar compiled once, ready to explore any number of start graphs.
 /// The engine of a puzzle whose layers only narrow the values placed shares the compiled
 /// parts with its rule file's engine (see [`Narrowing`]); one whose layers only add groups
-/// to an all-different NAC takes the file's model with their hubs added (see
-/// [`Regrouping`]).
+/// to an all-different NAC takes the file's model with their hubs in place of the file's
+/// own regions' (see [`Regrouping`]).
 pub struct SlotEngine<'g> {
     grammar: &'g Grammar,
     model: Arc<SlotModel>,

@@ -6,8 +6,9 @@
 //! group (a [`Star`]). Every other NAC and every left side the layer cannot reach (see
 //! [`LayerVocabulary`]) matches alike on every puzzle, so its effect on the model is the
 //! rule file's; the star's hubs are those of the groups the puzzle starts with, each
-//! compiled as [`Star::compile`] does, then one per region the puzzle adds, in node order,
-//! which is the order a compilation lists them in. Compiling a jigsaw 9x9 this way skips the
+//! compiled as [`Star::compile`] does, then one per region the puzzle adds that blocks
+//! something (two cells or more), in node order, which is the order a compilation lists
+//! them in. Compiling a jigsaw 9x9 this way skips the
 //! instances, the NAC replays and the checks of a whole compilation (about two thirds of
 //! its cost); the solver tables are still built per puzzle.
 //!
@@ -78,6 +79,8 @@ impl Regrouping {
             return None;
         }
         let bare = g.layer_base.as_ref().map_or(&g.base, |b| &b.graph);
+        // The file's own layer nodes as slots: `slot_free` below refuses them too; this
+        // says so before any work.
         if model
             .slots
             .iter()
@@ -176,7 +179,10 @@ impl Regrouping {
             hubs.extend_from_slice(&model.hubs[at..s.kept]);
             let slot = |n: NodeId| model.slot_of.get(&(n, s.attr)).copied();
             let (mut values, mut matches) = (s.values, s.matches);
-            for n in (self.bare_nodes..layered.capacity()).map(NodeId::from_index) {
+            let added = layered
+                .find_nodes()
+                .filter(|n| n.index() >= self.bare_nodes);
+            for n in added {
                 let types = &g.types;
                 let Some(group) =
                     s.star

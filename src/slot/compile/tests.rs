@@ -645,14 +645,15 @@ fn jigsaw_bare() -> String {
 }
 
 /// What a model must agree on with another compilation of the same puzzle: everything
-/// [`model_shape`] lists, and what `finish` derives.
+/// [`model_shape`] lists, what `finish` derives, and whether it has `forbid` instances.
 fn finished_shape(m: &super::SlotModel) -> String {
     format!(
-        "{} {:?} {:?} {:?}",
+        "{} {:?} {:?} {:?} {:?}",
         model_shape(m),
         m.final_kind,
         m.symmetric.is_ok(),
-        m.focus_sound.is_ok()
+        m.focus_sound.is_ok(),
+        m.forbids.is_some()
     )
 }
 
@@ -771,8 +772,9 @@ final: not { c: Cell { val == none } }
     assert_eq!(counts, (1, 0));
 }
 
-/// Layers that set attributes, or whose groups a NAC reads otherwise than as the
-/// all-different NAC does, do not regroup: each puzzle compiles.
+/// Layers that set attributes, whose groups a NAC reads otherwise than as the
+/// all-different NAC does, or whose regions would be slots, do not regroup: each puzzle
+/// compiles.
 #[test]
 fn layers_a_nac_reads_otherwise_do_not_regroup() {
     let sum_of_two = jigsaw_bare().replace(
