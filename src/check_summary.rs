@@ -5,7 +5,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use grafter::{Engine, Refusal, Source};
+use grafter::{Engine, PuzzleLines, Refusal, Source};
 
 /// The facts `grafter check` reports, in the order the text gives them; serialised as the
 /// `"type":"check"` JSON object the README documents.
@@ -197,7 +197,7 @@ fn gather<'g>(engine: &Engine<'g>) -> Check<'g> {
             slots: Some(m.slots.len()),
             nac_indexes: Some(m.hubs.len()),
             exactly_once_groups: Some(m.once.len()),
-            puzzle_lines: engine.puzzle_lines(),
+            puzzle_lines: engine.puzzle_lines().map(PuzzleLines::name),
             refusal: None,
         },
         Err(why) => EngineFacts {
@@ -310,8 +310,8 @@ pub fn write(out: &mut dyn Write, engine: &Engine) -> io::Result<()> {
                 out,
                 "engine: slot ({slots} slots, {hubs} NAC indexes, {once} exactly-once groups)"
             )?;
-            if let Some(how) = e.puzzle_lines {
-                writeln!(out, "puzzle lines: {}", describe_puzzle_lines(how))?;
+            if let Some(how) = engine.puzzle_lines() {
+                writeln!(out, "puzzle lines: {}", how.describe())?;
             }
         }
         (refusal, ..) => writeln!(
@@ -326,19 +326,6 @@ pub fn write(out: &mut dyn Write, engine: &Engine) -> io::Result<()> {
         Some(why) => writeln!(out, "expand focus: falls back to all: {why}")?,
     }
     Ok(())
-}
-
-/// What `puzzle_lines` means, for the text.
-fn describe_puzzle_lines(how: &str) -> &'static str {
-    match how {
-        "narrowed" => {
-            "run on this engine, less the values their marks rule out (a line that allows more is compiled)"
-        }
-        "regrouped" => {
-            "run on this engine's model, their regions' groups in place of the file's own (only the solver's tables built per line; a line that changes the regions' table is compiled)"
-        }
-        _ => "each compiled, with what no layer reaches taken from this engine",
-    }
 }
 
 /// Writes the summary of `engine`'s grammar to `out` as one JSON line.

@@ -82,6 +82,7 @@ pub use graph::GraphSpace;
 pub use layer::{Content, Layer, LayerKind, Layers};
 pub use model::Graph;
 pub use puzzle::{read_puzzles, Puzzle};
+pub use slot::engine::PuzzleLines;
 
 /// Parses and checks a rule file: the spanned AST is resolved, generators expanded and
 /// types checked into a [`Grammar`], or every error found is returned.

@@ -13,6 +13,7 @@ use crate::diag::Diagnostic;
 use crate::grammar::{Givens, Grammar};
 use crate::layer::Layers;
 use crate::model::Graph;
+use crate::slot::engine::PuzzleLines;
 use crate::slot::{SlotEngine, SlotModel};
 
 use crate::explore::config::{Config, EngineChoice, Expand};
@@ -124,7 +125,7 @@ impl<'g> Engine<'g> {
 
     /// How puzzle lines with layers run on the slot engine (see
     /// [`SlotEngine::puzzle_lines`]); `None` on whole graphs or without layers.
-    pub fn puzzle_lines(&self) -> Option<&'static str> {
+    pub fn puzzle_lines(&self) -> Option<PuzzleLines> {
         match &self.kind {
             Kind::Slot(s) => s.puzzle_lines(),
             Kind::Graph(_) => None,

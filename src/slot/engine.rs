@@ -79,6 +79,44 @@ macro_rules! by_width {
     };
 }
 
+/// How the engine of a puzzle line with layers is built from its rule file's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PuzzleLines {
+    /// The file's model, less the values the line's marks rule out (see [`Narrowing`]).
+    Narrowed,
+    /// The file's model with the line's regions' hubs in place of the file's own regions'
+    /// (see [`Regrouping`]).
+    Regrouped,
+    /// A compilation of its own, replaying what no layer reaches.
+    Compiled,
+}
+
+impl PuzzleLines {
+    /// Its name in `grafter check --format json`.
+    pub fn name(self) -> &'static str {
+        match self {
+            PuzzleLines::Narrowed => "narrowed",
+            PuzzleLines::Regrouped => "regrouped",
+            PuzzleLines::Compiled => "compiled",
+        }
+    }
+
+    /// What it means, as `grafter check` says it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            PuzzleLines::Narrowed => {
+                "run on this engine, less the values their marks rule out (a line that allows more is compiled)"
+            }
+            PuzzleLines::Regrouped => {
+                "run on this engine's model, their regions' groups in place of the file's own (only the solver's tables built per line; a line that changes the regions' table is compiled)"
+            }
+            PuzzleLines::Compiled => {
+                "each compiled, with what no layer reaches taken from this engine"
+            }
+        }
+    }
+}
+
 /// What one slot run found, and the attempts it took (restarts).
 pub type SlotRun = (Counts, Option<StopReason>, u32);
 
@@ -204,18 +242,16 @@ impl<'g> SlotEngine<'g> {
         &self.model
     }
 
-    /// How a puzzle line's layers are built into its engine: on this engine's model less
-    /// the values its marks rule out, on it with the hubs of its regions added, or by a
-    /// compilation of its own (replaying what no layer reaches); `None` for a file without
+    /// How a puzzle line's layers are built into its engine; `None` for a file without
     /// layers.
-    pub fn puzzle_lines(&self) -> Option<&'static str> {
+    pub fn puzzle_lines(&self) -> Option<PuzzleLines> {
         if self.grammar.layers.is_empty() {
             return None;
         }
         Some(match (&self.narrowing, &self.regrouping) {
-            (Some(_), _) => "narrowed",
-            (None, Some(_)) => "regrouped",
-            (None, None) => "compiled",
+            (Some(_), _) => PuzzleLines::Narrowed,
+            (None, Some(_)) => PuzzleLines::Regrouped,
+            (None, None) => PuzzleLines::Compiled,
         })
     }
 
