@@ -163,37 +163,47 @@ impl<'g> SlotEngine<'g> {
             .as_ref()
             .and_then(|n| n.removed(&base.model, &base.grammar.base, &grammar.base));
         if let Some(narrowed) = removed {
-            return Ok(SlotEngine {
-                grammar,
-                model: base.model.clone(),
-                width: base.width.clone(),
-                base_values: base.base_values.clone(),
-                cell_slots: base.cell_slots.clone(),
-                conflict: base.conflict.clone(),
-                fixed: base.fixed.clone(),
-                // Its model is the bare one, but its base graph is not.
-                narrowing: None,
-                regrouping: None,
-                narrowed,
-            });
+            // Its model is the bare one, but its base graph is not.
+            let shared = (
+                base.model.clone(),
+                base.width.clone(),
+                base.conflict.clone(),
+            );
+            return Ok(SlotEngine::beside(grammar, base, shared, narrowed));
         }
         let regrouped = (base.regrouping.as_ref()).and_then(|r| r.regrouped(&base.model, grammar));
         match regrouped {
             // Its layers add no slot and set no value: the slots and their start values
             // are the rule file's.
-            Some(model) => Ok(SlotEngine {
-                grammar,
-                width: Arc::new(Width::of(&model)),
-                model: Arc::new(model),
-                base_values: base.base_values.clone(),
-                cell_slots: base.cell_slots.clone(),
-                conflict: Arc::default(),
-                fixed: base.fixed.clone(),
-                narrowing: None,
-                regrouping: None,
-                narrowed: Removed::new(),
-            }),
+            Some(model) => {
+                let own = (Arc::new(Width::of(&model)), Arc::default());
+                let parts = (Arc::new(model), own.0, own.1);
+                Ok(SlotEngine::beside(grammar, base, parts, Removed::new()))
+            }
             None => SlotEngine::compiled(grammar, Some(&base.fixed)),
+        }
+    }
+
+    /// The engine of a puzzle of `base`'s rule file with the same slots and start values:
+    /// `model`, its tables and conflict graph, and `narrowed` taken from the candidates.
+    fn beside(
+        grammar: &'g Grammar,
+        base: &SlotEngine<'_>,
+        (model, width, conflict): (Arc<SlotModel>, Arc<Width>, Arc<OnceLock<Conflict>>),
+        narrowed: Removed,
+    ) -> SlotEngine<'g> {
+        SlotEngine {
+            grammar,
+            model,
+            width,
+            base_values: base.base_values.clone(),
+            cell_slots: base.cell_slots.clone(),
+            conflict,
+            fixed: base.fixed.clone(),
+            // Only a rule file's own engine shares its model with puzzles.
+            narrowing: None,
+            regrouping: None,
+            narrowed,
         }
     }
 

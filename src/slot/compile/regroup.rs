@@ -30,7 +30,7 @@ use super::super::solver::WORD_BITS;
 use super::fixed::{FixedNacs, LayerVocabulary};
 use super::recognise::var_type;
 use super::star::{identity_over, placed_by_node, Star, StarScratch};
-use super::{attr_key, AttrKey, RuleCompiler, MAX_HUB_WORDS, MAX_NAC_MATCHES};
+use super::{attr_key, AttrKey, RuleCompiler, MAX_HUB_WORDS};
 
 /// How a rule file's layered puzzles add groups to its model: the star NACs their layers
 /// reach, each with where its hubs stand in the file's model.
@@ -178,31 +178,23 @@ impl Regrouping {
         for s in &self.stars {
             hubs.extend_from_slice(&model.hubs[at..s.kept]);
             let slot = |n: NodeId| model.slot_of.get(&(n, s.attr)).copied();
-            let (mut values, mut matches) = (s.values, s.matches);
-            let added = layered
-                .find_nodes()
-                .filter(|n| n.index() >= self.bare_nodes);
-            for n in added {
-                let types = &g.types;
-                let Some(group) =
-                    s.star
-                        .group_of(types, layered, n, &s.placed, &slot, &mut scratch)?
-                else {
-                    continue;
-                };
-                matches += group.matches;
-                values |= group.values;
-                if let Some((writers, readers)) = group.hub {
-                    hubs.push(Hub {
-                        writers,
-                        readers,
-                        table: s.table,
-                    });
-                }
-            }
-            if values != s.table_values || matches > MAX_NAC_MATCHES {
+            let added = (layered.find_nodes()).filter(|n| n.index() >= self.bare_nodes);
+            let found = s.star.groups(
+                &g.types,
+                layered,
+                added,
+                (&s.placed, &slot),
+                &mut scratch,
+                s.matches,
+            )?;
+            if s.values | found.values != s.table_values {
                 return None;
             }
+            hubs.extend(found.hubs.into_iter().map(|(writers, readers)| Hub {
+                writers,
+                readers,
+                table: s.table,
+            }));
             at = s.end;
         }
         hubs.extend_from_slice(&model.hubs[at..]);
@@ -230,27 +222,17 @@ impl StarAt {
     ) -> Option<StarAt> {
         let slot = |n: NodeId| model.slot_of.get(&(n, attr)).copied();
         let mut scratch = StarScratch::default();
-        let mut groups = |graph: &Graph, nodes: &mut dyn Iterator<Item = NodeId>| {
-            let (mut hubs, mut values, mut matches) = (Vec::new(), 0u128, 0usize);
-            for n in nodes {
-                let group = star.group_of(&g.types, graph, n, &placed, &slot, &mut scratch)?;
-                if let Some(group) = group {
-                    matches += group.matches;
-                    values |= group.values;
-                    hubs.extend(group.hub);
-                }
-            }
-            Some((hubs, values, matches))
-        };
-        let (bare_hubs, values, matches) = groups(bare, &mut bare.find_nodes())?;
-        let mut own = g.base.find_nodes().filter(|n| n.index() >= bare.capacity());
-        let (own_hubs, own_values, _) = groups(&g.base, &mut own)?;
+        let place = (&placed[..], &slot);
+        let bare_groups = star.groups(&g.types, bare, bare.find_nodes(), place, &mut scratch, 0)?;
+        let own = g.base.find_nodes().filter(|n| n.index() >= bare.capacity());
+        let own_groups = star.groups(&g.types, &g.base, own, place, &mut scratch, 0)?;
+        let (bare_hubs, own_hubs) = (&bare_groups.hubs, &own_groups.hubs);
         let kept = start + bare_hubs.len();
         if kept + own_hubs.len() != end || start == end {
             return None;
         }
         let table = model.hubs[start].table;
-        let table_values = values | own_values;
+        let table_values = bare_groups.values | own_groups.values;
         let same = |hubs: &[Hub], found: &[(Slots, Slots)]| {
             hubs.len() == found.len()
                 && hubs
@@ -258,8 +240,8 @@ impl StarAt {
                     .zip(found)
                     .all(|(h, (w, r))| h.table == table && h.writers == *w && h.readers == *r)
         };
-        let as_compiled = same(&model.hubs[start..kept], &bare_hubs)
-            && same(&model.hubs[kept..end], &own_hubs)
+        let as_compiled = same(&model.hubs[start..kept], bare_hubs)
+            && same(&model.hubs[kept..end], own_hubs)
             && model.tables[table as usize] == identity_over(model.d, table_values);
         as_compiled.then_some(StarAt {
             star,
@@ -269,8 +251,8 @@ impl StarAt {
             end,
             table,
             table_values,
-            values,
-            matches,
+            values: bare_groups.values,
+            matches: bare_groups.matches,
         })
     }
 }

@@ -93,22 +93,15 @@ impl Star {
     ) -> Option<()> {
         let placed = placed_by_node(instances, host.capacity());
         let slot = |n: NodeId| model.slot_of.get(&(n, attr)).copied();
-        let mut hubs: Vec<(Slots, Slots)> = Vec::new();
-        // The values some instance places where the NAC matches.
-        let mut values = 0u128;
-        let mut matches = 0usize;
         let mut scratch = StarScratch::default();
-        for g in host.find_nodes() {
-            let Some(group) = self.group_of(types, host, g, &placed, &slot, &mut scratch)? else {
-                continue;
-            };
-            matches += group.matches;
-            if matches > MAX_NAC_MATCHES {
-                return None;
-            }
-            values |= group.values;
-            hubs.extend(group.hub);
-        }
+        let StarGroups { hubs, values, .. } = self.groups(
+            types,
+            host,
+            host.find_nodes(),
+            (&placed, &slot),
+            &mut scratch,
+            0,
+        )?;
         // A NAC that can block nothing adds no table.
         if values == 0 {
             return Some(());
@@ -124,11 +117,41 @@ impl Star {
         Some(())
     }
 
+    /// What the group nodes among `nodes` of `host` add to the NAC, in node order, its
+    /// matches counted on from `matches`; `None` when a member the NAC matches is not a
+    /// slot (`slot` finds a node's slot; `placed`, by node index, the values some instance
+    /// places there) or the matches pass [`MAX_NAC_MATCHES`].
+    pub(super) fn groups(
+        &self,
+        types: &TypeSystem,
+        host: &Graph,
+        nodes: impl Iterator<Item = NodeId>,
+        (placed, slot): (&[u128], &impl Fn(NodeId) -> Option<u32>),
+        scratch: &mut StarScratch,
+        matches: usize,
+    ) -> Option<StarGroups> {
+        let mut found = StarGroups {
+            hubs: Vec::new(),
+            values: 0,
+            matches,
+        };
+        for g in nodes {
+            let Some(group) = self.group_of(types, host, g, placed, slot, scratch)? else {
+                continue;
+            };
+            found.matches += group.matches;
+            if found.matches > MAX_NAC_MATCHES {
+                return None;
+            }
+            found.values |= group.values;
+            found.hubs.extend(group.hub);
+        }
+        Some(found)
+    }
+
     /// What group node `g` of `host` adds to the NAC: `Some(None)` when `g` is no group
-    /// node of the star's type; `None` when a member the NAC matches is not a slot
-    /// (`slot` finds a node's slot; `placed`, by node index, the values some instance
-    /// places there).
-    pub(super) fn group_of(
+    /// node of the star's type; `None` when a member the NAC matches is not a slot.
+    fn group_of(
         &self,
         types: &TypeSystem,
         host: &Graph,
@@ -202,13 +225,23 @@ impl Star {
 }
 
 /// What one group node adds to a star NAC.
-pub(super) struct StarGroup {
+struct StarGroup {
     /// The NAC's matches through it.
-    pub(super) matches: usize,
+    matches: usize,
     /// The values placed in its readers.
-    pub(super) values: u128,
+    values: u128,
     /// Its hub (writers, readers), when it blocks something.
-    pub(super) hub: Option<(Slots, Slots)>,
+    hub: Option<(Slots, Slots)>,
+}
+
+/// What group nodes add to a star NAC.
+pub(super) struct StarGroups {
+    /// Their hubs (writers, readers), in node order.
+    pub(super) hubs: Vec<(Slots, Slots)>,
+    /// The values placed in their readers.
+    pub(super) values: u128,
+    /// The NAC's matches so far.
+    pub(super) matches: usize,
 }
 
 /// Buffers reused group by group.
