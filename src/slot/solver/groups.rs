@@ -10,6 +10,7 @@ use smallvec::SmallVec;
 use super::super::group::Contents;
 use super::super::mask::Mask;
 use super::group_pairs::supported_in_place;
+use super::matching::Matching;
 use super::{Tables, Work, WORD_BITS};
 
 impl<M: Mask> Tables<M> {
@@ -271,7 +272,7 @@ pub(super) fn supported(
     let k = empties.len();
     let mut left: SmallVec<[u8; 16]> = SmallVec::new();
     let mut seen = counts();
-    let mut matching = Matching::new(if contents.repeats { k } else { 0 });
+    let mut matching = Matching::new();
     // What the empty members can take between them: a content needing a value outside it
     // is passed over at once (most of a cage's contents, once a few cells are narrowed).
     let open = empties.iter().fold(0u128, |u, &(_, c)| u | c);
@@ -342,117 +343,13 @@ pub(super) fn supported(
         if !matching.complete(empties, &left) {
             continue;
         }
-        matching.keep_every(empties, &left, keep);
+        matching.keep_every(keep);
         if empties
             .iter()
             .zip(keep.iter())
             .all(|(&(_, c), &kept)| c & !kept == 0)
         {
             return;
-        }
-    }
-}
-
-/// A matching of a group's empty members to the values left for them (by position in
-/// that list, so that a value left twice is two places), found by augmenting paths.
-struct Matching {
-    /// Per value place, the member it is matched to.
-    member_of: SmallVec<[usize; 16]>,
-    /// Per member, the value place it is matched to.
-    place_of: SmallVec<[usize; 16]>,
-    visited: SmallVec<[bool; 16]>,
-}
-
-/// Members past this many are kept whole once matched: the alternating cycles are found
-/// with one `u64` per place.
-const MAX_CYCLE_PLACES: usize = u64::BITS as usize;
-
-impl Matching {
-    fn new(k: usize) -> Matching {
-        // Sets never match (see `supported`): nothing to fill for them.
-        if k == 0 {
-            return Matching {
-                member_of: SmallVec::new(),
-                place_of: SmallVec::new(),
-                visited: SmallVec::new(),
-            };
-        }
-        Matching {
-            member_of: SmallVec::from_elem(usize::MAX, k),
-            place_of: SmallVec::from_elem(usize::MAX, k),
-            visited: SmallVec::from_elem(false, k),
-        }
-    }
-
-    /// Whether every member can take a place whose value is among its candidates, one
-    /// member a place.
-    fn complete(&mut self, empties: &[(u32, u128)], left: &[u8]) -> bool {
-        self.member_of.fill(usize::MAX);
-        self.place_of.fill(usize::MAX);
-        for i in 0..empties.len() {
-            self.visited.fill(false);
-            if !self.augment(i, empties, left) {
-                return false;
-            }
-        }
-        true
-    }
-
-    /// Kuhn's step: finds member `i` a place, moving others along an alternating path.
-    fn augment(&mut self, i: usize, empties: &[(u32, u128)], left: &[u8]) -> bool {
-        let c = empties[i].1;
-        for t in 0..left.len() {
-            if self.visited[t] || c >> left[t] & 1 == 0 {
-                continue;
-            }
-            self.visited[t] = true;
-            let other = self.member_of[t];
-            if other == usize::MAX || self.augment(other, empties, left) {
-                self.member_of[t] = i;
-                self.place_of[i] = t;
-                return true;
-            }
-        }
-        false
-    }
-
-    /// Adds to `keep` every pair of a perfect matching, given this one: member `i` can take
-    /// place `t` in some perfect matching when `t` is its own, or when the member of `t`
-    /// can move on, and so on, back to `i`'s place (an alternating cycle; Berge).
-    fn keep_every(&self, empties: &[(u32, u128)], left: &[u8], keep: &mut [u128]) {
-        let k = left.len();
-        if k > MAX_CYCLE_PLACES {
-            for (kept, &(_, c)) in keep.iter_mut().zip(empties) {
-                *kept |= left.iter().fold(0u128, |m, &x| m | (c & 1u128 << x));
-            }
-            return;
-        }
-        // reach[t]: the places reachable from place t, a step being "the member of t can
-        // take place t'".
-        let mut reach: SmallVec<[u64; 16]> = SmallVec::from_elem(0, k);
-        for t in 0..k {
-            let c = empties[self.member_of[t]].1;
-            for (u, &x) in left.iter().enumerate() {
-                if u != t && c >> x & 1 == 1 {
-                    reach[t] |= 1 << u;
-                }
-            }
-        }
-        // Warshall's closure over bit rows.
-        for m in 0..k {
-            for t in 0..k {
-                if reach[t] >> m & 1 == 1 {
-                    reach[t] |= reach[m];
-                }
-            }
-        }
-        for (i, (kept, &(_, c))) in keep.iter_mut().zip(empties).enumerate() {
-            let own = self.place_of[i];
-            for (t, &x) in left.iter().enumerate() {
-                if c >> x & 1 == 1 && (t == own || reach[t] >> own & 1 == 1) {
-                    *kept |= 1u128 << x;
-                }
-            }
         }
     }
 }

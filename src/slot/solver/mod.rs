@@ -12,6 +12,7 @@ mod arcs;
 mod branch;
 mod group_pairs;
 mod groups;
+mod matching;
 mod place;
 
 use super::group::{Group, GroupNac};

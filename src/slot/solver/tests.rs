@@ -120,10 +120,13 @@ fn group_contents_keep_exactly_the_values_of_some_completion() {
     use super::groups::supported;
     use crate::slot::group::{multisets, Contents};
     let mut below = crate::slot::xorshift(0x2545_f491_4f6c_dd1d);
-    let d = 5u32;
-    for round in 0..400 {
-        let n = 1 + below(4) as usize;
-        let distinct = round % 2 == 0;
+    let mut exact = 0;
+    for round in 0..1200 {
+        // Five values over groups of up to four; three (a binary row's two and one more)
+        // over groups of up to seven, where values repeat most.
+        let (d, most) = if round % 3 == 2 { (3u32, 7) } else { (5u32, 4) };
+        let n = 1 + below(most) as usize;
+        let distinct = round % 3 == 0;
         let every = multisets((1 << d) - 1, 0, n).expect("few");
         let lists: Vec<Vec<u8>> = every
             .into_iter()
@@ -167,6 +170,7 @@ fn group_contents_keep_exactly_the_values_of_some_completion() {
                 keep, want,
                 "round {round}: {lists:?}, placed {placed:?}, {empties:?}"
             );
+            exact += usize::from(want.iter().zip(&empties).any(|(&w, &(_, c))| w != c));
         } else {
             for ((&k, &w), &(_, c)) in keep.iter().zip(&want).zip(&empties) {
                 assert_eq!(k & w, w, "round {round}: a supported value dropped");
@@ -178,6 +182,7 @@ fn group_contents_keep_exactly_the_values_of_some_completion() {
             }
         }
     }
+    assert!(exact > 100, "only {exact} rounds narrowed a member");
 }
 
 /// A 4x4 Sudoku whose first row rises along `up` edges from r1c1 to r1c3.
