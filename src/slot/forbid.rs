@@ -43,6 +43,7 @@ use super::ground::{Bounds, Grounder, MAX_TERM_NODES};
 use super::layout::{self, Admit, Pairs, Writes};
 use super::mask::Mask;
 use super::model::SlotModel;
+use super::shared_ground::GroundCache;
 use super::solver::{Tables, Work};
 use super::term_program::TermProgram;
 
@@ -143,8 +144,13 @@ impl SlotForbids {
     /// final condition's `not { ... }` parts that can be grounded, or `None` when there are
     /// none. Refused where cells are filled by replacement (the instances would change) or
     /// the `forbid` instances are too many to list.
-    pub fn compile(g: &Grammar, model: &SlotModel) -> Result<Option<SlotForbids>, Refusal> {
-        Self::compile_within(g, model, MAX_TERM_NODES)
+    /// `shared`: what the puzzles of one rule file share of their grounding.
+    pub fn compile(
+        g: &Grammar,
+        model: &SlotModel,
+        shared: Option<&GroundCache>,
+    ) -> Result<Option<SlotForbids>, Refusal> {
+        Self::compile_within(g, model, MAX_TERM_NODES, shared)
     }
 
     /// [`Self::compile`], grounding at most `budget` term nodes.
@@ -152,6 +158,7 @@ impl SlotForbids {
         g: &Grammar,
         model: &SlotModel,
         budget: usize,
+        shared: Option<&GroundCache>,
     ) -> Result<Option<SlotForbids>, Refusal> {
         if model.replaced.is_some() {
             return match g.forbids.first() {
@@ -181,14 +188,7 @@ impl SlotForbids {
             slots_of.entry(n).or_default().push(s as u32);
         }
         let matcher = Matcher::new(&g.types, &g.base, &[]);
-        let mut grounder = Grounder {
-            g,
-            model,
-            matcher: &matcher,
-            set: &set,
-            budget,
-            plans: Vec::new(),
-        };
+        let mut grounder = Grounder::new(g, model, &matcher, &set, budget, shared);
         let mut out = SlotForbids {
             checks: Vec::new(),
             instances: Vec::new(),
@@ -891,8 +891,10 @@ mod tests {
         let text = include_str!("../../tests/fixtures/forbid/arrow-4x4.graft");
         let g = load_str("arrow-4x4.graft", text).expect("the fixture loads");
         let model = super::super::compile(&g).expect("on the slot engine");
-        let grounded = SlotForbids::compile(&g, &model).unwrap().unwrap();
-        let matched = SlotForbids::compile_within(&g, &model, 0).unwrap().unwrap();
+        let grounded = SlotForbids::compile(&g, &model, None).unwrap().unwrap();
+        let matched = SlotForbids::compile_within(&g, &model, 0, None)
+            .unwrap()
+            .unwrap();
         assert!(grounded.ground.iter().all(Option::is_some) && !grounded.mirrored);
         assert!(matched.ground.iter().all(Option::is_none) && matched.mirrored);
         assert!(!grounded.instances.is_empty());
@@ -916,5 +918,59 @@ mod tests {
             }
         }
         assert!(hits > 100 && misses > 100, "{hits} forbidden, {misses} not");
+    }
+
+    /// Groundings taken from a rule file's shared ones come out as grounding them would,
+    /// whatever budget is left: the same instances grounded, the same left to the
+    /// matcher where the budget runs out part way.
+    #[test]
+    fn shared_groundings_spend_the_budget_as_grounding_does() {
+        let text = include_str!("../../rules/skyscraper-4x4.graft");
+        // And with an aggregate whose matches ground to nothing (a line's length), last in
+        // its condition: its matches are more than the term nodes it takes, so that a
+        // budget can run out at it with nothing after it to spend the rest.
+        let sized = text.replacen(
+            "-east+-> d)) != g.left }",
+            "-east+-> d)) + count(d: Cell -in-> g) - 4 != g.left }",
+            1,
+        );
+        assert_ne!(sized, text);
+        for text in [text, &sized[..]] {
+            budgets_spent_alike(text);
+        }
+    }
+
+    fn budgets_spent_alike(text: &str) {
+        let g = load_str("skyscraper-4x4.graft", text).expect("the rule file loads");
+        let model = super::super::compile(&g).expect("on the slot engine");
+        let cache = GroundCache::of(&g);
+        // Everything grounded once, at full budget, into the cache.
+        SlotForbids::compile(&g, &model, Some(&cache)).expect("it compiles");
+        // What grounding decided: the instances kept and grounded, the slots each reads.
+        let shown = |f: Option<SlotForbids>| {
+            f.map(|f| {
+                let instances: Vec<_> = f.instances.iter().map(|i| i.binding.clone()).collect();
+                let grounded: Vec<bool> = f.ground.iter().map(Option::is_some).collect();
+                (instances, grounded, f.reads, f.read_start, f.mirrored)
+            })
+        };
+        let grounded = |f: &Option<SlotForbids>| f.as_ref().map_or(0, |f| f.instances.len());
+        let all = grounded(&SlotForbids::compile(&g, &model, None).unwrap());
+        let mut partly = 0;
+        // Every budget up to one that grounds them all.
+        for budget in 0.. {
+            let alone = SlotForbids::compile_within(&g, &model, budget, None).unwrap();
+            let kept = grounded(&alone);
+            partly += usize::from((1..all).contains(&kept));
+            let shared = SlotForbids::compile_within(&g, &model, budget, Some(&cache)).unwrap();
+            assert_eq!(shown(shared), shown(alone), "budget {budget}");
+            if kept == all {
+                break;
+            }
+        }
+        assert!(
+            partly > 10,
+            "only {partly} budgets ground part of the instances"
+        );
     }
 }

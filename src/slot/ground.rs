@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 use crate::grammar::Grammar;
 use crate::matcher::{Matcher, SearchPlan};
-use crate::model::{AttrId, NodeId, Value};
+use crate::model::{AttrId, NodeId, Value, VarId};
 #[cfg(test)]
 use crate::rule::expr::{binary, to_int, to_value, unary};
 #[cfg(test)]
@@ -27,9 +27,20 @@ use crate::rule::Fold;
 use crate::rule::{AggOp, BinOp, Expr, ExprKind, Pattern, UnOp};
 
 use super::model::SlotModel;
+use super::shared_ground::{GroundCache, Grounded};
 
 /// Term nodes listed at most over all instances; past it the rest are left to the matcher.
 pub const MAX_TERM_NODES: usize = 1 << 23;
+
+/// What an aggregate reads of nodes bound outside it (see [`GroundCache::outer_reads`]).
+type OuterReads = Rc<[(VarId, AttrId)]>;
+
+#[cfg(test)]
+thread_local! {
+    /// How many aggregates were taken from a rule file's shared groundings, for tests to
+    /// see the sharing taken.
+    pub(super) static SHARED_TAKEN: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
 
 /// A condition or value over slots.
 #[derive(Clone, Debug)]
@@ -64,10 +75,38 @@ pub struct Grounder<'a> {
     /// The search plan of each aggregate's or NAC's structure, by the pattern's address
     /// (patterns outlive the grounder, so no other takes it): every instance grounds the
     /// same few patterns.
-    pub plans: Vec<(&'a Pattern, Rc<SearchPlan>)>,
+    plans: Vec<(&'a Pattern, Rc<SearchPlan>)>,
+    /// Where the puzzles of a rule file share what they ground, and per pattern and body
+    /// (by address) what they read outside themselves, where they may share.
+    shared: Option<&'a GroundCache>,
+    shareable: Vec<(*const Pattern, *const Expr, Option<OuterReads>)>,
+    /// The least budget that was left, less what was asked of it, since the grounding
+    /// under way began: what that grounding needs (see [`Grounded::needs`]).
+    floor: usize,
 }
 
 impl<'a> Grounder<'a> {
+    pub fn new(
+        g: &'a Grammar,
+        model: &'a SlotModel,
+        matcher: &'a Matcher<'a>,
+        set: &'a [AttrId],
+        budget: usize,
+        shared: Option<&'a GroundCache>,
+    ) -> Grounder<'a> {
+        Grounder {
+            g,
+            model,
+            matcher,
+            set,
+            budget,
+            plans: Vec::new(),
+            shared,
+            shareable: Vec::new(),
+            floor: usize::MAX,
+        }
+    }
+
     /// The condition under which the match `m` of `p`'s structure is a match of `p`: its
     /// conditions on what changes hold and none of its NACs matches. `None` when it
     /// cannot be grounded (a parameter) or the budget ran out.
@@ -92,8 +131,75 @@ impl<'a> Grounder<'a> {
         Some(term)
     }
 
-    /// One item per match of `q`'s structure extending `m`.
+    /// One item per match of `q`'s structure extending `m`: from the rule file's shared
+    /// groundings where `q` and `body` read nothing the layers change.
     fn matches(
+        &mut self,
+        q: &'a Pattern,
+        m: &[NodeId],
+        body: Option<&'a Expr>,
+    ) -> Option<Vec<Item>> {
+        let Some(cache) = self.shared_cache(q, body, m) else {
+            return self.ground_matches(q, m, body);
+        };
+        if let Some(hit) = cache.get(q, body, m) {
+            // Taken as grounding would take it: the same items, the same budget spent,
+            // and none where the budget would have run out.
+            if let Some(headroom) = self.budget.checked_sub(hit.needs) {
+                self.floor = self.floor.min(headroom);
+                self.budget -= hit.consumed;
+                #[cfg(test)]
+                SHARED_TAKEN.set(SHARED_TAKEN.get() + 1);
+                return Some(hit.items.clone());
+            }
+        }
+        let (start, outer) = (self.budget, std::mem::replace(&mut self.floor, usize::MAX));
+        let items = self.ground_matches(q, m, body);
+        let floor = self.floor;
+        self.floor = outer.min(floor);
+        if let Some(items) = &items {
+            cache.insert(
+                q,
+                body,
+                m,
+                Grounded {
+                    items: items.clone(),
+                    consumed: start - self.budget,
+                    needs: start - floor.min(start),
+                },
+            );
+        }
+        items
+    }
+
+    /// The shared groundings, where `q` with `body` at `m` may take from them.
+    fn shared_cache(
+        &mut self,
+        q: &Pattern,
+        body: Option<&Expr>,
+        m: &[NodeId],
+    ) -> Option<&'a GroundCache> {
+        let cache = self.shared?;
+        let (qp, bp) = (
+            std::ptr::from_ref(q),
+            body.map_or(std::ptr::null(), std::ptr::from_ref),
+        );
+        let outer = match self.shareable.iter().find(|(p, b, _)| *p == qp && *b == bp) {
+            Some((_, _, outer)) => outer.clone(),
+            None => {
+                let outer: Option<OuterReads> =
+                    cache.outer_reads(&self.g.types, q, body).map(Into::into);
+                self.shareable.push((qp, bp, outer.clone()));
+                outer
+            }
+        };
+        outer
+            .is_some_and(|outer| cache.reads_no_layer(&outer, m))
+            .then_some(cache)
+    }
+
+    /// [`Self::matches`], grounded here.
+    fn ground_matches(
         &mut self,
         q: &'a Pattern,
         m: &[NodeId],
@@ -123,6 +229,7 @@ impl<'a> Grounder<'a> {
         if over {
             return None;
         }
+        self.floor = self.floor.min(budget - found.len());
         let mut items = Vec::with_capacity(found.len());
         for qm in found {
             let when = self.pattern(q, &qm)?;
@@ -137,6 +244,7 @@ impl<'a> Grounder<'a> {
 
     fn expr(&mut self, e: &'a Expr, m: &[NodeId]) -> Option<Term> {
         self.budget = self.budget.checked_sub(1)?;
+        self.floor = self.floor.min(self.budget);
         Some(match &e.kind {
             ExprKind::Const(v) => Term::Const(*v),
             ExprKind::Param(_) => return None,

@@ -17,6 +17,7 @@ pub mod mask;
 pub mod model;
 pub mod pick;
 pub mod relation;
+mod shared_ground;
 pub mod solver;
 mod term_program;
 

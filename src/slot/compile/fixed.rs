@@ -22,6 +22,7 @@ use crate::model::{AttrId, LabelId, NodeId, NodeTypeId, Value};
 use crate::rule::{Expr, PathExpr, Pattern};
 
 use super::super::model::{Hub, SlotModel, Slots};
+use super::super::shared_ground::GroundCache;
 use super::instances::Instances;
 
 /// What compiling one NAC added to the model.
@@ -54,6 +55,9 @@ pub struct FixedNacs {
     /// Per NAC (rule, NAC), in the order compiled, how many hubs the model held after it:
     /// the hubs of NAC k are those from the end of NAC k - 1 to its own.
     pub(super) hub_ends: Vec<((usize, usize), usize)>,
+    /// The aggregates of `forbid` patterns and final conditions grounded so far by the
+    /// rule file and its puzzles, where no layer changes what they read.
+    pub(super) grounds: GroundCache,
 }
 
 /// A NAC condition's verdict on one placement's unchanging values: the witness values
@@ -122,6 +126,7 @@ impl FixedNacs {
             verdicts: Verdicts::default(),
             group_nacs: None,
             hub_ends: Vec::new(),
+            grounds: GroundCache::default(),
         }
     }
 

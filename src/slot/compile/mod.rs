@@ -48,6 +48,7 @@ use crate::model::{AttrId, Graph, NodeId, NodeTypeId, TypeSystem, VarId};
 use crate::rule::{Expr, Pattern, Rule};
 
 use super::model::SlotModel;
+use super::shared_ground::GroundCache;
 use super::solver::WORD_BITS;
 use instances::{replacement, Instances};
 use recognise::{check_givens, var_type};
@@ -233,6 +234,9 @@ pub fn compile_reusing(
     let reuse = reuse.filter(|f| f.fits(&model));
     let mut record = FixedNacs::over(&model);
     let recording = vocabulary.is_some() && reuse.is_none();
+    if recording {
+        record.grounds = GroundCache::of(g);
+    }
     // A left side no layer reaches places the same values on every puzzle's graph.
     let mut instances: Vec<Arc<Instances>> = Vec::with_capacity(rules.len());
     for (ri, rule) in rules.iter().enumerate() {
@@ -309,7 +313,13 @@ pub fn compile_reusing(
         );
     }
     check_givens(g, &model)?;
-    model.forbids = super::forbid::SlotForbids::compile(g, &model)?;
+    // A puzzle's `forbid` patterns and final condition take what the rule file's and the
+    // other puzzles' grounded, where no layer changes it.
+    let shared = match reuse {
+        Some(f) => Some(&f.grounds),
+        None => recording.then_some(&record.grounds),
+    };
+    model.forbids = super::forbid::SlotForbids::compile(g, &model, shared)?;
     model.finish(g);
     Ok((model, record))
 }

@@ -422,6 +422,96 @@ fn skyscraper_blanks_on_the_group_compile_to_tables_per_count() {
     assert_slot_agrees_with_graph("skyscraper-4x4.graft", &rules, batch, Expand::All);
 }
 
+/// A skyscraper batch's clues set attributes of the rows and columns that the sight lines'
+/// aggregates do not read: every puzzle takes the groundings of those the rule file or an
+/// earlier puzzle made, its `forbid` instances are those of its own compilation, and it
+/// runs as it would alone. Where an aggregate reads a clue, each puzzle grounds it anew.
+#[test]
+fn sight_lines_are_grounded_once_for_a_batch() {
+    use crate::slot::ground::SHARED_TAKEN;
+    let batch = "\
+. . . . . . . . . . . . . . . . | left: 4 2 1 2 | right: . . 4 2 | top: 3 2 2 1 | bottom: . 3 . .
+. . . . . . . . . . . . . . . . | left: . 2 . . | right: 3 . . . | top: . 3 . 4 | bottom: . . . .
+1 . . . . . . . . . . . . . . . | left: . . 3 . | right: . 2 . . | top: . . . . | bottom: 2 . . 1
+. . . . . . . . . . . . . . . . | left: 4 4 . . | right: . . . . | top: . . . . | bottom: . . . .
+. . . . . . . . . . . . . . . . | left: 1 . . 2 | right: . . . . | top: . 2 . . | bottom: . . . 3
+";
+    let rules = skyscraper_4x4("values 1..4");
+    // The same file, whose sight line from the left counts a building only where the
+    // row's clue is over 2: that aggregate reads the clue.
+    let reading = rules.replacen(
+        "count(d: Cell { int(val) > 0 } -in-> g\n                         where all(",
+        "count(d: Cell { int(val) > 0 } -in-> g\n                         where g.left > 2 and all(",
+        1,
+    );
+    assert_ne!(
+        reading, rules,
+        "the left sight line's aggregate is in the file"
+    );
+    // And one whose sight line from the left passes over buildings a puzzle marks: that
+    // aggregate's own cells read a layer.
+    let marking = rules
+        .replacen("val: value? }", "val: value?, lit: int? }", 1)
+        .replacen("layer row_blanks", "layer lit: lit\nlayer row_blanks", 1)
+        .replacen(
+            "count(d: Cell { int(val) > 0 } -in-> g\n                         where all(",
+            "count(d: Cell { int(val) > 0 } -in-> g\n                         where d.lit == none and all(",
+            1,
+        );
+    let marks = [
+        " | lit: 1 . . . . . . . . . . . . . . .",
+        " | lit: . 1 . . . . . . . . . . . . . .",
+        "",
+        "",
+        " | lit: . . . . 1 1 . . . . . . . . . .",
+    ];
+    let marked: String = batch
+        .lines()
+        .zip(marks)
+        .map(|(line, mark)| format!("{line}{mark}\n"))
+        .collect();
+    for (text, batch, shared) in [
+        (&rules, batch, true),
+        (&reading, batch, false),
+        (&marking, &marked[..], false),
+    ] {
+        let g = load_str("skyscraper-4x4.graft", text).expect("the rule file loads");
+        let (_, record) = super::compile_reusing(&g, None).expect("the rules fill slots");
+        let source = crate::diag::Source::new("batch.txt", batch.to_string());
+        let puzzles = crate::read_puzzles(&g, &source).expect("the batch reads");
+        let mut taken = 0;
+        for p in &puzzles {
+            let layered = g.with_layers(&p.layers);
+            SHARED_TAKEN.set(0);
+            let (by_batch, _) =
+                super::compile_reusing(&layered, Some(&record)).expect("it compiles");
+            taken += SHARED_TAKEN.get();
+            let fresh = compile(&layered).expect("it compiles");
+            // Compared whole but for the numbers paths take as they compile, which count
+            // every path compiled in the process.
+            let shown = |m: &super::SlotModel| {
+                let text = format!("{:#?}", m.forbids);
+                text.lines()
+                    .filter(|l| !l.trim_start().starts_with("id: "))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            };
+            assert_eq!(shown(&by_batch), shown(&fresh), "puzzle {}", p.number);
+        }
+        if shared {
+            // Four sight lines a side are grounded once; each of the other puzzles'
+            // clues on them takes the grounding.
+            assert!(taken >= 10, "only {taken} groundings shared");
+        } else {
+            // The other three sides still share theirs.
+            assert!(taken > 0, "nothing shared");
+        }
+        // Every puzzle compiles (no shortcut applies to clues): the runs compare.
+        let (name, expands) = ("skyscraper-4x4.graft", &[Expand::Focus][..]);
+        assert_batch_runs_as_compiled((name, &g), batch, expands, |_, _, _| false);
+    }
+}
+
 /// The attributes encoding reads the value placed from a `Val` node of the left side
 /// (`val == x.val`), which follows the value: its NACs stay one table each, so rows,
 /// columns and boxes stay exactly-once groups.

@@ -1,0 +1,207 @@
+//! Aggregates and NACs of `forbid` patterns and final conditions, grounded once for all the
+//! puzzles of a rule file: where the layers only set attributes (a skyscraper's clues, a
+//! sum outside the grid) and an aggregate reads none that they set, its matches, and so
+//! its grounded items, are the same on every puzzle's graph.
+//!
+//! The node ids of a puzzle's graph are the bare graph's when its layers add no node, and
+//! the patterns are the rule file's own (its layered grammars share them), so an aggregate
+//! at a binding is known by its pattern's and body's addresses and the binding's nodes.
+
+use std::sync::{Arc, Mutex};
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::grammar::Grammar;
+use crate::layer::LayerKind;
+use crate::model::{AttrId, NodeId, NodeTypeId, TypeSystem, VarId};
+use crate::rule::{Expr, ExprKind, Pattern};
+
+use super::ground::Item;
+
+/// One aggregate's (or NAC's) items at one binding, and what grounding them asked of the
+/// budget: a puzzle that takes them takes the same from its own, and grounds them itself
+/// where its budget would have run out, so that the outcome is the one grounding gives.
+#[derive(Debug)]
+pub struct Grounded {
+    pub items: Vec<Item>,
+    /// Term nodes grounding them took from the budget.
+    pub consumed: usize,
+    /// The least budget with which grounding them succeeds.
+    pub needs: usize,
+}
+
+/// (pattern address, body address or 0, the binding's nodes).
+type GroundKey = (usize, usize, Box<[NodeId]>);
+
+/// The grounded aggregates of a rule file's puzzles, shared by every puzzle of a batch and
+/// filled by whichever grounds one first.
+#[derive(Clone, Debug, Default)]
+pub struct GroundCache {
+    map: Arc<Mutex<FxHashMap<GroundKey, Arc<Grounded>>>>,
+    /// What the layers set; `None` (nothing shared) where they add nodes or edges.
+    writes: Option<Arc<LayerWrites>>,
+}
+
+/// The attributes the layers of a rule file set, on which nodes.
+#[derive(Debug)]
+struct LayerWrites {
+    nodes: FxHashSet<(NodeId, AttrId)>,
+    /// The types of those nodes, with the attribute.
+    types: Vec<(NodeTypeId, AttrId)>,
+}
+
+/// The most aggregates kept: past it they are forgotten and grounded again.
+const MAX_GROUNDED: usize = 1 << 14;
+
+impl GroundCache {
+    /// An empty cache for the puzzles of `g`, which shares nothing where a layer of `g`
+    /// adds nodes or edges (regions, lines).
+    pub fn of(g: &Grammar) -> GroundCache {
+        let mut writes = LayerWrites {
+            nodes: FxHashSet::default(),
+            types: Vec::new(),
+        };
+        let cells = g.grid.as_ref().map_or(&[][..], |grid| &grid.cells[..]);
+        for layer in g.layers.iter() {
+            let (nodes, attr) = match &layer.kind {
+                LayerKind::CellAttr { attr, .. } => (cells, *attr),
+                LayerKind::NodeAttr { nodes, attr, .. } => (&nodes[..], *attr),
+                LayerKind::Regions { .. }
+                | LayerKind::Lines { .. }
+                | LayerKind::RegionAttr { .. }
+                | LayerKind::LineAttr { .. } => return GroundCache::default(),
+            };
+            for &n in nodes {
+                writes.nodes.insert((n, attr));
+                writes.types.push((g.base.ty(n), attr));
+            }
+        }
+        writes.types.sort_unstable();
+        writes.types.dedup();
+        GroundCache {
+            map: Arc::default(),
+            writes: Some(Arc::new(writes)),
+        }
+    }
+
+    /// Where `q` with `body` may be shared: the attributes they read of nodes bound
+    /// outside them, to be checked at each binding ([`Self::reads_no_layer`]); `None`
+    /// where one of their own nodes may hold an attribute a layer sets, or no layer
+    /// leaves the structure alone.
+    pub fn outer_reads(
+        &self,
+        types: &TypeSystem,
+        q: &Pattern,
+        body: Option<&Expr>,
+    ) -> Option<Vec<(VarId, AttrId)>> {
+        let writes = self.writes.as_deref()?;
+        let mut outer = Vec::new();
+        let mut own_free = true;
+        let mut read = |v: VarId, ty: Option<NodeTypeId>, a: AttrId| match ty {
+            Some(ty) => {
+                own_free &= !writes
+                    .types
+                    .iter()
+                    .any(|&(t, wa)| wa == a && types.is_subtype(t, ty));
+            }
+            None => outer.push((v, a)),
+        };
+        let mut scope = Vec::new();
+        visit_pattern(q, &mut scope, &mut read);
+        if let Some(b) = body {
+            scope.push(q);
+            visit_expr(b, &mut scope, &mut read);
+        }
+        outer.sort_unstable();
+        outer.dedup();
+        own_free.then_some(outer)
+    }
+
+    /// Whether the nodes `binding` gives the variables of `outer` hold none of the
+    /// attributes read there that a layer sets.
+    pub fn reads_no_layer(&self, outer: &[(VarId, AttrId)], binding: &[NodeId]) -> bool {
+        let Some(writes) = self.writes.as_deref() else {
+            return false;
+        };
+        outer.iter().all(|&(v, a)| {
+            binding
+                .get(v.index())
+                .is_some_and(|&n| !writes.nodes.contains(&(n, a)))
+        })
+    }
+
+    /// The items of `q` with `body` at `binding`, when grounded.
+    pub fn get(
+        &self,
+        q: &Pattern,
+        body: Option<&Expr>,
+        binding: &[NodeId],
+    ) -> Option<Arc<Grounded>> {
+        let key = key(q, body, binding);
+        self.map.lock().ok()?.get(&key).cloned()
+    }
+
+    pub fn insert(&self, q: &Pattern, body: Option<&Expr>, binding: &[NodeId], g: Grounded) {
+        if let Ok(mut map) = self.map.lock() {
+            if map.len() >= MAX_GROUNDED {
+                map.clear();
+            }
+            map.insert(key(q, body, binding), Arc::new(g));
+        }
+    }
+}
+
+fn key(q: &Pattern, body: Option<&Expr>, binding: &[NodeId]) -> GroundKey {
+    (
+        std::ptr::from_ref(q) as usize,
+        body.map_or(0, |b| std::ptr::from_ref(b) as usize),
+        binding.into(),
+    )
+}
+
+/// Calls `read` with each attribute `p` reads (its conditions, its NACs', its aggregates'
+/// patterns and bodies), with the type the innermost pattern of `scope` and `p` declares
+/// for its variable, or `None` for a variable bound outside them all.
+fn visit_pattern<'p>(
+    p: &'p Pattern,
+    scope: &mut Vec<&'p Pattern>,
+    read: &mut dyn FnMut(VarId, Option<NodeTypeId>, AttrId),
+) {
+    scope.push(p);
+    for c in &p.conds {
+        visit_expr(c, scope, read);
+    }
+    for q in &p.nacs {
+        visit_pattern(q, scope, read);
+    }
+    scope.pop();
+}
+
+fn visit_expr<'p>(
+    e: &'p Expr,
+    scope: &mut Vec<&'p Pattern>,
+    read: &mut dyn FnMut(VarId, Option<NodeTypeId>, AttrId),
+) {
+    match &e.kind {
+        ExprKind::Const(_) | ExprKind::Param(_) => {}
+        ExprKind::Attr(v, a) => {
+            let ty = scope.iter().rev().find_map(|p| p.node(*v)).map(|n| n.ty);
+            read(*v, ty, *a);
+        }
+        ExprKind::Unary(_, x) | ExprKind::ToInt(x, _) | ExprKind::ToValue(x, _) => {
+            visit_expr(x, scope, read)
+        }
+        ExprKind::Binary(_, a, b) => {
+            visit_expr(a, scope, read);
+            visit_expr(b, scope, read);
+        }
+        ExprKind::Aggregate(agg) => {
+            visit_pattern(&agg.pattern, scope, read);
+            if let Some(b) = &agg.body {
+                scope.push(&agg.pattern);
+                visit_expr(b, scope, read);
+                scope.pop();
+            }
+        }
+    }
+}
