@@ -957,6 +957,7 @@ mod tests {
         let grounded = |f: &Option<SlotForbids>| f.as_ref().map_or(0, |f| f.instances.len());
         let all = grounded(&SlotForbids::compile(&g, &model, None).unwrap());
         let mut partly = 0;
+        super::super::ground::SHARED_TAKEN.set(0);
         // Every budget up to one that grounds them all.
         for budget in 0.. {
             let alone = SlotForbids::compile_within(&g, &model, budget, None).unwrap();
@@ -972,5 +973,7 @@ mod tests {
             partly > 10,
             "only {partly} budgets ground part of the instances"
         );
+        let taken = super::super::ground::SHARED_TAKEN.get();
+        assert!(taken > 100, "only {taken} groundings taken from the cache");
     }
 }

@@ -80,8 +80,10 @@ pub struct Grounder<'a> {
     /// (by address) what they read outside themselves, where they may share.
     shared: Option<&'a GroundCache>,
     shareable: Vec<(*const Pattern, *const Expr, Option<OuterReads>)>,
-    /// The least budget that was left, less what was asked of it, since the grounding
-    /// under way began: what that grounding needs (see [`Grounded::needs`]).
+    /// Since the shared grounding under way began, the least of what was left of the
+    /// budget at each step less what the step asked (a term node, or room for a list of
+    /// matches): the budget it started with, less this, is what it needs (see
+    /// [`Grounded::needs`]).
     floor: usize,
 }
 

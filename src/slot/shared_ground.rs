@@ -14,7 +14,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::grammar::Grammar;
 use crate::layer::LayerKind;
 use crate::model::{AttrId, NodeId, NodeTypeId, TypeSystem, VarId};
-use crate::rule::{Expr, ExprKind, Pattern};
+use crate::rule::{Condition, Expr, ExprKind, Pattern};
 
 use super::ground::Item;
 
@@ -40,7 +40,14 @@ pub struct GroundCache {
     map: Arc<Mutex<FxHashMap<GroundKey, Arc<Grounded>>>>,
     /// What the layers set; `None` (nothing shared) where they add nodes or edges.
     writes: Option<Arc<LayerWrites>>,
+    /// The rule file's final condition and `forbid` patterns, which the keys point into:
+    /// held, so that no other pattern takes their addresses while the cache lives, and
+    /// compared, so that only grammars sharing them take from it.
+    patterns: Option<FilePatterns>,
 }
+
+/// A rule file's final condition and `forbid` patterns.
+type FilePatterns = (Option<Arc<Condition>>, Arc<Vec<Pattern>>);
 
 /// The attributes the layers of a rule file set, on which nodes.
 #[derive(Debug)]
@@ -81,13 +88,27 @@ impl GroundCache {
         GroundCache {
             map: Arc::default(),
             writes: Some(Arc::new(writes)),
+            patterns: Some((g.final_cond.clone(), g.forbids.clone())),
         }
+    }
+
+    /// Whether `g` grounds the patterns this cache was made for (it is the rule file's
+    /// grammar, or one of its puzzles'): only then may it take from it.
+    pub fn serves(&self, g: &Grammar) -> bool {
+        self.patterns.as_ref().is_some_and(|(final_cond, forbids)| {
+            let same_final = match (final_cond, &g.final_cond) {
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                (None, None) => true,
+                _ => false,
+            };
+            same_final && Arc::ptr_eq(forbids, &g.forbids)
+        })
     }
 
     /// Where `q` with `body` may be shared: the attributes they read of nodes bound
     /// outside them, to be checked at each binding ([`Self::reads_no_layer`]); `None`
-    /// where one of their own nodes may hold an attribute a layer sets, or no layer
-    /// leaves the structure alone.
+    /// where one of their own nodes may hold an attribute a layer sets, or a layer adds
+    /// nodes or edges.
     pub fn outer_reads(
         &self,
         types: &TypeSystem,

@@ -318,7 +318,8 @@ pub fn compile_reusing(
     let shared = match reuse {
         Some(f) => Some(&f.grounds),
         None => recording.then_some(&record.grounds),
-    };
+    }
+    .filter(|cache| cache.serves(g));
     model.forbids = super::forbid::SlotForbids::compile(g, &model, shared)?;
     model.finish(g);
     Ok((model, record))

@@ -502,6 +502,17 @@ fn sight_lines_are_grounded_once_for_a_batch() {
             // Four sight lines a side are grounded once; each of the other puzzles'
             // clues on them takes the grounding.
             assert!(taken >= 10, "only {taken} groundings shared");
+            // The same text loaded anew has patterns of its own: it takes nothing (its
+            // keys differ, and the cache serves only the grammars sharing the file's).
+            let again = load_str("skyscraper-4x4.graft", text).expect("the rule file loads");
+            SHARED_TAKEN.set(0);
+            super::compile_reusing(&again.with_layers(&puzzles[1].layers), Some(&record))
+                .expect("it compiles");
+            assert_eq!(
+                SHARED_TAKEN.get(),
+                0,
+                "a grammar of its own took groundings"
+            );
         } else {
             // The other three sides still share theirs.
             assert!(taken > 0, "nothing shared");

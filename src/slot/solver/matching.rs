@@ -15,12 +15,12 @@ use smallvec::SmallVec;
 pub(super) struct Matching {
     /// The distinct values left, increasing.
     values: SmallVec<[u8; 16]>,
-    /// Per distinct value, how many members it takes.
-    count: SmallVec<[u32; 16]>,
-    /// Per distinct value, how many members it holds.
-    used: SmallVec<[u32; 16]>,
+    /// Per distinct value, how many members it takes: the times it is left.
+    capacity: SmallVec<[u32; 16]>,
+    /// Per distinct value, how many members the matching gives it so far.
+    filled: SmallVec<[u32; 16]>,
     /// Per member, its candidates as a set of indexes into `values`.
-    takes: SmallVec<[u128; 16]>,
+    candidates: SmallVec<[u128; 16]>,
     /// Per member, the index of the value it is matched to.
     at: SmallVec<[usize; 16]>,
     /// The values an augmenting path has visited.
@@ -34,9 +34,9 @@ impl Matching {
     pub(super) fn new() -> Matching {
         Matching {
             values: SmallVec::new(),
-            count: SmallVec::new(),
-            used: SmallVec::new(),
-            takes: SmallVec::new(),
+            capacity: SmallVec::new(),
+            filled: SmallVec::new(),
+            candidates: SmallVec::new(),
             at: SmallVec::new(),
             visited: 0,
         }
@@ -48,20 +48,20 @@ impl Matching {
     pub(super) fn complete(&mut self, empties: &[(u32, u128)], left: &[u8]) -> bool {
         debug_assert_eq!(empties.len(), left.len());
         self.values.clear();
-        self.count.clear();
+        self.capacity.clear();
         for run in left.chunk_by(|a, b| a == b) {
             self.values.push(run[0]);
-            self.count.push(run.len() as u32);
+            self.capacity.push(run.len() as u32);
         }
-        self.used.clear();
-        self.used.resize(self.values.len(), 0);
-        self.takes.clear();
-        self.takes.extend(empties.iter().map(|&(_, c)| {
-            let mut takes = 0u128;
+        self.filled.clear();
+        self.filled.resize(self.values.len(), 0);
+        self.candidates.clear();
+        self.candidates.extend(empties.iter().map(|&(_, c)| {
+            let mut candidates = 0u128;
             for (v, &x) in self.values.iter().enumerate() {
-                takes |= (c >> x & 1) << v;
+                candidates |= (c >> x & 1) << v;
             }
-            takes
+            candidates
         }));
         self.at.clear();
         self.at.resize(empties.len(), NONE);
@@ -73,7 +73,7 @@ impl Matching {
 
     /// Kuhn's step: finds member `i` a value, moving others along an alternating path.
     fn augment(&mut self, i: usize) -> bool {
-        let mut options = self.takes[i] & !self.visited;
+        let mut options = self.candidates[i] & !self.visited;
         while options != 0 {
             let v = options.trailing_zeros() as usize;
             options &= options - 1;
@@ -82,8 +82,8 @@ impl Matching {
                 continue;
             }
             self.visited |= 1 << v;
-            if self.used[v] < self.count[v] {
-                self.used[v] += 1;
+            if self.filled[v] < self.capacity[v] {
+                self.filled[v] += 1;
                 self.at[i] = v;
                 return true;
             }
@@ -107,8 +107,8 @@ impl Matching {
         // reach[v]: the values some chain of moves from `v` arrives at, a move being "a
         // member at this value can take that one".
         let mut reach: SmallVec<[u128; 16]> = SmallVec::from_elem(0, n);
-        for (&v, &takes) in self.at.iter().zip(&self.takes) {
-            reach[v] |= takes & !(1 << v);
+        for (&v, &candidates) in self.at.iter().zip(&self.candidates) {
+            reach[v] |= candidates & !(1 << v);
         }
         // Warshall's closure over bit rows.
         for m in 0..n {
@@ -118,8 +118,8 @@ impl Matching {
                 }
             }
         }
-        for ((kept, &own), &takes) in keep.iter_mut().zip(&self.at).zip(&self.takes) {
-            let mut options = takes;
+        for ((kept, &own), &candidates) in keep.iter_mut().zip(&self.at).zip(&self.candidates) {
+            let mut options = candidates;
             while options != 0 {
                 let v = options.trailing_zeros() as usize;
                 options &= options - 1;
