@@ -14,7 +14,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::grammar::Grammar;
 use crate::layer::LayerKind;
 use crate::model::{AttrId, NodeId, NodeTypeId, TypeSystem, VarId};
-use crate::rule::{Condition, Expr, ExprKind, Pattern};
+use crate::rule::{Condition, Expr, Pattern};
 
 use super::ground::Item;
 
@@ -127,12 +127,7 @@ impl GroundCache {
             }
             None => outer.push((v, a)),
         };
-        let mut scope = Vec::new();
-        visit_pattern(q, &mut scope, &mut read);
-        if let Some(b) = body {
-            scope.push(q);
-            visit_expr(b, &mut scope, &mut read);
-        }
+        visit_pattern(q, body, &mut Vec::new(), &mut read);
         outer.sort_unstable();
         outer.dedup();
         own_free.then_some(outer)
@@ -180,49 +175,31 @@ fn key(q: &Pattern, body: Option<&Expr>, binding: &[NodeId]) -> GroundKey {
     )
 }
 
-/// Calls `read` with each attribute `p` reads (its conditions, its NACs', its aggregates'
-/// patterns and bodies), with the type the innermost pattern of `scope` and `p` declares
-/// for its variable, or `None` for a variable bound outside them all.
+/// Calls `read` with each attribute `p` (with `body`, an aggregate's) reads, its NACs' and
+/// its aggregates' included, with the type the innermost pattern of `scope` and `p`
+/// declares for its variable, or `None` for a variable bound outside them all.
 fn visit_pattern<'p>(
     p: &'p Pattern,
+    body: Option<&'p Expr>,
     scope: &mut Vec<&'p Pattern>,
     read: &mut dyn FnMut(VarId, Option<NodeTypeId>, AttrId),
 ) {
     scope.push(p);
-    for c in &p.conds {
-        visit_expr(c, scope, read);
+    // An expression's own reads, and its aggregates' of the variables outside them, here;
+    // each aggregate's other reads in its own scope.
+    let mut inner = Vec::new();
+    for e in p.conds.iter().chain(body) {
+        e.visit_attrs(&mut |v, a| {
+            let ty = scope.iter().rev().find_map(|p| p.node(v)).map(|n| n.ty);
+            read(v, ty, a);
+        });
+        e.visit_aggregates(&mut |agg| inner.push(agg));
+    }
+    for agg in inner {
+        visit_pattern(&agg.pattern, agg.body.as_ref(), scope, read);
     }
     for q in &p.nacs {
-        visit_pattern(q, scope, read);
+        visit_pattern(q, None, scope, read);
     }
     scope.pop();
-}
-
-fn visit_expr<'p>(
-    e: &'p Expr,
-    scope: &mut Vec<&'p Pattern>,
-    read: &mut dyn FnMut(VarId, Option<NodeTypeId>, AttrId),
-) {
-    match &e.kind {
-        ExprKind::Const(_) | ExprKind::Param(_) => {}
-        ExprKind::Attr(v, a) => {
-            let ty = scope.iter().rev().find_map(|p| p.node(*v)).map(|n| n.ty);
-            read(*v, ty, *a);
-        }
-        ExprKind::Unary(_, x) | ExprKind::ToInt(x, _) | ExprKind::ToValue(x, _) => {
-            visit_expr(x, scope, read)
-        }
-        ExprKind::Binary(_, a, b) => {
-            visit_expr(a, scope, read);
-            visit_expr(b, scope, read);
-        }
-        ExprKind::Aggregate(agg) => {
-            visit_pattern(&agg.pattern, scope, read);
-            if let Some(b) = &agg.body {
-                scope.push(&agg.pattern);
-                visit_expr(b, scope, read);
-                scope.pop();
-            }
-        }
-    }
 }
