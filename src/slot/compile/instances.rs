@@ -281,9 +281,21 @@ impl LoneNode {
     /// The attributes of node `n` the conditions read, as they read them: an attribute
     /// the node lacks is none.
     pub(super) fn read(&self, graph: &Graph, n: NodeId) -> Read {
+        self.read_values(graph, n).collect()
+    }
+
+    /// The values of the attributes the conditions read, of `n` in `graph`.
+    fn read_values<'a>(&'a self, graph: &'a Graph, n: NodeId) -> impl Iterator<Item = Value> + 'a {
         let attrs = &graph.node(n).attrs;
-        let attr = |a: &AttrId| attrs.get(a.index()).copied().unwrap_or(Value::None);
-        self.reads.iter().map(attr).collect()
+        (self.reads.iter()).map(|a| attrs.get(a.index()).copied().unwrap_or(Value::None))
+    }
+
+    /// True when `n` of `graph` holds `read` in the attributes the conditions read.
+    pub(super) fn reads(&self, graph: &Graph, n: NodeId, read: &Read) -> bool {
+        let attrs = &graph.node(n).attrs;
+        self.reads.len() == read.len()
+            && (self.reads.iter().zip(read))
+                .all(|(a, v)| attrs.get(a.index()).unwrap_or(&Value::None) == v)
     }
 
     /// True when the conditions read the same attributes of `n` in both graphs.

@@ -19,13 +19,14 @@
 use std::sync::{Mutex, PoisonError};
 
 use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
 
 use crate::analysis::open::is_none_check;
 use crate::analysis::slot_fill::slot_fill;
 use crate::grammar::Grammar;
 use crate::layer::LayerKind;
 use crate::matcher::BindingEnv;
-use crate::model::{AttrId, Graph, NodeId, Value};
+use crate::model::{Graph, NodeId, Value};
 use crate::rule::{Expr, Pattern};
 
 use super::super::model::SlotModel;
@@ -37,8 +38,8 @@ use super::instances::{LoneNode, Read};
 #[derive(Debug)]
 pub struct Narrowing {
     rules: Vec<LoneRule>,
-    /// The slot attribute of the rules that fill by setting it.
-    slot_attr: AttrId,
+    /// Per hub of the rule file's model, the values its readers allow together.
+    hub_values: Vec<u128>,
 }
 
 /// A rule whose left side is one node, no edges, and conditions without aggregates that
@@ -51,14 +52,31 @@ struct LoneRule {
     /// Per parameter value, the value placed, when it depends on the parameter alone
     /// (`set c.val = v`): evaluated once, not per cell and puzzle.
     placed: Option<Vec<Value>>,
+    /// Parameter value i places value i (`set c.val = v`): the values of a verdict are
+    /// its bits.
+    places_itself: bool,
     /// The verdicts found so far, by the tuple of attributes read (see [`LoneNode::verdict`]).
     verdicts: Mutex<FxHashMap<Read, u128>>,
     /// One entry per parameter value (one empty entry for a rule without parameters).
     params: Vec<Vec<Value>>,
-    /// Every node of the left side's type in the rule file's base graph, with its verdict
-    /// there (see [`LoneNode::verdict`]).
-    nodes: Vec<(NodeId, u128)>,
+    /// Every node of the left side's type in the rule file's base graph.
+    nodes: Vec<BareNode>,
 }
+
+/// A node a lone rule's left side matches, as the rule file's base graph has it.
+#[derive(Debug)]
+struct BareNode {
+    node: NodeId,
+    /// Its verdict there (see [`LoneNode::verdict`]).
+    verdict: u128,
+    /// Its slot in the rule file's model (`None`: not a slot, so a puzzle that marks it
+    /// compiles).
+    slot: Option<u32>,
+}
+
+/// The most verdicts a puzzle's narrowing looks up by comparison before hashing: marks
+/// take a few values, and comparing a node's attributes with them is cheaper than hashing.
+const FEW_READS: usize = 8;
 
 /// Per slot, the values a puzzle's layers take away: (slot, values), by slot.
 pub type Removed = Vec<(u32, u128)>;
@@ -138,10 +156,14 @@ impl Narrowing {
                 params.iter().map(|p| t.value.eval(&env(p))).collect()
             });
             let ty = node.ty;
+            let places_itself = placed.as_ref().is_some_and(|placed: &Vec<Value>| {
+                (placed.iter().enumerate()).all(|(i, &x)| x == Value::Val(i as u16))
+            });
             let mut rule = LoneRule {
                 node,
                 value: t.value.clone(),
                 placed,
+                places_itself,
                 verdicts: Mutex::default(),
                 params,
                 nodes: Vec::new(),
@@ -151,16 +173,20 @@ impl Narrowing {
                 .base
                 .find_nodes()
                 .filter(|&n| g.types.is_subtype(g.base.ty(n), ty))
-                .map(|n| (n, rule.verdict(&mut verdicts, &g.base, n)))
+                .map(|n| BareNode {
+                    node: n,
+                    verdict: rule.verdict(&mut verdicts, &g.base, n),
+                    slot: model.slot_of.get(&(n, slot_attr)).copied(),
+                })
                 .collect();
             rule.verdicts = Mutex::new(verdicts);
             // The model's values are the rule's placements, no NAC having removed some
             // unconditionally: then the hubs a compilation builds follow from the values
             // allowed alone (see `keeps_hubs`).
-            let as_placed = rule.nodes.iter().all(|&(n, verdict)| {
-                let placed = rule.values(&g.base, n, verdict);
-                match model.slot_of.get(&(n, slot_attr)) {
-                    Some(&s) => placed == Some(model.allowed[s as usize]),
+            let as_placed = rule.nodes.iter().all(|bare| {
+                let placed = rule.values(&g.base, bare.node, bare.verdict);
+                match bare.slot {
+                    Some(s) => placed == Some(model.allowed[s as usize]),
                     None => placed == Some(0),
                 }
             });
@@ -169,27 +195,53 @@ impl Narrowing {
             }
             rules.push(rule);
         }
-        Some(Narrowing { rules, slot_attr })
+        let hub_values = (model.hubs.iter())
+            .map(|h| union(&model.allowed, &h.readers))
+            .collect();
+        Some(Narrowing { rules, hub_values })
     }
 
     /// The values `layered` (the graph `bare` that [`Narrowing::of`] read, with a puzzle's
-    /// layers) takes from the slots of `model`; `None` when the puzzle must be compiled:
-    /// it allows a placement `bare` does not, or it changes a hub (see [`keeps_hubs`]).
+    /// layers) takes from the slots of `model` (the one [`Narrowing::of`] read, whose slots
+    /// and hubs it keeps); `None` when the puzzle must be compiled: it allows a placement
+    /// `bare` does not, or it changes a hub (see [`keeps_hubs`]).
     pub fn removed(&self, model: &SlotModel, bare: &Graph, layered: &Graph) -> Option<Removed> {
         let mut removed: Removed = Vec::new();
         for rule in &self.rules {
             // Puzzles of one file share their marks' few values: the verdicts stay.
             let mut verdicts = rule.verdicts.lock().unwrap_or_else(PoisonError::into_inner);
-            for &(n, before) in &rule.nodes {
+            // This puzzle's first few, compared before any is hashed.
+            let mut few: SmallVec<[(Read, u128); FEW_READS]> = SmallVec::new();
+            for &BareNode {
+                node: n,
+                verdict: before,
+                slot,
+            } in &rule.nodes
+            {
                 if rule.node.reads_alike(bare, layered, n) {
                     continue;
                 }
-                let after = rule.verdict(&mut verdicts, layered, n);
+                let after = match few
+                    .iter()
+                    .find(|(read, _)| rule.node.reads(layered, n, read))
+                {
+                    Some(&(_, after)) => after,
+                    None => {
+                        let after = rule.verdict(&mut verdicts, layered, n);
+                        if few.len() < FEW_READS {
+                            few.push((rule.node.read(layered, n), after));
+                        }
+                        after
+                    }
+                };
                 if after & !before != 0 {
                     return None;
                 }
-                let lost = rule.values(bare, n, before & !after)?;
-                let &s = model.slot_of.get(&(n, self.slot_attr))?;
+                let lost = match rule.places_itself {
+                    true => before & !after,
+                    false => rule.values(bare, n, before & !after)?,
+                };
+                let s = slot?;
                 let lost = lost & model.allowed[s as usize];
                 if lost != 0 {
                     removed.push((s, lost));
@@ -205,15 +257,15 @@ impl Narrowing {
             }
             same
         });
-        keeps_hubs(model, &removed).then_some(removed)
+        keeps_hubs(model, &self.hub_values, &removed).then_some(removed)
     }
 }
 
 /// True when a compilation of the model less `removed` would build the same hubs and
 /// tables: no slot loses every value (a hub reads only cells some value may fill), and
-/// every hub's readers together still allow every value they allowed (an all-different
-/// table covers the values placed where its NAC matches).
-fn keeps_hubs(model: &SlotModel, removed: &Removed) -> bool {
+/// every hub's readers together still allow every value they allowed (`hub_values`: an
+/// all-different table covers the values placed where its NAC matches).
+fn keeps_hubs(model: &SlotModel, hub_values: &[u128], removed: &Removed) -> bool {
     if removed.is_empty() {
         return true;
     }
@@ -224,12 +276,12 @@ fn keeps_hubs(model: &SlotModel, removed: &Removed) -> bool {
             return false;
         }
     }
-    let union =
-        |allowed: &[u128], readers: &[u32]| readers.iter().fold(0, |u, &r| u | allowed[r as usize]);
-    model
-        .hubs
-        .iter()
-        .all(|h| union(&after, &h.readers) == union(&model.allowed, &h.readers))
+    (model.hubs.iter().zip(hub_values)).all(|(h, &before)| union(&after, &h.readers) == before)
+}
+
+/// The values `readers` allow together.
+fn union(allowed: &[u128], readers: &[u32]) -> u128 {
+    readers.iter().fold(0, |u, &r| u | allowed[r as usize])
 }
 
 /// The most verdicts a rule keeps; past it they are found again (a layer of numbers, not
