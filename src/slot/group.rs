@@ -57,6 +57,10 @@ pub struct Group {
     /// the solver reads them only where blocking is symmetric, so that a content must
     /// respect them whatever order its members were filled in.
     pub pairs: Vec<(u16, u16, u32)>,
+    /// Empty for a group a NAC makes. For the remainder of a house (see
+    /// `compile::remainder`), the groups inside the house whose contents imply its own:
+    /// such a group only takes candidates, and judges nothing a rule places.
+    pub implied_by: Vec<u32>,
 }
 
 /// The contents a group may end with, each a multiset of `n` values listed in increasing

@@ -178,6 +178,7 @@ impl RuleCompiler<'_> {
                     .collect(),
                 feasible: None,
                 pairs: Vec::new(),
+                implied_by: Vec::new(),
             });
         }
         model.group_nacs.push(GroupNac {
@@ -376,6 +377,7 @@ pub(super) fn list_feasible(model: &mut SlotModel) {
             model.groups[g].feasible = Some(all.clone());
         }
     }
+    super::remainder::add_remainders(model);
     list_pairs(model);
 }
 

@@ -62,6 +62,7 @@ mod nac;
 mod narrow;
 mod recognise;
 mod regroup;
+mod remainder;
 mod star;
 mod tuples;
 

@@ -913,3 +913,40 @@ final: not { x: Thing { val == none } }
         );
     }
 }
+
+/// A house holding cages whole leaves its other cells the values the cages' contents do
+/// not take (the rule of 45): the model holds that remainder as a group of its own. It
+/// takes candidates in the search and blocks no placement (every state, transition and
+/// dead end of `--expand all` as on whole graphs), and it turns itself off where the givens
+/// fill a cage with a content its NAC would have refused, which no NAC judges.
+#[test]
+fn a_house_remainder_takes_candidates_and_blocks_nothing() {
+    let g = load_str("killer-4x4.graft", KILLER_4X4).expect("the rule file loads");
+    let model = compile(&g).expect("it compiles");
+    // Column 4 holds cage e (r3c4 and r4c4, sum 5) whole: r1c4 and r2c4 hold 1 and 4, or
+    // 2 and 3 (values 0 to 3 stand for 1 to 4).
+    let remainders: Vec<Vec<&[u8]>> = (model.groups.iter())
+        .filter(|g| !g.implied_by.is_empty())
+        .map(|g| g.feasible.as_ref().expect("listed").lists().collect())
+        .collect();
+    assert!(
+        remainders.contains(&vec![&[1u8, 2][..], &[0, 3][..]]),
+        "{remainders:?}"
+    );
+    // The givens fill cage a (sum 3) with 3 and 4: the row's remainder would leave 3 and
+    // 4 to r1c3 and r1c4, and the puzzle would have no solution.
+    let refused =
+        "34..12.......... | cages: aa.. .... .... .... | sums: 3 . . . . . . . . . . . . . . .\n";
+    assert_slot_agrees_with_graph("killer-4x4.graft", KILLER_4X4, KILLER_BATCH, Expand::Focus);
+    for expand in [Expand::Focus, Expand::All] {
+        assert_slot_agrees_with_graph("killer-4x4.graft", KILLER_4X4, refused, expand);
+    }
+    let source = crate::diag::Source::new("batch.txt", refused.to_string());
+    let p = &crate::read_puzzles(&g, &source).expect("the line reads")[0];
+    let engine = Engine::new(&g);
+    let found = engine.with_layers(&p.layers, |e| {
+        let config = Config::default().with_expand(Expand::Focus);
+        run_to_the_end(e, p, &config, "refused")
+    });
+    assert!(found.1 .0 > 0, "{found:?}");
+}

@@ -104,6 +104,7 @@ mod tests {
                 statics: Vec::new(),
                 feasible: None,
                 pairs: case.pairs.clone(),
+                implied_by: Vec::new(),
             };
             let mut keep = case.cands.clone();
             supported_in_place(

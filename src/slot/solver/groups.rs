@@ -7,7 +7,7 @@
 
 use smallvec::SmallVec;
 
-use super::super::group::Contents;
+use super::super::group::{Contents, Group};
 use super::super::mask::Mask;
 use super::group_pairs::supported_in_place;
 use super::matching::Matching;
@@ -85,10 +85,20 @@ impl<M: Mask> Tables<M> {
 
     /// Marks the groups whose members are all filled in `w` (givens, which no NAC judged)
     /// as judged: a group's NAC only speaks of contents a rule completed.
+    /// A house's remainder (a group implied by others) is settled too where the givens
+    /// fill one of those others with a content outside its listing: that content no NAC
+    /// judged, so what the remainder was derived from does not hold.
     pub fn settle_full_groups(&self, w: &mut Work<M>) {
         let at = self.groups_at::<{ super::DYN }>() + self.group_words;
+        let full = |group: &Group| group.members.iter().all(|&m| w.vals[m as usize] != 0);
+        let unjudged = |group: &Group| {
+            full(group)
+                && (group.feasible.as_deref()).is_some_and(|c| !holds_listed(c, group, &w.vals))
+        };
         for (g, group) in self.groups.iter().enumerate() {
-            if group.members.iter().all(|&m| w.vals[m as usize] != 0) {
+            let off = full(group)
+                || (group.implied_by.iter()).any(|&o| unjudged(&self.groups[o as usize]));
+            if off {
                 w.bits[at + g / WORD_BITS] |= 1 << (g % WORD_BITS);
             }
         }
@@ -100,9 +110,11 @@ impl<M: Mask> Tables<M> {
             0 => None,
             v => Some(u16::from(v) - 1),
         };
+        // A house's remainder is no rule's NAC: it never blocks a placement.
         self.groups_of(s).iter().any(|&g| {
             let group = &self.groups[g as usize];
-            self.group_nacs[group.nac as usize].blocks(group, s as u32, y as u16, &value)
+            group.implied_by.is_empty()
+                && self.group_nacs[group.nac as usize].blocks(group, s as u32, y as u16, &value)
         })
     }
 
@@ -164,13 +176,7 @@ impl<M: Mask> Tables<M> {
         if empties.is_empty() {
             if let Some(contents) = &group.feasible {
                 // Judged by the contents, which every group over these members allows.
-                let mut held: SmallVec<[u8; 16]> = group
-                    .members
-                    .iter()
-                    .map(|&m| w.vals[m as usize] - 1)
-                    .collect();
-                held.sort_unstable();
-                return if contents.lists().any(|l| l == &held[..]) {
+                return if holds_listed(contents, group, &w.vals) {
                     Some(None)
                 } else {
                     None
@@ -229,6 +235,16 @@ impl<M: Mask> Tables<M> {
         }
         Some(Some(changed))
     }
+}
+
+/// Whether the values `vals` holds in the members of full `group` (each stored one above
+/// its index) make one of `contents`.
+fn holds_listed(contents: &Contents, group: &Group, vals: &[u8]) -> bool {
+    let mut held: SmallVec<[u8; 16]> = (group.members.iter())
+        .map(|&m| vals[m as usize] - 1)
+        .collect();
+    held.sort_unstable();
+    contents.lists().any(|l| l == &held[..])
 }
 
 /// Keeps in `keep` (beside `empties`, each an empty member with its candidates) the values
