@@ -32,6 +32,10 @@ pub(super) fn add_remainders(model: &mut SlotModel) {
     if model.groups.is_empty() || d >= u128::BITS as usize {
         return;
     }
+    // Each value once in a house's final cells: d cells, d values, none twice. That a
+    // final state fills every cell holds wherever remainders act: group NACs reach the slot
+    // engine only for rules that fill cells, and groups take candidates only where the
+    // focus runs, which needs a final condition that every cell is filled.
     let is_house = |h: &super::super::model::Hub| {
         h.writers == h.readers
             && h.writers.len() == d
@@ -109,7 +113,17 @@ pub(super) fn add_remainders(model: &mut SlotModel) {
         let Some(contents) = listed.and_then(|listed| remainder_of(listed, d)) else {
             continue;
         };
+        // Two houses may leave the same cells (a row and a box): one group keeps what
+        // both say, and stands down where either's groups do.
+        if let Some(twin) = implied.iter_mut().find(|g: &&mut Group| g.members == rest) {
+            let both = (twin.feasible.as_deref()).map(|c| Arc::new(c.intersect(&contents)));
+            twin.feasible = both;
+            twin.implied_by.extend_from_slice(&chosen);
+            continue;
+        }
         implied.push(Group {
+            // A cage's NAC, never evaluated on the remainder: its contents are listed, and
+            // `group_blocked` passes over a group implied by others.
             nac: model.groups[chosen[0] as usize].nac,
             members: rest.clone(),
             statics: Vec::new(),
@@ -141,11 +155,8 @@ fn remainder_of(mut listed: Vec<Arc<Contents>>, d: usize) -> Option<Arc<Contents
     {
         return found;
     }
-    let full = if d >= u128::BITS as usize {
-        u128::MAX
-    } else {
-        (1u128 << d) - 1
-    };
+    // `add_remainders` leaves out domains of 128 values or more.
+    let full = (1u128 << d) - 1;
     let size = d - listed.iter().map(|c| c.n).sum::<usize>();
     let sets: Vec<Vec<u128>> = (listed.iter())
         .map(|c| {

@@ -85,6 +85,7 @@ impl<M: Mask> Tables<M> {
 
     /// Marks the groups whose members are all filled in `w` (givens, which no NAC judged)
     /// as judged: a group's NAC only speaks of contents a rule completed.
+    ///
     /// A house's remainder (a group implied by others) is settled too where the givens
     /// fill one of those others with a content outside its listing: that content no NAC
     /// judged, so what the remainder was derived from does not hold.
