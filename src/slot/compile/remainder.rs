@@ -17,6 +17,7 @@ use rustc_hash::FxHashMap;
 
 use super::super::group::{Contents, Group};
 use super::super::model::SlotModel;
+use super::super::solver::grouped;
 
 /// The most partial choices of contents explored for one house: past it, its remainder
 /// is left out.
@@ -51,22 +52,9 @@ pub(super) fn add_remainders(model: &mut SlotModel) {
     houses.dedup();
     // Per slot, the houses holding it, in one list: a group lies inside the houses all
     // its members share.
-    let n = model.slots.len();
-    let mut start = vec![0u32; n + 1];
-    for &s in houses.iter().copied().flatten() {
-        start[s as usize + 1] += 1;
-    }
-    for s in 0..n {
-        start[s + 1] += start[s];
-    }
-    let mut next = start.clone();
-    let mut held_by = vec![0u32; start[n] as usize];
-    for (h, house) in houses.iter().enumerate() {
-        for &s in *house {
-            held_by[next[s as usize] as usize] = h as u32;
-            next[s as usize] += 1;
-        }
-    }
+    let (start, held_by) = grouped(model.slots.len(), || {
+        (houses.iter().enumerate()).flat_map(|(h, house)| house.iter().map(move |&s| (s, h as u32)))
+    });
     let houses_of = |s: u32| &held_by[start[s as usize] as usize..start[s as usize + 1] as usize];
     // (house, group) for each listed group and each house holding all its members.
     let mut inside: Vec<(u32, u32)> = Vec::new();

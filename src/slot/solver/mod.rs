@@ -117,7 +117,7 @@ struct SlotInfo {
 /// Per row, the values `pairs` lists for it in the order listed: where each row starts
 /// (one more entry at the end) and the values, flat. What a vector per row would hold,
 /// without an allocation per row: a layered puzzle builds these tables anew.
-fn grouped<I>(rows: usize, pairs: impl Fn() -> I) -> (Vec<u32>, Vec<u32>)
+pub(in crate::slot) fn grouped<I>(rows: usize, pairs: impl Fn() -> I) -> (Vec<u32>, Vec<u32>)
 where
     I: Iterator<Item = (u32, u32)>,
 {
