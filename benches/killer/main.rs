@@ -79,6 +79,10 @@ fn per_puzzle(engine: &Engine, puzzles: &[Puzzle], reps: usize) -> Vec<(Duration
         .collect()
 }
 
+/// Runs of each batch: a batch takes milliseconds, and on a shared machine a thread
+/// sometimes waits as long for a core, so the median is of many.
+const BATCH_REPS: usize = 15;
+
 /// The median wall time of `reps` runs of the whole batch on `threads` threads.
 fn batch(engine: &Engine, puzzles: &[Puzzle], threads: usize, reps: usize) -> Duration {
     let config = Config {
@@ -202,8 +206,8 @@ fn main() -> ExitCode {
             }
             None => (None, None),
         };
-        let b1 = batch(&engine, &puzzles, 1, 3);
-        let bn = batch(&engine, &puzzles, o.threads, 3);
+        let b1 = batch(&engine, &puzzles, 1, BATCH_REPS);
+        let bn = batch(&engine, &puzzles, o.threads, BATCH_REPS);
         wall1 += b1;
         wall_n += bn;
         println!(

@@ -6,11 +6,18 @@
 //! undelivered items wait in a small queue, all queues together hold a bounded number,
 //! and a worker that would exceed either waits until the caller has taken some. Workers
 //! start only a bounded number of jobs ahead of the one being delivered.
+//!
+//! The calling thread is one of the workers: between jobs, and while its own job emits, it
+//! delivers what is ready. A caller that only waited would be a thread more than there are
+//! cores, and the scheduler may park a newly started worker behind a busy one for
+//! milliseconds, as long as a batch of small puzzles takes.
 
 use std::collections::VecDeque;
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
 
-/// Items one job may hold undelivered before it waits.
+/// Items one job may hold undelivered before it waits. (The caller's own job, once it is
+/// the one being delivered, hands its items over as it emits them.)
 pub const JOB_ITEMS: usize = 256;
 
 /// Items all jobs together may hold undelivered before jobs other than the one being
@@ -20,6 +27,16 @@ pub const TOTAL_ITEMS: usize = 1024;
 /// Jobs per thread that may start ahead of the one being delivered: enough that threads
 /// rarely idle behind a long job, few enough that finished results stay few.
 pub const JOBS_AHEAD: usize = 64;
+
+/// Finished jobs, or items of the job being delivered, that wait for the caller before a
+/// worker wakes it. Waking the caller for every short job (a puzzle of a batch takes tens
+/// of microseconds) costs two context switches each, several percent of such a batch's
+/// time; the caller takes everything ready at once.
+const WAKE_AFTER: usize = 16;
+
+/// How long the caller sleeps before it looks for output on its own, so that a few items
+/// or results never wait longer than this for a worker to wake it.
+const PATIENCE: Duration = Duration::from_millis(2);
 
 /// What the calling thread receives from job `i`: its items in the order emitted, then
 /// its result.
@@ -38,8 +55,10 @@ pub struct Emitter<'a, T> {
 enum Target<'a, T> {
     /// Straight to the caller (one thread).
     Direct(&'a mut dyn FnMut(T) -> bool),
-    /// Into job `job`'s queue.
+    /// Into job `job`'s queue, from a worker.
     Queue(&'a dyn Push<T>, usize),
+    /// From job `job`, run by the caller.
+    Own(&'a mut dyn OwnPush<T>, usize),
 }
 
 impl<T> Emitter<'_, T> {
@@ -49,12 +68,18 @@ impl<T> Emitter<'_, T> {
         match &mut self.to {
             Target::Direct(f) => f(item),
             Target::Queue(queues, job) => queues.push(*job, item),
+            Target::Own(caller, job) => caller.push_own(*job, item),
         }
     }
 }
 
 trait Push<T> {
     fn push(&self, job: usize, item: T) -> bool;
+}
+
+/// The caller's side of [`Push`]: it may deliver while its own job emits.
+trait OwnPush<T> {
+    fn push_own(&mut self, job: usize, item: T) -> bool;
 }
 
 /// One started job's undelivered output.
@@ -70,11 +95,13 @@ struct State<T, R> {
     base: usize,
     /// The next job to start.
     next: usize,
+    /// Queues at the front that hold their job's result.
+    finished: usize,
     /// Items in all queues.
     held: usize,
     /// Set when the caller wants nothing more.
     stopped: bool,
-    /// The caller waits on `ready` (so an item for it must wake it).
+    /// The caller waits on `ready` (so a worker should wake it once output is ready).
     caller_waits: bool,
     /// Workers waiting on `space`.
     blocked: usize,
@@ -82,7 +109,7 @@ struct State<T, R> {
 
 struct Shared<T, R> {
     state: Mutex<State<T, R>>,
-    /// Signalled when the job being delivered has output.
+    /// Signalled when output is ready for the caller.
     ready: Condvar,
     /// Signalled when queues have room or the window moved.
     space: Condvar,
@@ -112,19 +139,42 @@ impl<T, R> Shared<T, R> {
             if s.stopped || s.next >= self.jobs {
                 return None;
             }
-            if s.next < s.base + self.window {
-                let i = s.next;
-                s.next += 1;
-                s.queues.push_back(Queue {
-                    items: VecDeque::new(),
-                    done: None,
-                });
+            if let Some(i) = self.start(&mut s) {
                 return Some(i);
             }
-            s.blocked += 1;
-            s = self.wait(&self.space, s);
-            s.blocked -= 1;
+            s = self.block(s);
         }
+    }
+
+    /// The next job, if the window allows one now.
+    fn start(&self, s: &mut State<T, R>) -> Option<usize> {
+        if s.stopped || s.next >= self.jobs || s.next >= s.base + self.window {
+            return None;
+        }
+        let i = s.next;
+        s.next += 1;
+        s.queues.push_back(Queue {
+            items: VecDeque::new(),
+            done: None,
+        });
+        Some(i)
+    }
+
+    /// True when the caller has output to take.
+    fn ready(&self, s: &State<T, R>) -> bool {
+        s.finished > 0 || s.queues.front().is_some_and(|q| !q.items.is_empty())
+    }
+
+    /// Waits on `space`, first waking the caller if it has output to take (it may be what
+    /// keeps this worker waiting).
+    fn block<'g>(&self, mut s: MutexGuard<'g, State<T, R>>) -> MutexGuard<'g, State<T, R>> {
+        if self.ready(&s) && s.caller_waits {
+            self.ready.notify_one();
+        }
+        s.blocked += 1;
+        s = self.wait(&self.space, s);
+        s.blocked -= 1;
+        s
     }
 
     fn finish(&self, job: usize, result: R) {
@@ -134,8 +184,16 @@ impl<T, R> Shared<T, R> {
         }
         let base = s.base;
         s.queues[job - base].done = Some(result);
-        if job == base && s.caller_waits {
-            self.ready.notify_one();
+        if job - base == s.finished {
+            s.finished += 1;
+            while s.queues.get(s.finished).is_some_and(|q| q.done.is_some()) {
+                s.finished += 1;
+            }
+            // Once every job has started, each result may be among the last: no waiting.
+            let due = s.finished >= WAKE_AFTER || s.blocked > 0 || s.next >= self.jobs;
+            if due && s.caller_waits {
+                self.ready.notify_one();
+            }
         }
     }
 
@@ -157,24 +215,25 @@ impl<T, R> Push<T> for Shared<T, R> {
             if !full {
                 break;
             }
-            s.blocked += 1;
-            s = self.wait(&self.space, s);
-            s.blocked -= 1;
+            s = self.block(s);
         }
         let base = s.base;
-        s.queues[job - base].items.push_back(item);
+        let own = &mut s.queues[job - base].items;
+        own.push_back(item);
+        let due = job == base && (own.len() >= WAKE_AFTER || s.blocked > 0);
         s.held += 1;
-        if job == base && s.caller_waits {
+        if due && s.caller_waits {
             self.ready.notify_one();
         }
         true
     }
 }
 
-/// Runs `job(i, emitter)` for `i` in `0..n` on up to `threads` threads (idle threads take
-/// the next job), and calls `deliver(i, event)` on this thread with each job's items and
-/// then its result, in increasing `i`. When `deliver` returns false nothing more is
-/// delivered, no further job starts, and running jobs' `emit` returns false.
+/// Runs `job(i, emitter)` for `i` in `0..n` on up to `threads` threads, this one among
+/// them (idle threads take the next job), and calls `deliver(i, event)` on this thread
+/// with each job's items and then its result, in increasing `i`. When `deliver` returns
+/// false nothing more is delivered, no further job starts, and running jobs' `emit`
+/// returns false.
 pub fn ordered_streams<T: Send, R: Send>(
     n: usize,
     threads: usize,
@@ -208,6 +267,7 @@ pub fn ordered_streams<T: Send, R: Send>(
             queues: VecDeque::new(),
             base: 0,
             next: 0,
+            finished: 0,
             held: 0,
             stopped: false,
             caller_waits: false,
@@ -219,7 +279,7 @@ pub fn ordered_streams<T: Send, R: Send>(
         window: threads * JOBS_AHEAD,
     };
     std::thread::scope(|scope| {
-        for _ in 0..threads {
+        for _ in 1..threads {
             let (shared, job) = (&shared, &job);
             scope.spawn(move || {
                 while let Some(i) = shared.take_job() {
@@ -233,40 +293,157 @@ pub fn ordered_streams<T: Send, R: Send>(
                 }
             });
         }
-        let mut batch = VecDeque::new();
+        let mut caller = Caller {
+            shared: &shared,
+            deliver: &mut deliver,
+            batch: VecDeque::new(),
+            own_delivered: false,
+        };
         loop {
-            let (i, done) = {
-                let mut s = shared.lock();
-                loop {
-                    if s.base >= n {
-                        return;
-                    }
-                    if let Some(q) = s.queues.front_mut() {
-                        if !q.items.is_empty() {
-                            std::mem::swap(&mut q.items, &mut batch);
-                            s.held -= batch.len();
-                            break (s.base, None);
-                        }
-                        if let Some(r) = q.done.take() {
-                            s.queues.pop_front();
-                            s.base += 1;
-                            break (s.base - 1, Some(r));
-                        }
-                    }
-                    s.caller_waits = true;
-                    s = shared.wait(&shared.ready, s);
-                    s.caller_waits = false;
-                }
-            };
-            shared.space.notify_all();
-            let going = batch.drain(..).all(|t| deliver(i, Event::Item(t)))
-                && done.is_none_or(|r| deliver(i, Event::Done(r)));
-            if !going {
-                shared.stop();
-                return;
+            match caller.deliver_ready() {
+                Delivery::Some => continue,
+                Delivery::Over => return,
+                Delivery::None => {}
+            }
+            let own = shared.start(&mut shared.lock());
+            if let Some(i) = own {
+                caller.own_delivered = false;
+                let result = job(
+                    i,
+                    &mut Emitter {
+                        to: Target::Own(&mut caller, i),
+                    },
+                );
+                shared.finish(i, result);
+            } else {
+                caller.wait_ready();
             }
         }
     });
+}
+
+/// What one look at the front of the queues gave the caller.
+enum Delivery {
+    /// Output was delivered.
+    Some,
+    /// Nothing is ready yet.
+    None,
+    /// Every job is delivered, or the caller wants nothing more.
+    Over,
+}
+
+/// The calling thread: it delivers in job order, and runs jobs itself in between.
+struct Caller<'a, T, R, D> {
+    shared: &'a Shared<T, R>,
+    deliver: &'a mut D,
+    /// Items taken from a queue, being delivered.
+    batch: VecDeque<T>,
+    /// The caller's own job is the one being delivered and its queued items are out: its
+    /// further items go straight to `deliver`.
+    own_delivered: bool,
+}
+
+impl<T, R, D: FnMut(usize, Event<T, R>) -> bool> Caller<'_, T, R, D> {
+    /// Delivers the front queue's items, or its result if it has one.
+    fn deliver_ready(&mut self) -> Delivery {
+        let shared = self.shared;
+        let (i, done, unblock) = {
+            let mut s = shared.lock();
+            if s.stopped || s.base >= shared.jobs {
+                return Delivery::Over;
+            }
+            let Some(q) = s.queues.front_mut() else {
+                return Delivery::None;
+            };
+            if !q.items.is_empty() {
+                std::mem::swap(&mut q.items, &mut self.batch);
+                s.held -= self.batch.len();
+                (s.base, None, s.blocked > 0)
+            } else if let Some(r) = q.done.take() {
+                s.queues.pop_front();
+                s.base += 1;
+                s.finished -= 1;
+                (s.base - 1, Some(r), s.blocked > 0)
+            } else {
+                return Delivery::None;
+            }
+        };
+        if unblock {
+            shared.space.notify_all();
+        }
+        let deliver = &mut *self.deliver;
+        let going = self.batch.drain(..).all(|t| deliver(i, Event::Item(t)))
+            && done.is_none_or(|r| deliver(i, Event::Done(r)));
+        if !going {
+            self.batch.clear();
+            shared.stop();
+            return Delivery::Over;
+        }
+        Delivery::Some
+    }
+
+    /// Sleeps until output may be ready, or [`PATIENCE`] has passed.
+    fn wait_ready(&self) {
+        let shared = self.shared;
+        let mut s = shared.lock();
+        if s.stopped || s.base >= shared.jobs || shared.ready(&s) {
+            return;
+        }
+        s.caller_waits = true;
+        let (mut s, _) = shared
+            .ready
+            .wait_timeout(s, PATIENCE)
+            .unwrap_or_else(PoisonError::into_inner);
+        s.caller_waits = false;
+    }
+}
+
+impl<T, R, D: FnMut(usize, Event<T, R>) -> bool> OwnPush<T> for Caller<'_, T, R, D> {
+    /// Queues the item while earlier jobs are undelivered (delivering what is ready, and
+    /// waiting only when the queues are full and nothing is), then delivers it directly.
+    fn push_own(&mut self, job: usize, item: T) -> bool {
+        let shared = self.shared;
+        while !self.own_delivered {
+            let mut s = shared.lock();
+            if s.stopped {
+                return false;
+            }
+            if s.base == job {
+                drop(s);
+                // Its queued items go first; then the front holds nothing ready.
+                loop {
+                    match self.deliver_ready() {
+                        Delivery::Some => {}
+                        Delivery::None => break,
+                        Delivery::Over => return false,
+                    }
+                }
+                self.own_delivered = true;
+                break;
+            }
+            let base = s.base;
+            let own = s.queues[job - base].items.len();
+            if own < JOB_ITEMS && s.held < TOTAL_ITEMS {
+                s.queues[job - base].items.push_back(item);
+                s.held += 1;
+                let ready = shared.ready(&s);
+                drop(s);
+                // Keep the workers flowing while this job runs.
+                return !ready || !matches!(self.deliver_ready(), Delivery::Over);
+            }
+            drop(s);
+            match self.deliver_ready() {
+                Delivery::Some => {}
+                Delivery::None => self.wait_ready(),
+                Delivery::Over => return false,
+            }
+        }
+        let going = (self.deliver)(job, Event::Item(item));
+        if !going {
+            shared.stop();
+        }
+        going
+    }
 }
 
 /// Runs `job(i)` for `i` in `0..n` on up to `threads` threads (idle threads take the
@@ -350,6 +527,56 @@ mod tests {
         // The queues, the batch being delivered, and one item per worker on its way in.
         let bound = TOTAL_ITEMS + 2 * JOB_ITEMS + 4;
         assert!(most.load(Ordering::SeqCst) <= bound, "{most:?} held");
+    }
+
+    /// The calling thread runs jobs too, and an item a worker's job emits reaches the
+    /// caller while that job still runs (the worker's first job waits for its own item).
+    #[test]
+    fn the_caller_works_and_items_arrive_while_their_job_runs() {
+        let caller = std::thread::current().id();
+        let (by_caller, probe) = (AtomicUsize::new(0), AtomicUsize::new(usize::MAX));
+        let arrived = std::sync::atomic::AtomicBool::new(false);
+        let mut results = Vec::new();
+        ordered_streams(
+            400,
+            2,
+            |i, out| {
+                let on_caller = std::thread::current().id() == caller;
+                if on_caller {
+                    by_caller.fetch_add(1, Ordering::SeqCst);
+                }
+                let first =
+                    || probe.compare_exchange(usize::MAX, i, Ordering::SeqCst, Ordering::SeqCst);
+                if on_caller || first().is_err() {
+                    std::thread::sleep(Duration::from_micros(100));
+                    return true;
+                }
+                out.emit(i);
+                let until = std::time::Instant::now() + Duration::from_secs(10);
+                while !arrived.load(Ordering::SeqCst) && std::time::Instant::now() < until {
+                    std::thread::sleep(Duration::from_micros(100));
+                }
+                arrived.load(Ordering::SeqCst)
+            },
+            |_, e| {
+                match e {
+                    Event::Item(_) => arrived.store(true, Ordering::SeqCst),
+                    Event::Done(r) => results.push(r),
+                }
+                true
+            },
+        );
+        assert_eq!(results.len(), 400);
+        let probe = probe.load(Ordering::SeqCst);
+        assert!(probe < 400, "no worker ran a job");
+        assert!(
+            results[probe],
+            "job {probe}'s item waited for its job to end"
+        );
+        assert!(
+            by_caller.load(Ordering::SeqCst) > 0,
+            "the caller ran no job"
+        );
     }
 
     #[test]
