@@ -6,7 +6,7 @@
 //! in run order, streamed with back-pressure (see [`ordered_streams`]).
 
 use super::config::Config;
-use super::ordered::{ordered_streams, Event};
+use super::ordered::{ordered_streams, CallerRole, Event};
 use super::parallel::runs_side_by_side;
 
 /// Runs per chunk when runs go side by side: enough to amortise handing out a chunk and
@@ -51,6 +51,7 @@ pub fn run_batch<T: Send, R: Send>(
     ordered_streams(
         n.div_ceil(chunk),
         threads,
+        CallerRole::Works,
         |j, emitter| {
             for i in j * chunk..((j + 1) * chunk).min(n) {
                 let result = run(i, &config, &mut |t| emitter.emit((i, Event::Item(t))));

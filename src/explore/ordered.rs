@@ -7,10 +7,14 @@
 //! and a worker that would exceed either waits until the caller has taken some. Workers
 //! start only a bounded number of jobs ahead of the one being delivered.
 //!
-//! The calling thread is one of the workers: between jobs, and while its own job emits, it
-//! delivers what is ready. A caller that only waited would be a thread more than there are
-//! cores, and the scheduler may park a newly started worker behind a busy one for
-//! milliseconds, as long as a batch of small puzzles takes.
+//! The calling thread either only delivers ([`CallerRole::Delivers`]) or is one of the
+//! workers ([`CallerRole::Works`]): between its jobs, and at each item its own job emits, it
+//! delivers what is ready. A working caller suits many short jobs (a batch of puzzles):
+//! a caller that only delivered would be a thread more than there are cores, and the
+//! scheduler may park a newly started worker behind a busy one for milliseconds, as long as
+//! such a batch takes. It does not suit jobs that stream much output while others run
+//! long (a search tree's subtrees): while the caller runs a job that emits nothing, no
+//! output is delivered, and a worker whose queue is full waits for it.
 
 use std::collections::VecDeque;
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
@@ -34,9 +38,20 @@ pub const JOBS_AHEAD: usize = 64;
 /// time; the caller takes everything ready at once.
 const WAKE_AFTER: usize = 16;
 
-/// How long the caller sleeps before it looks for output on its own, so that a few items
-/// or results never wait longer than this for a worker to wake it.
+/// How long a waiting caller sleeps before it looks for output on its own, so that a few
+/// items or results wait no longer than this for a worker to wake it.
 const PATIENCE: Duration = Duration::from_millis(2);
+
+/// What the calling thread does besides delivering.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CallerRole {
+    /// It only delivers: output streams while any job runs (a search tree's subtrees,
+    /// whose solutions are printed as they are found).
+    Delivers,
+    /// It runs jobs too, delivering between them and while its own job emits: for many
+    /// short jobs (a batch of puzzles).
+    Works,
+}
 
 /// What the calling thread receives from job `i`: its items in the order emitted, then
 /// its result.
@@ -229,14 +244,17 @@ impl<T, R> Push<T> for Shared<T, R> {
     }
 }
 
-/// Runs `job(i, emitter)` for `i` in `0..n` on up to `threads` threads, this one among
-/// them (idle threads take the next job), and calls `deliver(i, event)` on this thread
-/// with each job's items and then its result, in increasing `i`. When `deliver` returns
-/// false nothing more is delivered, no further job starts, and running jobs' `emit`
-/// returns false.
+/// Runs `job(i, emitter)` for `i` in `0..n` on up to `threads` threads (idle threads take
+/// the next job; this one among them where `role` is [`CallerRole::Works`]), and calls
+/// `deliver(i, event)` on this thread with each job's items and then its result, in
+/// increasing `i`. When `deliver` returns false nothing more is delivered, no further job
+/// starts, and running jobs' `emit` returns false. A working caller calls `deliver` from
+/// within its own job's `emit`, for that job's items and earlier jobs' output: a job must
+/// not hold across `emit` anything `deliver` takes.
 pub fn ordered_streams<T: Send, R: Send>(
     n: usize,
     threads: usize,
+    role: CallerRole,
     job: impl Fn(usize, &mut Emitter<'_, T>) -> R + Sync,
     mut deliver: impl FnMut(usize, Event<T, R>) -> bool,
 ) {
@@ -278,8 +296,12 @@ pub fn ordered_streams<T: Send, R: Send>(
         jobs: n,
         window: threads * JOBS_AHEAD,
     };
+    let workers = match role {
+        CallerRole::Delivers => threads,
+        CallerRole::Works => threads - 1,
+    };
     std::thread::scope(|scope| {
-        for _ in 1..threads {
+        for _ in 0..workers {
             let (shared, job) = (&shared, &job);
             scope.spawn(move || {
                 while let Some(i) = shared.take_job() {
@@ -305,7 +327,10 @@ pub fn ordered_streams<T: Send, R: Send>(
                 Delivery::Over => return,
                 Delivery::None => {}
             }
-            let own = shared.start(&mut shared.lock());
+            let own = match role {
+                CallerRole::Delivers => None,
+                CallerRole::Works => shared.start(&mut shared.lock()),
+            };
             if let Some(i) = own {
                 caller.own_delivered = false;
                 let result = job(
@@ -440,14 +465,16 @@ impl<T, R, D: FnMut(usize, Event<T, R>) -> bool> OwnPush<T> for Caller<'_, T, R,
         }
         let going = (self.deliver)(job, Event::Item(item));
         if !going {
+            // Its further items look under the lock, and see the stop.
+            self.own_delivered = false;
             shared.stop();
         }
         going
     }
 }
 
-/// Runs `job(i)` for `i` in `0..n` on up to `threads` threads (idle threads take the
-/// next job), and calls `deliver(i, result)` on this thread in increasing `i`. When
+/// Runs `job(i)` for `i` in `0..n` on up to `threads` threads, this one among them (idle
+/// threads take the next job), and calls `deliver(i, result)` on this thread in increasing `i`. When
 /// `deliver` returns false no further job starts and no further result is delivered.
 pub fn ordered_jobs<R: Send>(
     n: usize,
@@ -458,6 +485,7 @@ pub fn ordered_jobs<R: Send>(
     ordered_streams::<(), R>(
         n,
         threads,
+        CallerRole::Works,
         |i, _| job(i),
         |i, event| match event {
             Event::Item(()) => true,
@@ -469,14 +497,132 @@ pub fn ordered_jobs<R: Send>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::time::Instant;
+
+    const ROLES: [CallerRole; 2] = [CallerRole::Delivers, CallerRole::Works];
+
+    /// What one job does: emits `items` numbers, sleeping `sleep_us` after `sleep_at` of
+    /// them, and goes on emitting after a refusal unless it `obeys`.
+    struct Spec {
+        items: usize,
+        sleep_at: usize,
+        sleep_us: u64,
+        obeys: bool,
+    }
+
+    /// A small xorshift generator, so that a failing case can be run again from its seed.
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: u64) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0 % n.max(1)
+        }
+    }
+
+    /// One run's deliveries: (job, item or `usize::MAX` for the result, result).
+    type Seen = Vec<(usize, usize, usize)>;
+
+    /// Runs `specs` on `threads` threads, `deliver` refusing its `stop_at`-th call; what was
+    /// delivered, whether `deliver` was called after refusing, and the most items held.
+    fn go(specs: &[Spec], threads: usize, role: CallerRole, stop_at: usize) -> (Seen, bool, usize) {
+        let (held, most) = (AtomicUsize::new(0), AtomicUsize::new(0));
+        let mut seen = Vec::new();
+        let (mut refused, mut after_refusal) = (false, false);
+        ordered_streams(
+            specs.len(),
+            threads,
+            role,
+            |i, out| {
+                let spec = &specs[i];
+                for k in 0..spec.items {
+                    if k == spec.sleep_at {
+                        std::thread::sleep(Duration::from_micros(spec.sleep_us));
+                    }
+                    most.fetch_max(held.fetch_add(1, Ordering::SeqCst) + 1, Ordering::SeqCst);
+                    if !out.emit(k) {
+                        held.fetch_sub(1, Ordering::SeqCst);
+                        if spec.obeys {
+                            break;
+                        }
+                    }
+                }
+                i * 7
+            },
+            |i, e| {
+                if refused {
+                    after_refusal = true;
+                    return false;
+                }
+                if seen.len() == stop_at {
+                    refused = true;
+                    return false;
+                }
+                seen.push(match e {
+                    Event::Item(k) => {
+                        held.fetch_sub(1, Ordering::SeqCst);
+                        (i, k, 0)
+                    }
+                    Event::Done(r) => (i, usize::MAX, r),
+                });
+                true
+            },
+        );
+        (seen, after_refusal, most.load(Ordering::SeqCst))
+    }
+
+    /// Random jobs (none to 150 of them, each emitting none to 600 items, some sleeping,
+    /// some going on after a refusal) on 2 to 4 threads, either role, stopped at a random
+    /// delivery or not: the deliveries are one thread's, up to the stop; nothing is
+    /// delivered after a refusal; the items held stay bounded.
+    #[test]
+    fn random_jobs_deliver_as_one_thread_does() {
+        for seed in 1..=40u64 {
+            let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+            let n = [r.below(4), r.below(12), r.below(150)][r.below(3) as usize] as usize;
+            let specs: Vec<Spec> = (0..n)
+                .map(|_| Spec {
+                    items: [0, r.below(20), r.below(600)][r.below(3) as usize] as usize,
+                    sleep_at: r.below(20) as usize,
+                    sleep_us: [0, 0, r.below(300)][r.below(3) as usize],
+                    obeys: r.below(2) == 0,
+                })
+                .collect();
+            let (all, _, _) = go(&specs, 1, CallerRole::Works, usize::MAX);
+            let stop_at = match r.below(3) {
+                0 => usize::MAX,
+                _ => r.below(all.len() as u64 + 1) as usize,
+            };
+            let want = &all[..stop_at.min(all.len())];
+            for threads in 2..=4 {
+                for role in ROLES {
+                    let (seen, after, most) = go(&specs, threads, role, stop_at);
+                    let case = format!("seed {seed}, {threads} threads, {role:?}");
+                    assert_eq!(seen, want, "{case}");
+                    assert!(!after, "{case}: delivered after a refusal");
+                    assert!(
+                        most <= TOTAL_ITEMS + 2 * JOB_ITEMS + threads,
+                        "{case}: {most}"
+                    );
+                }
+            }
+        }
+    }
 
     /// Job `i` emits `i * 300` numbers (more than a queue holds), then returns `i`.
-    fn run(threads: usize, jobs: usize) -> Vec<(usize, Option<usize>, Option<usize>)> {
+    fn run(
+        threads: usize,
+        role: CallerRole,
+        jobs: usize,
+    ) -> Vec<(usize, Option<usize>, Option<usize>)> {
         let mut seen = Vec::new();
         ordered_streams(
             jobs,
             threads,
+            role,
             |i, out| {
                 for k in 0..i * 300 {
                     out.emit(k);
@@ -496,50 +642,60 @@ mod tests {
 
     #[test]
     fn streams_arrive_in_job_order_for_any_thread_count() {
-        let one = run(1, 40);
+        let one = run(1, CallerRole::Works, 40);
         assert_eq!(one.len(), (0..40).map(|i| i * 300 + 1).sum::<usize>());
         for threads in [2, 3, 8] {
-            assert_eq!(run(threads, 40), one, "{threads} threads");
+            for role in ROLES {
+                assert_eq!(run(threads, role, 40), one, "{threads} threads, {role:?}");
+            }
         }
     }
 
     #[test]
     fn undelivered_items_stay_bounded() {
-        let held = AtomicUsize::new(0);
-        let most = AtomicUsize::new(0);
-        ordered_streams(
-            200,
-            4,
-            |_, out| {
-                for _ in 0..1000 {
-                    let now = held.fetch_add(1, Ordering::SeqCst) + 1;
-                    most.fetch_max(now, Ordering::SeqCst);
-                    out.emit(());
-                }
-            },
-            |_, e| {
-                if let Event::Item(()) = e {
-                    held.fetch_sub(1, Ordering::SeqCst);
-                }
-                true
-            },
-        );
-        // The queues, the batch being delivered, and one item per worker on its way in.
-        let bound = TOTAL_ITEMS + 2 * JOB_ITEMS + 4;
-        assert!(most.load(Ordering::SeqCst) <= bound, "{most:?} held");
+        for role in ROLES {
+            let held = AtomicUsize::new(0);
+            let most = AtomicUsize::new(0);
+            ordered_streams(
+                200,
+                4,
+                role,
+                |_, out| {
+                    for _ in 0..1000 {
+                        let now = held.fetch_add(1, Ordering::SeqCst) + 1;
+                        most.fetch_max(now, Ordering::SeqCst);
+                        out.emit(());
+                    }
+                },
+                |_, e| {
+                    if let Event::Item(()) = e {
+                        held.fetch_sub(1, Ordering::SeqCst);
+                    }
+                    true
+                },
+            );
+            // The queues, the batch being delivered, and one item per worker on its way in.
+            let bound = TOTAL_ITEMS + 2 * JOB_ITEMS + 4;
+            assert!(
+                most.load(Ordering::SeqCst) <= bound,
+                "{role:?}: {most:?} held"
+            );
+        }
     }
 
-    /// The calling thread runs jobs too, and an item a worker's job emits reaches the
-    /// caller while that job still runs (the worker's first job waits for its own item).
+    /// A working caller runs jobs too, and an item a worker's job emits reaches the caller
+    /// while that job still runs (the worker's first job waits for its own item; the
+    /// caller's jobs are short).
     #[test]
     fn the_caller_works_and_items_arrive_while_their_job_runs() {
         let caller = std::thread::current().id();
         let (by_caller, probe) = (AtomicUsize::new(0), AtomicUsize::new(usize::MAX));
-        let arrived = std::sync::atomic::AtomicBool::new(false);
+        let arrived = AtomicBool::new(false);
         let mut results = Vec::new();
         ordered_streams(
             400,
             2,
+            CallerRole::Works,
             |i, out| {
                 let on_caller = std::thread::current().id() == caller;
                 if on_caller {
@@ -552,8 +708,8 @@ mod tests {
                     return true;
                 }
                 out.emit(i);
-                let until = std::time::Instant::now() + Duration::from_secs(10);
-                while !arrived.load(Ordering::SeqCst) && std::time::Instant::now() < until {
+                let until = Instant::now() + Duration::from_secs(10);
+                while !arrived.load(Ordering::SeqCst) && Instant::now() < until {
                     std::thread::sleep(Duration::from_micros(100));
                 }
                 arrived.load(Ordering::SeqCst)
@@ -579,23 +735,90 @@ mod tests {
         );
     }
 
+    /// A delivering caller runs no job, and streams the front job's items while a later
+    /// job runs long: the front job never waits for it (a working caller running that long
+    /// job would make the front job's worker wait once its queue is full).
+    #[test]
+    fn a_delivering_caller_streams_while_a_later_job_runs_long() {
+        let caller = std::thread::current().id();
+        let took = std::sync::Mutex::new(Duration::ZERO);
+        let on_caller = AtomicBool::new(false);
+        ordered_streams(
+            2,
+            2,
+            CallerRole::Delivers,
+            |i, out| {
+                if std::thread::current().id() == caller {
+                    on_caller.store(true, Ordering::SeqCst);
+                }
+                if i == 1 {
+                    std::thread::sleep(Duration::from_secs(2));
+                    return;
+                }
+                let started = Instant::now();
+                for k in 0..(4 * TOTAL_ITEMS) {
+                    out.emit(k);
+                }
+                *took.lock().unwrap() = started.elapsed();
+            },
+            |_, _| true,
+        );
+        assert!(!on_caller.load(Ordering::SeqCst), "the caller ran a job");
+        let took = *took.lock().unwrap();
+        assert!(
+            took < Duration::from_secs(1),
+            "the front job waited {took:?}"
+        );
+    }
+
+    /// A caller's own job that goes on emitting after `deliver` refused: nothing more is
+    /// delivered, its result included.
+    #[test]
+    fn nothing_is_delivered_after_a_refusal() {
+        for _ in 0..50 {
+            let mut calls = 0;
+            ordered_streams(
+                2,
+                2,
+                CallerRole::Works,
+                |i, out| {
+                    for k in 0..10 {
+                        out.emit(k);
+                    }
+                    i
+                },
+                |_, _| {
+                    calls += 1;
+                    false
+                },
+            );
+            assert_eq!(calls, 1, "delivered after a refusal");
+        }
+    }
+
     #[test]
     fn a_stop_ends_the_jobs_early() {
-        let started = AtomicUsize::new(0);
-        let mut items = 0;
-        ordered_streams(
-            10_000,
-            3,
-            |_, out| {
-                started.fetch_add(1, Ordering::SeqCst);
-                while out.emit(()) {}
-            },
-            |_, _| {
-                items += 1;
-                items < 5000
-            },
-        );
-        assert_eq!(items, 5000);
-        assert!(started.load(Ordering::SeqCst) <= 3 * JOBS_AHEAD + 3);
+        for role in ROLES {
+            let started = AtomicUsize::new(0);
+            let mut items = 0;
+            ordered_streams(
+                10_000,
+                3,
+                role,
+                |_, out| {
+                    started.fetch_add(1, Ordering::SeqCst);
+                    while out.emit(()) {}
+                },
+                |_, _| {
+                    items += 1;
+                    items < 5000
+                },
+            );
+            assert_eq!(items, 5000);
+            assert!(
+                started.load(Ordering::SeqCst) <= 3 * JOBS_AHEAD + 3,
+                "{role:?}"
+            );
+        }
     }
 }

@@ -16,7 +16,7 @@ use std::time::Instant;
 use super::config::{Config, Order};
 use super::explorer::{explore, explore_budget, explore_from};
 use super::frontier::Frontier;
-use super::ordered::{ordered_streams, Event};
+use super::ordered::{ordered_streams, CallerRole, Event};
 use super::report::{Counts, StopReason};
 use super::space::Space;
 use super::successors::Successors;
@@ -193,6 +193,7 @@ where
     ordered_streams(
         pieces.len(),
         threads,
+        CallerRole::Delivers,
         |i, out| match &pieces[i] {
             Piece::Solution(_) => Counts::default(),
             Piece::Subtree(s) => {
