@@ -357,6 +357,9 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
     let mut stopped = false;
     let many = args.puzzles.is_some();
     let mut failure = None;
+    // Set when the output ends early (a write failed, or a run did): the runs this stops
+    // say nothing of it.
+    let output_ended = AtomicBool::new(false);
     run_batch(
         runs.len(),
         threads,
@@ -386,7 +389,12 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
                 None => run(&engine),
                 Some(layers) => engine.with_layers(layers, run),
             }?;
-            if let Some(stop) = report.stop {
+            // A run stopped because the output ended has nothing to say: the batch ends
+            // for that reason, reported once (a closed stdout: quietly).
+            if let Some(stop) = report
+                .stop
+                .filter(|_| !output_ended.load(Ordering::Relaxed))
+            {
                 live.note(&format!("puzzle {number}: {stop}\n"));
             }
             pieces.flush()?;
@@ -406,6 +414,7 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
             };
             written
                 .map_err(|f| {
+                    output_ended.store(true, Ordering::Relaxed);
                     stop_runs(&config);
                     failure = Some(f);
                 })

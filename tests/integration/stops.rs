@@ -206,10 +206,13 @@ fn a_second_sigint_ends_a_run_stuck_on_its_output() {
     assert_eq!(status.code(), Some(130));
 }
 
-#[test]
-fn a_closed_stdout_stops_the_search_quietly() {
+/// Runs `grafter solve SIX --puzzles PUZZLES --format json EXTRA`, its stdout closed after
+/// 100 bytes: it must end with 141, quietly, soon (far sooner than the search would take:
+/// minutes; generous for a loaded machine).
+fn closed_after_100_bytes(puzzles: &str, extra: &[&str]) -> Watched {
+    let args = ["solve", SIX, "--puzzles", puzzles, "--format", "json"];
     let w = watched(
-        ["solve", SIX, "--puzzles", EMPTY_SIX, "--format", "json"],
+        args.iter().chain(extra),
         &Watch {
             deadline: Duration::from_secs(30),
             read_stdout: Some(100),
@@ -218,9 +221,24 @@ fn a_closed_stdout_stops_the_search_quietly() {
     );
     w.expect(141, BOUND_MIB);
     assert_eq!(w.run.stderr, "");
-    assert_eq!(w.run.stdout.len(), 100);
-    // Far less than the search would take (minutes); generous for a loaded machine.
     assert!(w.elapsed < Duration::from_secs(10), "took {:?}", w.elapsed);
+    w
+}
+
+#[test]
+fn a_closed_stdout_stops_the_search_quietly() {
+    let w = closed_after_100_bytes(EMPTY_SIX, &[]);
+    assert_eq!(w.run.stdout.len(), 100);
+}
+
+#[test]
+fn a_closed_stdout_stops_puzzles_side_by_side_quietly() {
+    // Eight puzzles on two threads run side by side, the calling thread running some:
+    // the closed pipe stops them all; no result is delivered after it, and no puzzle it
+    // stopped says so.
+    for _ in 0..3 {
+        closed_after_100_bytes(EIGHT_EMPTY_SIX, &["--threads", "2"]);
+    }
 }
 
 /// Runs `grafter ARGS` with stdout or stderr on `/dev/full`; `None` where it is missing.
