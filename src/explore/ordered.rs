@@ -9,12 +9,12 @@
 //!
 //! The calling thread either only delivers ([`CallerRole::Delivers`]) or is one of the
 //! workers ([`CallerRole::Works`]): between its jobs, and at each item its own job emits, it
-//! delivers what is ready. A working caller suits many short jobs (a batch of puzzles):
-//! a caller that only delivered would be a thread more than there are cores, and the
-//! scheduler may park a newly started worker behind a busy one for milliseconds, as long as
-//! such a batch takes. It does not suit jobs that stream much output while others run
-//! long (a search tree's subtrees): while the caller runs a job that emits nothing, no
-//! output is delivered, and a worker whose queue is full waits for it.
+//! delivers what is ready. A working caller suits many short jobs (a batch of puzzles): a
+//! caller that only delivered would be a thread more than there are cores (the 17-clue
+//! batch on two threads took 0.75x of one thread's time with a caller woken for every job,
+//! and takes 0.53x with a working one). It does not suit jobs that stream much output
+//! while others run long (a search tree's subtrees): while the caller runs a job that
+//! emits nothing, no output is delivered, and a worker whose queue is full waits for it.
 
 use std::collections::VecDeque;
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
