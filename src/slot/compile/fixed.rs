@@ -11,9 +11,8 @@
 //! the instances of a rule whose left side and value no layer can reach.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
-use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 use crate::grammar::Grammar;
@@ -24,6 +23,7 @@ use crate::rule::{Expr, PathExpr, Pattern};
 use super::super::model::{Hub, SlotModel, Slots};
 use super::super::shared_ground::GroundCache;
 use super::instances::Instances;
+use super::kept::Kept;
 
 /// What compiling one NAC added to the model.
 #[derive(Clone, Debug)]
@@ -65,8 +65,14 @@ pub struct FixedNacs {
 /// rule file's NAC, the parameters and those values only, so every puzzle of a batch
 /// shares it: a layer's marks (a bar, a dot) take a few values, read by every puzzle.
 /// Keyed by (rule, NAC), parameters and the unchanging values read.
-#[derive(Clone, Debug, Default)]
-pub(super) struct Verdicts(Arc<Mutex<FxHashMap<VerdictKey, (u128, bool)>>>);
+#[derive(Clone, Debug)]
+pub(super) struct Verdicts(Arc<Kept<VerdictKey, (u128, bool)>>);
+
+impl Default for Verdicts {
+    fn default() -> Self {
+        Verdicts(Arc::new(Kept::new(MAX_VERDICTS)))
+    }
+}
 
 type VerdictKey = ((usize, usize), SmallVec<[Value; 2]>, SmallVec<[Value; 4]>);
 
@@ -80,16 +86,11 @@ impl Verdicts {
         key: VerdictKey,
         judge: impl FnOnce() -> (u128, bool),
     ) -> (u128, bool) {
-        if let Some(&v) = self.0.lock().ok().as_ref().and_then(|m| m.get(&key)) {
+        if let Some(v) = self.0.find(&key, |&v| v) {
             return v;
         }
         let v = judge();
-        if let Ok(mut m) = self.0.lock() {
-            if m.len() >= MAX_VERDICTS {
-                m.clear();
-            }
-            m.insert(key, v);
-        }
+        self.0.keep(key, v);
         v
     }
 }

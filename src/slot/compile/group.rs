@@ -19,6 +19,7 @@ use super::super::group::{multisets, subsets, Contents, Group, GroupAgg, GroupNa
 use super::super::layout::Writes;
 use super::super::model::SlotModel;
 use super::instances::Instances;
+use super::kept::Kept;
 use super::{attr_key, matches_by_left_side, HostIndex, RuleCompiler, MAX_NAC_MATCHES};
 
 impl RuleCompiler<'_> {
@@ -215,24 +216,16 @@ fn feasible_contents(
     conds: &Arc<[Expr]>,
     list: impl FnOnce() -> Option<Contents>,
 ) -> Option<Arc<Contents>> {
-    type Kept = FxHashMap<FeasibleKey, (Arc<[Expr]>, Option<Arc<Contents>>)>;
-    static KEPT: OnceLock<Mutex<Kept>> = OnceLock::new();
-    let kept = KEPT.get_or_init(|| Mutex::new(FxHashMap::default()));
-    let hit = kept.lock().ok().and_then(|k| {
-        k.get(&key)
-            .filter(|(c, _)| Arc::ptr_eq(c, conds))
-            .map(|(_, sets)| sets.clone())
+    type Listing = (Arc<[Expr]>, Option<Arc<Contents>>);
+    static KEPT: Kept<FeasibleKey, Listing> = Kept::new(MAX_KEPT);
+    let hit = KEPT.find(&key, |(c, sets)| {
+        Arc::ptr_eq(c, conds).then(|| sets.clone())
     });
-    if let Some(sets) = hit {
+    if let Some(sets) = hit.flatten() {
         return sets;
     }
     let sets = list().map(Arc::new);
-    if let Ok(mut k) = kept.lock() {
-        if k.len() >= MAX_KEPT {
-            k.clear();
-        }
-        k.insert(key, (conds.clone(), sets.clone()));
-    }
+    KEPT.keep(key, (conds.clone(), sets.clone()));
     sets
 }
 

@@ -58,6 +58,7 @@ mod fixed;
 mod group;
 mod hubs;
 mod instances;
+mod kept;
 mod nac;
 mod narrow;
 mod recognise;

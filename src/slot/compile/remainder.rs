@@ -11,13 +11,12 @@
 //! placement the rules allow, and turns itself off where the givens fill one of its groups
 //! with a content the group's NAC would have refused had a rule filled it.
 
-use std::sync::{Arc, Mutex, OnceLock};
-
-use rustc_hash::FxHashMap;
+use std::sync::Arc;
 
 use super::super::group::{Contents, Group};
 use super::super::model::SlotModel;
 use super::super::solver::grouped;
+use super::kept::Kept;
 
 /// The most partial choices of contents explored for one house: past it, its remainder
 /// is left out.
@@ -131,16 +130,11 @@ pub(super) fn add_remainders(model: &mut SlotModel) {
 /// reused while it is kept.
 fn remainder_of(mut listed: Vec<Arc<Contents>>, d: usize) -> Option<Arc<Contents>> {
     type Key = (usize, Vec<usize>);
-    type Kept = FxHashMap<Key, (Vec<Arc<Contents>>, Option<Arc<Contents>>)>;
-    static KEPT: OnceLock<Mutex<Kept>> = OnceLock::new();
+    type Remainder = (Vec<Arc<Contents>>, Option<Arc<Contents>>);
+    static KEPT: Kept<Key, Remainder> = Kept::new(MAX_KEPT);
     listed.sort_unstable_by_key(|c| Arc::as_ptr(c) as usize);
     let key: Key = (d, listed.iter().map(|c| Arc::as_ptr(c) as usize).collect());
-    let kept = KEPT.get_or_init(|| Mutex::new(FxHashMap::default()));
-    if let Some(found) = kept
-        .lock()
-        .ok()
-        .and_then(|k| k.get(&key).map(|e| e.1.clone()))
-    {
+    if let Some(found) = KEPT.find(&key, |(_, found)| found.clone()) {
         return found;
     }
     // `add_remainders` leaves out domains of 128 values or more.
@@ -169,12 +163,7 @@ fn remainder_of(mut listed: Vec<Arc<Contents>>, d: usize) -> Option<Arc<Contents
             });
             Arc::new(Contents::new(size, lists))
         });
-    if let Ok(mut k) = kept.lock() {
-        if k.len() >= MAX_KEPT {
-            k.clear();
-        }
-        k.insert(key, (listed, found.clone()));
-    }
+    KEPT.keep(key, (listed, found.clone()));
     found
 }
 
