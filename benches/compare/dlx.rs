@@ -52,7 +52,7 @@ impl Cover {
                 .filter_map(|(_, cell)| index.get(cell).copied())
                 .collect();
             if members.len() != values {
-                let name = g.names.get(node.index()).map_or("?", String::as_str);
+                let name = g.names.get(node.index()).unwrap_or("?");
                 return Err(format!(
                     "group {name} has {} cells for {values} values: not an exact cover",
                     members.len()

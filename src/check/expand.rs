@@ -40,7 +40,7 @@ pub fn print_expanded(g: &Grammar) -> String {
         );
     }
     out.push('\n');
-    let name = |n: crate::model::NodeId| g.names.get(n.index()).map_or("?", |s| s.as_str());
+    let name = |n: crate::model::NodeId| g.names.get(n.index()).unwrap_or("?");
     for n in g.base.find_nodes() {
         let data = g.base.node(n);
         let ty = g.types.node(data.ty);

@@ -71,9 +71,9 @@ fn the_centre_example_checks() {
     assert_eq!(nac.edges.len(), 2);
     assert!(matches!(rule.effects[0], Effect::Set { .. }));
     assert!(g.final_cond.is_some());
-    assert_eq!(g.names[0], "r1c1");
-    assert_eq!(g.names[16], "row1");
-    assert_eq!(g.names[g.names.len() - 1], "centre");
+    assert_eq!(&g.names[0], "r1c1");
+    assert_eq!(&g.names[16], "row1");
+    assert_eq!(&g.names[g.names.len() - 1], "centre");
     let r2c3 = g.node_id("r2c3");
     let row = g.types.node(cell).attr("row").unwrap();
     assert_eq!(g.base.attr(r2c3, row), Value::Int(2));
@@ -113,7 +113,7 @@ fn groups_of(g: &Grammar, group: &str) -> Vec<String> {
         .base
         .inc(gid)
         .iter()
-        .map(|&(_, s)| g.names[s.index()].clone())
+        .map(|&(_, s)| g.names[s.index()].to_owned())
         .collect();
     members.sort();
     members
@@ -125,7 +125,7 @@ fn regions_make_one_group_per_letter() {
         "groups regions {\n  AABB\n  AABB /* comment */\n  CCDD // rest\n  CCDD\n}",
     ));
     assert_eq!(
-        g.names[16..],
+        g.names.iter().skip(16).collect::<Vec<_>>(),
         ["region_A", "region_B", "region_C", "region_D"]
     );
     assert_eq!(groups_of(&g, "region_B"), ["r1c3", "r1c4", "r2c3", "r2c4"]);

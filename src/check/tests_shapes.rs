@@ -49,7 +49,7 @@ impl Grammar {
             .base
             .inc(g)
             .iter()
-            .map(|&(_, c)| self.names[c.index()].as_str())
+            .map(|&(_, c)| &self.names[c.index()])
             .collect();
         m.sort();
         m

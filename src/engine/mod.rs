@@ -10,6 +10,7 @@ use std::time::Instant;
 
 use crate::analysis::{forbid, Monotone, Refusal};
 use crate::diag::Diagnostic;
+use crate::grammar::puzzle::PuzzleGrammar;
 use crate::grammar::{Givens, Grammar};
 use crate::layer::Layers;
 use crate::model::Graph;
@@ -32,9 +33,17 @@ enum Kind<'g> {
 /// Shared, so that the engine of a puzzle with layers tells the same listener.
 type PlanListener<'g> = std::sync::Arc<dyn Fn(&Plan) + Send + Sync + 'g>;
 
+/// The grammar an engine runs: a rule file's (or a puzzle's, built), or a regrouped
+/// puzzle's, built only when something reads it.
+#[derive(Clone, Copy)]
+enum Rules<'g> {
+    Built(&'g Grammar),
+    Puzzle(&'g PuzzleGrammar<'g>),
+}
+
 /// A grammar compiled once, ready to explore any number of start graphs.
 pub struct Engine<'g> {
-    grammar: &'g Grammar,
+    grammar: Rules<'g>,
     kind: Kind<'g>,
     listener: Option<PlanListener<'g>>,
 }
@@ -60,7 +69,7 @@ impl<'g> Engine<'g> {
             Err(why) => Kind::Graph(why),
         };
         Engine {
-            grammar,
+            grammar: Rules::Built(grammar),
             kind,
             listener: None,
         }
@@ -92,22 +101,47 @@ impl<'g> Engine<'g> {
     /// this engine); where they only take values away from what a rule places (marks read
     /// by a cell's left side alone), the puzzle shares this engine's model instead, and
     /// where they only add groups to the all-different NAC (a jigsaw's regions), it takes
-    /// this engine's model with those groups' hubs in place of the file's own regions'.
+    /// this engine's model with those groups' hubs in place of the file's own regions',
+    /// read from the layers: its grammar (`grammar()`) is then built only when something
+    /// asks for it, such as a solution written out as a graph.
     pub fn with_layers<R>(&self, layers: &Layers, f: impl FnOnce(&Engine<'_>) -> R) -> R {
-        if layers.is_empty() && self.grammar.layer_base.is_none() {
+        if layers.is_empty() && self.rules().layer_base.is_none() {
             return f(self);
         }
-        let grammar = self.grammar.with_layers(layers);
-        let engine = Engine {
-            listener: self.listener.clone(),
-            ..Engine::reusing(&grammar, Some(self))
+        let puzzle = PuzzleGrammar::new(self.rules(), layers);
+        let regrouped = match &self.kind {
+            Kind::Slot(s) => s.regrouped(&puzzle),
+            Kind::Graph(_) => None,
+        };
+        let engine = match regrouped {
+            Some(slot) => Engine {
+                grammar: Rules::Puzzle(&puzzle),
+                kind: Kind::Slot(Box::new(slot)),
+                listener: self.listener.clone(),
+            },
+            None => Engine {
+                listener: self.listener.clone(),
+                ..Engine::reusing(puzzle.get(), Some(self))
+            },
         };
         f(&engine)
     }
 
-    /// The grammar this engine runs.
+    /// The grammar's rules, `start` block and all but its base graph and node names: for a
+    /// regrouped puzzle, its rule file's, which does not build the puzzle's graph.
+    fn rules(&self) -> &'g Grammar {
+        match self.grammar {
+            Rules::Built(g) => g,
+            Rules::Puzzle(p) => p.file(),
+        }
+    }
+
+    /// The grammar this engine runs (a regrouped puzzle's is built on the first call).
     pub fn grammar(&self) -> &'g Grammar {
-        self.grammar
+        match self.grammar {
+            Rules::Built(g) => g,
+            Rules::Puzzle(p) => p.get(),
+        }
     }
 
     /// The slot model, when the grammar has one.
@@ -138,13 +172,13 @@ impl<'g> Engine<'g> {
             Kind::Slot(s) => s.model().focus_sound.clone().err().map(|r| r.reason),
             // Whole graphs have a focus of their own where the rules fill or delete one
             // empty cell each (checked here from the rules, and again on each start graph).
-            Kind::Graph(why) => Monotone::analyse(self.grammar)
+            Kind::Graph(why) => Monotone::analyse(self.grammar())
                 .err()
-                .or_else(|| forbid::check(self.grammar).err())
+                .or_else(|| forbid::check(self.grammar()).err())
                 .map(|u| {
                     format!(
                         "the rules are not slot-filling ({}), and on whole graphs: {}",
-                        why.located(&self.grammar.source),
+                        why.located(&self.grammar().source),
                         u.reason
                     )
                 }),
@@ -191,7 +225,7 @@ impl<'g> Engine<'g> {
 
     /// The start graph: the base graph with `givens` (or the file's `start` block) placed.
     pub fn start_graph(&self, givens: Option<&Givens>) -> Graph {
-        self.grammar.start_graph(givens)
+        self.grammar().start_graph(givens)
     }
 
     /// Checks that the givens (the file's `start` block when `None`) do not clash: no given
@@ -199,7 +233,7 @@ impl<'g> Engine<'g> {
     /// have no notion of a given to check against.
     pub fn check_givens(&self, givens: Option<&Givens>) -> Result<(), Diagnostic> {
         match &self.kind {
-            Kind::Slot(s) => s.check_givens(givens.or(self.grammar.start.as_ref())),
+            Kind::Slot(s) => s.check_givens(givens.or(self.rules().start.as_ref())),
             Kind::Graph(_) => Ok(()),
         }
     }
@@ -215,7 +249,7 @@ impl<'g> Engine<'g> {
     ) -> Result<Report, Diagnostic> {
         let started = config.started.unwrap_or_else(Instant::now);
         let config = &config.with_started(started);
-        let givens = givens.or(self.grammar.start.as_ref());
+        let givens = givens.or(self.rules().start.as_ref());
         let mut plan = self.plan(config);
         let mut sink = on_solution;
         let (counts, stop, attempts) = match self.slot_engine(config) {
@@ -224,7 +258,7 @@ impl<'g> Engine<'g> {
                 slot.solve(givens, &plan.config(config), &mut sink)?
             }
             None => {
-                let graph = GraphEngine::new(self.grammar);
+                let graph = GraphEngine::new(self.grammar());
                 let start = self.start_graph(givens);
                 let (space, focus) = graph.space(start, &plan.config(config));
                 if let Err(u) = focus {

@@ -385,7 +385,7 @@ impl TablePlans {
 fn node_name(g: &Grammar, n: NodeId) -> String {
     g.names
         .get(n.index())
-        .cloned()
+        .map(str::to_owned)
         .unwrap_or_else(|| format!("#{}", n.0))
 }
 

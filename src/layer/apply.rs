@@ -1,21 +1,17 @@
 //! A puzzle's layers added to a base graph: region and line nodes with their edges, then
 //! attribute values, all plain nodes, edges and values.
 
-use std::sync::Arc;
-
-use rustc_hash::FxHashMap;
-
 use smallvec::SmallVec;
 
 use super::{Content, Layer, LayerKind, Layers};
-use crate::model::{Graph, LabelId, NodeId, NodeTypeId, TypeSystem, Value};
+use crate::model::{Graph, LabelId, NodeId, NodeNames, NodeTypeId, TypeSystem, Value};
 
 /// A graph being built with its node names, which the nodes a layer adds extend.
 pub struct Named<'a> {
     /// The graph the layers add to.
     pub graph: &'a mut Graph,
     /// The name of each of its nodes, by id.
-    pub names: &'a mut Arc<Vec<String>>,
+    pub names: &'a mut NodeNames,
     /// The types of its nodes.
     pub types: &'a TypeSystem,
 }
@@ -25,24 +21,19 @@ pub struct Named<'a> {
 /// first, so that attributes of region nodes find them, then attribute values.
 pub fn add_layers(layers: &[Layer], contents: &Layers, cells: &[NodeId], g: &mut Named) {
     let all = || layers.iter().zip(&contents.sections).enumerate();
-    let mut regions: Vec<FxHashMap<&str, NodeId>> = vec![FxHashMap::default(); layers.len()];
+    // Per layer, its region nodes by region number.
+    let mut regions: Vec<Vec<NodeId>> = vec![Vec::new(); layers.len()];
     let mut line_nodes: Vec<Vec<NodeId>> = vec![Vec::new(); layers.len()];
     for (i, (layer, content)) in all() {
         match (&layer.kind, content) {
-            (LayerKind::Regions { ty, label }, Some(Content::Regions(tokens))) => {
-                for (&cell, token) in cells.iter().zip(tokens) {
-                    let Some(token) = token.as_deref() else {
-                        continue;
-                    };
-                    let node = match regions[i].get(token) {
-                        Some(&n) => n,
-                        None => {
-                            let n = add_node(g, format!("{}_{token}", layer.name), *ty);
-                            regions[i].insert(token, n);
-                            n
-                        }
-                    };
-                    g.graph.add_edge(cell, *label, node);
+            (LayerKind::Regions { ty, label }, Some(Content::Regions { names, cells: of })) => {
+                let drawn = RegionMembers::of(cells, of, names.len());
+                for (name, members) in names.iter().zip(drawn.iter()) {
+                    let node = add_node(g, format!("{}_{name}", layer.name), *ty);
+                    regions[i].push(node);
+                    for &cell in members {
+                        g.graph.add_edge(cell, *label, node);
+                    }
                 }
             }
             (LayerKind::Lines { ty, label, next }, Some(Content::Lines(lines))) => {
@@ -70,11 +61,12 @@ pub fn add_layers(layers: &[Layer], contents: &Layers, cells: &[NodeId], g: &mut
                 attr,
                 ..
             } => {
-                let Some(Some(Content::Regions(tokens))) = contents.sections.get(*owner) else {
+                let Some(Some(Content::Regions { cells: of, .. })) = contents.sections.get(*owner)
+                else {
                     continue;
                 };
                 for (i, v) in set {
-                    let node = tokens[i].as_deref().and_then(|t| regions[*owner].get(t));
+                    let node = of[i].and_then(|r| regions[*owner].get(r as usize));
                     if let Some(&node) = node {
                         g.graph.set_attr(node, *attr, v);
                     }
@@ -102,12 +94,48 @@ pub fn add_layers(layers: &[Layer], contents: &Layers, cells: &[NodeId], g: &mut
     }
 }
 
+/// The members of each region a `regions of T` layer draws, in grid order (the order
+/// their edges are added to the graph in), held flat. The slot engine reads a jigsaw's
+/// regions from here without building the graph.
+pub struct RegionMembers {
+    /// Region `r`'s members are `members[start[r]..start[r + 1]]`.
+    start: Vec<u32>,
+    members: Vec<NodeId>,
+}
+
+impl RegionMembers {
+    /// The regions `cells` draws over the grid's `grid` cells: `cells[i]` the region of
+    /// `grid[i]`, numbered in the order they first appear, `regions` of them.
+    pub fn of(grid: &[NodeId], cells: &[Option<u32>], regions: usize) -> RegionMembers {
+        let mut start = vec![0u32; regions + 1];
+        for r in cells.iter().flatten() {
+            start[*r as usize + 1] += 1;
+        }
+        for r in 0..regions {
+            start[r + 1] += start[r];
+        }
+        let mut next = start.clone();
+        let mut members = vec![NodeId::from_index(0); start[regions] as usize];
+        for (&cell, region) in grid.iter().zip(cells) {
+            if let Some(r) = region {
+                members[next[*r as usize] as usize] = cell;
+                next[*r as usize] += 1;
+            }
+        }
+        RegionMembers { start, members }
+    }
+
+    /// Each region's members, by region number.
+    pub fn iter(&self) -> impl Iterator<Item = &[NodeId]> + '_ {
+        (self.start.windows(2)).map(|w| &self.members[w[0] as usize..w[1] as usize])
+    }
+}
+
 /// A node of type `ty` named `name`, every attribute none.
 fn add_node(g: &mut Named, name: String, ty: NodeTypeId) -> NodeId {
     let attrs: SmallVec<[Value; 4]> =
         SmallVec::from_elem(Value::None, g.types.node(ty).attrs.len());
-    // Shared with the rule file's grammar until a layer adds a node.
-    Arc::make_mut(g.names).push(name);
+    g.names.push(name);
     g.graph.add_node(ty, attrs)
 }
 

@@ -10,10 +10,8 @@
 
 pub mod apply;
 
-use std::sync::Arc;
-
 use crate::diag::Span;
-use crate::model::{AttrId, AttrType, Graph, LabelId, NodeId, NodeTypeId, Value};
+use crate::model::{AttrId, AttrType, Graph, LabelId, NodeId, NodeNames, NodeTypeId, Value};
 
 /// A checked `layer NAME: ...` declaration.
 #[derive(Clone, Debug)]
@@ -121,8 +119,14 @@ impl Layers {
 /// The content of one section, checked against the grid.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Content {
-    /// Per cell, its region's token; `None` for no region.
-    Regions(Vec<Option<String>>),
+    /// Per cell, its region (an index into `names`, the regions' tokens in the order
+    /// they first appear); `None` for no region.
+    Regions {
+        /// The regions' tokens (`A`, `3`).
+        names: Vec<String>,
+        /// Per cell, its region's number.
+        cells: Vec<Option<u32>>,
+    },
     /// Per cell (or per row or column node, or per line), the value to set; `None` sets
     /// nothing.
     Values(Vec<Option<Value>>),
@@ -138,5 +142,5 @@ pub struct LayerBase {
     /// The base graph before the file's layer content was added.
     pub graph: Graph,
     /// The name of each of its nodes.
-    pub names: Arc<Vec<String>>,
+    pub names: NodeNames,
 }

@@ -2,10 +2,12 @@
 
 pub mod graph;
 pub mod ids;
+pub mod names;
 pub mod types;
 pub mod value;
 
 pub use graph::Graph;
 pub use ids::{AttrId, LabelId, NodeId, NodeTypeId, VarId};
+pub use names::NodeNames;
 pub use types::{AttrDef, AttrType, BaseType, EdgeLabel, NodeType, TypeSystem};
 pub use value::{Domain, DomainValue, Value};

@@ -18,7 +18,7 @@ pub fn list_nodes(grammar: &Grammar, graph: &Graph) -> String {
 pub fn node_name(grammar: &Grammar, n: NodeId) -> String {
     if n.index() < grammar.base.capacity() {
         if let Some(name) = grammar.names.get(n.index()) {
-            return name.clone();
+            return name.to_owned();
         }
     }
     format!("new{}", n.0)

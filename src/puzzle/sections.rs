@@ -30,7 +30,7 @@ pub struct Reader<'g> {
 
 impl<'g> Reader<'g> {
     pub fn new(grammar: &'g Grammar) -> Reader<'g> {
-        let name = |n: crate::model::NodeId| grammar.names.get(n.index()).map(String::as_str);
+        let name = |n: crate::model::NodeId| grammar.names.get(n.index());
         let cells = grammar
             .grid
             .iter()
@@ -42,7 +42,7 @@ impl<'g> Reader<'g> {
             .layer_base
             .as_ref()
             .map_or(&grammar.names, |b| &b.names);
-        let names = all.iter().map(String::as_str).collect();
+        let names = all.iter().collect();
         Reader {
             grammar,
             cells,
@@ -79,12 +79,21 @@ impl<'g> Reader<'g> {
             LayerKind::Lines { .. } => self.lines(layer, text, at),
             LayerKind::Regions { .. } => {
                 let tokens = self.cell_tokens(layer, text, at, whole)?;
-                let mut regions = Vec::with_capacity(tokens.len());
+                let mut cells = Vec::with_capacity(tokens.len());
+                let mut names: Vec<String> = Vec::new();
                 for &(span, token) in &tokens {
                     if token == "." {
-                        regions.push(None);
+                        cells.push(None);
                     } else if token.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-                        regions.push(Some(token.to_string()));
+                        // Regions are few: looked up from the latest.
+                        let i = match names.iter().rposition(|n| n == token) {
+                            Some(i) => i,
+                            None => {
+                                names.push(token.to_string());
+                                names.len() - 1
+                            }
+                        };
+                        cells.push(Some(i as u32));
                     } else {
                         return Err(Diagnostic::error(
                             span,
@@ -97,7 +106,7 @@ impl<'g> Reader<'g> {
                 }
                 let spans = tokens.iter().map(|t| t.0).collect();
                 Ok(Section {
-                    content: Content::Regions(regions),
+                    content: Content::Regions { names, cells },
                     spans,
                 })
             }
@@ -256,13 +265,14 @@ impl<'g> Reader<'g> {
         for (layer, section) in declared.iter().zip(sections) {
             let Some(section) = section else { continue };
             match (&layer.kind, &section.content) {
-                (LayerKind::Regions { .. }, Content::Regions(tokens)) => {
-                    let mut regions: HashSet<&str> = HashSet::new();
-                    for (token, &span) in tokens.iter().zip(&section.spans) {
-                        let Some(token) = token else { continue };
-                        if regions.insert(token) {
-                            let name = format!("{}_{token}", layer.name);
+                (LayerKind::Regions { .. }, Content::Regions { names, cells }) => {
+                    // Each region's name, at its first cell.
+                    let mut named = 0;
+                    for (region, &span) in cells.iter().zip(&section.spans) {
+                        if *region == Some(named as u32) {
+                            let name = format!("{}_{}", layer.name, names[named]);
                             self.check_new(&name, span, &mut made, &mut errors);
+                            named += 1;
                         }
                     }
                 }
@@ -301,13 +311,15 @@ impl<'g> Reader<'g> {
                 (LayerKind::RegionAttr { regions, .. }, Content::Values(values)) => {
                     let owner = &declared[*regions];
                     let cells = match layers.sections.get(*regions) {
-                        Some(Some(Content::Regions(cells))) => Some(cells),
+                        Some(Some(Content::Regions { names, cells })) => Some((names, cells)),
                         _ => None,
                     };
                     let mut set: HashMap<&str, (Value, Span)> = HashMap::new();
                     for (i, (value, &span)) in values.iter().zip(&section.spans).enumerate() {
                         let Some(value) = value else { continue };
-                        let region = cells.and_then(|c| c[i].as_deref());
+                        let region = cells.and_then(|(names, cells)| {
+                            cells[i].map(|r| names[r as usize].as_str())
+                        });
                         let Some(region) = region else {
                             let cell = self.cell_name(i);
                             errors.push(Diagnostic::error(
@@ -363,7 +375,7 @@ impl<'g> Reader<'g> {
         let grid = self.grammar.grid.as_ref();
         grid.and_then(|g| g.cells.get(i))
             .and_then(|c| self.grammar.names.get(c.index()))
-            .cloned()
+            .map(str::to_owned)
             .unwrap_or_else(|| format!("cell {}", i + 1))
     }
 }

@@ -84,10 +84,7 @@ fn each_kind_of_layer_makes_its_nodes_edges_and_values() {
         own.base.has_edge(node(a), l, node(b))
     };
     // Regions: one node per token, in order of first appearance, an edge from each cell.
-    let regions: Vec<&str> = own.names[g.names.len()..]
-        .iter()
-        .map(|s| s.as_str())
-        .collect();
+    let regions: Vec<&str> = own.names.iter().skip(g.names.len()).collect();
     assert_eq!(
         regions,
         [
@@ -358,7 +355,7 @@ fn layer_stays_a_name_and_a_file_gives_its_own_content() {
         assert!(g.names.iter().any(|n| n == name), "{name}");
     }
     let g = grammar("layer region: regions of Group = {\n  AABB\n  AABB // rows 3 and 4 below\n  CCDD CCDD\n}\n");
-    assert_eq!(g.names.last().map(String::as_str), Some("region_D"));
+    assert_eq!(g.names.iter().next_back(), Some("region_D"));
     let bare = g
         .layer_base
         .as_ref()
@@ -368,12 +365,9 @@ fn layer_stays_a_name_and_a_file_gives_its_own_content() {
     let p = read_one(&g, EMPTY);
     assert_eq!(g.with_layers(&p.layers).names.len(), bare.names.len());
     let p = read_one(&g, &format!("{EMPTY} | region: ABCD ABCD ABCD ABCD"));
-    assert!(g.with_layers(&p.layers).names.ends_with(&[
-        "region_A".into(),
-        "region_B".into(),
-        "region_C".into(),
-        "region_D".into()
-    ]));
+    let names = g.with_layers(&p.layers).names;
+    let last: Vec<&str> = names.iter().rev().take(4).collect();
+    assert_eq!(last, ["region_D", "region_C", "region_B", "region_A"]);
     let e = check_errors("layer region: regions of Group = { AABB AABB CCDD CCD }\n");
     assert!(
         e.contains("12:36: error: layer `region` has 4 words of 15 characters"),

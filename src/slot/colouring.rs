@@ -21,12 +21,13 @@ use super::mask::Mask;
 use super::model::SlotModel;
 use super::pick::{pick, Pick};
 use super::solver::{Tables, Work, DYN};
+use super::BaseGraph;
 pub struct ColouringSpace<'a, M: Mask> {
     grammar: &'a Grammar,
     model: &'a SlotModel,
     tables: &'a Tables<M>,
     conflict: &'a Conflict,
-    base: &'a Graph,
+    base: BaseGraph<'a>,
     focus: Focus,
     value: ValueOrder,
     start: Colouring<M>,
@@ -40,7 +41,7 @@ impl<'a, M: Mask> ColouringSpace<'a, M> {
         model: &'a SlotModel,
         tables: &'a Tables<M>,
         conflict: &'a Conflict,
-        base: &'a Graph,
+        base: BaseGraph<'a>,
         start: Work<M>,
         policy: &Policy,
     ) -> Self {
@@ -186,6 +187,6 @@ impl<M: Mask> Space for ColouringSpace<'_, M> {
     fn key(&self, _: &Colouring<M>, _: &mut Vec<u8>) {}
 
     fn to_graph(&self, state: &Colouring<M>) -> Graph {
-        super::write_graph(self.model, self.base, &state.work.vals)
+        super::write_graph(self.model, self.base.get(), &state.work.vals)
     }
 }

@@ -5,12 +5,13 @@ use crate::analysis::Refusal;
 use std::sync::{Arc, OnceLock};
 
 use crate::diag::{Diagnostic, Span};
+use crate::grammar::puzzle::PuzzleGrammar;
 use crate::grammar::{Givens, Grammar};
 
 use super::solver::DYN;
 use super::{
     compile::{compile_reusing, FixedNacs, Narrowing, Regrouping, Removed},
-    ColouringSpace, Conflict, FocusSpace, FullSpace, Mask, SlotModel, Tables, Work,
+    BaseGraph, ColouringSpace, Conflict, FocusSpace, FullSpace, Mask, SlotModel, Tables, Work,
 };
 
 use crate::explore::config::{Config, Expand, Order};
@@ -63,6 +64,17 @@ impl Width {
             17..=32 => Width::W32(Tables::new(model)),
             33..=64 => Width::W64(Tables::new(model)),
             _ => Width::W128(Tables::new(model)),
+        }
+    }
+
+    /// The tables of `model`, which has `self`'s slots, values, tables and groups but hubs
+    /// of its own.
+    fn regrouped(&self, file: &SlotModel, model: &SlotModel) -> Width {
+        match self {
+            Width::W16(t) => Width::W16(t.regrouped(file, model)),
+            Width::W32(t) => Width::W32(t.regrouped(file, model)),
+            Width::W64(t) => Width::W64(t.regrouped(file, model)),
+            Width::W128(t) => Width::W128(t.regrouped(file, model)),
         }
     }
 }
@@ -124,9 +136,13 @@ pub type SlotRun = (Counts, Option<StopReason>, u32);
 /// The engine of a puzzle whose layers only narrow the values placed shares the compiled
 /// parts with its rule file's engine (see [`Narrowing`]); one whose layers only add groups
 /// to an all-different NAC takes the file's model with their hubs in place of the file's
-/// own regions' (see [`Regrouping`]).
+/// own regions' (see [`Regrouping`]), and holds the file's grammar with the puzzle's, to
+/// be built when a state is written out.
 pub struct SlotEngine<'g> {
+    /// The rules; for a regrouped puzzle, its rule file's grammar (the puzzle's but for
+    /// the base graph, which `puzzle` builds when a state is written out).
     grammar: &'g Grammar,
+    puzzle: Option<&'g PuzzleGrammar<'g>>,
     model: Arc<SlotModel>,
     width: Arc<Width>,
     /// Slot values of the base graph, before givens.
@@ -171,17 +187,32 @@ impl<'g> SlotEngine<'g> {
             );
             return Ok(SlotEngine::beside(grammar, base, shared, narrowed));
         }
-        let regrouped = (base.regrouping.as_ref()).and_then(|r| r.regrouped(&base.model, grammar));
-        match regrouped {
-            // Its layers add no slot and set no value: the slots and their start values
-            // are the rule file's.
-            Some(model) => {
-                let own = (Arc::new(Width::of(&model)), Arc::default());
-                let parts = (Arc::new(model), own.0, own.1);
-                Ok(SlotEngine::beside(grammar, base, parts, Removed::new()))
-            }
-            None => SlotEngine::compiled(grammar, Some(&base.fixed)),
-        }
+        SlotEngine::compiled(grammar, Some(&base.fixed))
+    }
+
+    /// The engine of `puzzle`, a puzzle line of this engine's rule file, when its layers
+    /// only add groups to an all-different NAC: this model with their hubs (see
+    /// [`Regrouping`]), read from the layers without building the puzzle's graph.
+    pub fn regrouped<'p>(&self, puzzle: &'p PuzzleGrammar<'p>) -> Option<SlotEngine<'p>> {
+        let regrouping = self.regrouping.as_ref()?;
+        let model = regrouping.regrouped(&self.model, puzzle.file(), puzzle.layers())?;
+        // Its layers add no slot and set no value: the slots and their start values are
+        // the rule file's.
+        let own = (
+            Arc::new(self.width.regrouped(&self.model, &model)),
+            Arc::default(),
+        );
+        let parts = (Arc::new(model), own.0, own.1);
+        Some(SlotEngine {
+            puzzle: Some(puzzle),
+            ..SlotEngine::beside(puzzle.file(), self, parts, Removed::new())
+        })
+    }
+
+    /// The grammar whose base graph states are written into: the puzzle's, built now if
+    /// it is not yet.
+    fn written_grammar(&self) -> &'g Grammar {
+        self.puzzle.map_or(self.grammar, |p| p.get())
     }
 
     /// The engine of a puzzle of `base`'s rule file with the same slots and start values:
@@ -194,6 +225,7 @@ impl<'g> SlotEngine<'g> {
     ) -> SlotEngine<'g> {
         SlotEngine {
             grammar,
+            puzzle: None,
             model,
             width,
             base_values: base.base_values.clone(),
@@ -236,6 +268,7 @@ impl<'g> SlotEngine<'g> {
             .map(Arc::new);
         Ok(SlotEngine {
             grammar,
+            puzzle: None,
             model: Arc::new(model),
             width: Arc::new(width),
             base_values: base_values.into(),
@@ -295,7 +328,16 @@ impl<'g> SlotEngine<'g> {
         let work = by_words!(tables.words, W => {
             self.start_work::<M, W>(tables, values, givens)
         })?;
-        let (grammar, model, base) = (self.grammar, &self.model, &self.grammar.base);
+        let base = match self.puzzle {
+            Some(p) => BaseGraph::Puzzle(p),
+            None => BaseGraph::Built(&self.grammar.base),
+        };
+        // `forbid` instances are matched on the graph (a regrouped model has none).
+        let grammar = match &self.model.forbids {
+            Some(_) => self.written_grammar(),
+            None => self.grammar,
+        };
+        let model = &self.model;
         let policy = &config.policy;
         Ok(match config.expand {
             Expand::Focus if policy.focus.is_colouring() => {
@@ -346,7 +388,7 @@ impl<'g> SlotEngine<'g> {
             None => super::compile::slot_values(
                 &self.grammar.types,
                 &self.model,
-                &self.grammar.start_graph(Some(givens)),
+                &self.written_grammar().start_graph(Some(givens)),
             ),
         }
     }
@@ -423,7 +465,7 @@ impl<'g> SlotEngine<'g> {
             let n = model.slots[s].0;
             g.names
                 .get(n.index())
-                .cloned()
+                .map(str::to_owned)
                 .unwrap_or_else(|| format!("#{}", n.0))
         };
         let span_of = |s: usize| -> Span {

@@ -22,13 +22,14 @@ use super::forbid::ForbidScratch;
 use super::mask::Mask;
 use super::model::SlotModel;
 use super::solver::{Tables, Work};
+use super::BaseGraph;
 
 pub struct FocusSpace<'a, M: Mask, const W: usize> {
     pub(super) grammar: &'a Grammar,
     pub(super) model: &'a SlotModel,
     pub(super) tables: &'a Tables<M>,
     pub(super) start: Option<Work<M>>,
-    pub(super) base: &'a Graph,
+    pub(super) base: BaseGraph<'a>,
 }
 
 impl<'a, M: Mask, const W: usize> FocusSpace<'a, M, W> {
@@ -37,7 +38,7 @@ impl<'a, M: Mask, const W: usize> FocusSpace<'a, M, W> {
         grammar: &'a Grammar,
         model: &'a SlotModel,
         tables: &'a Tables<M>,
-        base: &'a Graph,
+        base: BaseGraph<'a>,
         mut start: Work<M>,
     ) -> Self {
         let alive = tables.propagate::<W>(&mut start)
@@ -143,6 +144,6 @@ impl<M: Mask, const W: usize> Space for FocusSpace<'_, M, W> {
     fn key(&self, _: &Work<M>, _: &mut Vec<u8>) {}
 
     fn to_graph(&self, state: &Work<M>) -> Graph {
-        super::write_graph(self.model, self.base, &state.vals)
+        super::write_graph(self.model, self.base.get(), &state.vals)
     }
 }

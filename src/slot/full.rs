@@ -19,6 +19,7 @@ use super::forbid::ForbidScratch;
 use super::mask::Mask;
 use super::model::{FinalKind, SlotModel};
 use super::solver::{Tables, Work, DYN};
+use super::BaseGraph;
 
 /// A state: slot values packed `bits` to a slot, whole slots per word, and the last slot
 /// placed by a transition (for orderly generation; not part of the key).
@@ -32,7 +33,7 @@ pub struct FullSpace<'a, M: Mask> {
     pub(super) grammar: &'a Grammar,
     pub(super) model: &'a SlotModel,
     pub(super) tables: &'a Tables<M>,
-    pub(super) base: &'a Graph,
+    pub(super) base: BaseGraph<'a>,
     start: Work<M>,
     start_vals: Vec<u8>,
     orderly: bool,
@@ -47,7 +48,7 @@ impl<'a, M: Mask> FullSpace<'a, M> {
         grammar: &'a Grammar,
         model: &'a SlotModel,
         tables: &'a Tables<M>,
-        base: &'a Graph,
+        base: BaseGraph<'a>,
         start: Work<M>,
     ) -> Self {
         let bits = u32::BITS - (tables.d as u32).leading_zeros();
@@ -213,7 +214,7 @@ impl<M: Mask> Space for FullSpace<'_, M> {
     }
 
     fn to_graph(&self, state: &Packed) -> Graph {
-        super::write_graph(self.model, self.base, &self.vals(state))
+        super::write_graph(self.model, self.base.get(), &self.vals(state))
     }
 
     /// The packed words, then the last slot placed, little-endian.

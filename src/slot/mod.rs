@@ -32,21 +32,39 @@ pub use mask::Mask;
 pub use model::{FinalKind, SlotModel};
 pub use solver::{Tables, Work};
 
+use crate::grammar::puzzle::PuzzleGrammar;
 use crate::model::{Graph, Value};
+
+/// The graph a run writes its states into: the rule file's base graph, or a regrouped
+/// puzzle's, built the first time a state is written (counting solutions never does).
+#[derive(Clone, Copy)]
+pub enum BaseGraph<'a> {
+    Built(&'a Graph),
+    Puzzle(&'a PuzzleGrammar<'a>),
+}
+
+impl<'a> BaseGraph<'a> {
+    pub fn get(self) -> &'a Graph {
+        match self {
+            BaseGraph::Built(g) => g,
+            BaseGraph::Puzzle(p) => &p.get().base,
+        }
+    }
+}
 
 /// Whether a state whose slots hold `vals` (`left` of them empty) is final, in the spaces
 /// that only run when final states need every slot filled (focus and the colouring foci).
 pub fn is_final_filled(
     grammar: &crate::grammar::Grammar,
     model: &SlotModel,
-    base: &Graph,
+    base: BaseGraph<'_>,
     vals: &[u8],
     left: u32,
 ) -> bool {
     left == 0
         && match &model.final_kind {
             FinalKind::Full => true,
-            FinalKind::FullAnd(c) => c.holds(&grammar.types, &write_graph(model, base, vals)),
+            FinalKind::FullAnd(c) => c.holds(&grammar.types, &write_graph(model, base.get(), vals)),
             FinalKind::Cond(_) | FinalKind::Stuck => false,
         }
 }

@@ -15,9 +15,10 @@ use crate::rule::Condition;
 use super::forbid::SlotForbids;
 use super::group::{Group, GroupNac};
 
-/// Slots by index, sorted: a hub's writers or readers. Up to four inline, as many as a
-/// neighbour relation's hub holds (a layered puzzle's compilation makes thousands).
-pub type Slots = SmallVec<[u32; 4]>;
+/// Slots by index, sorted: a hub's writers or readers. Up to nine inline: a neighbour
+/// relation's hub (a layered puzzle's compilation makes thousands) and a 9x9 grid's row,
+/// column, box or region, which a regrouped puzzle copies per puzzle, without allocating.
+pub type Slots = SmallVec<[u32; 9]>;
 
 /// A NAC index: the union of `table[value]` over its writers' values blocks those placed
 /// values in each of its readers.
@@ -150,7 +151,7 @@ impl SlotModel {
         let node = g
             .names
             .get(n.index())
-            .cloned()
+            .map(str::to_owned)
             .unwrap_or_else(|| format!("#{}", n.0));
         match g.types.node(g.base.ty(n)).attrs.get(a.index()) {
             Some(attr) if self.replaced.is_none() => format!("{node}.{}", attr.name),
@@ -170,6 +171,12 @@ impl SlotModel {
     /// and the exactly-once groups.
     pub(super) fn finish(&mut self, g: &Grammar) {
         self.final_kind = self.classify_final(g);
+        self.finish_hubs(g);
+    }
+
+    /// What [`SlotModel::finish`] derives from the hubs, the final condition's kind
+    /// already known: for a model whose hubs alone differ from a finished one's.
+    pub(super) fn finish_hubs(&mut self, g: &Grammar) {
         self.symmetric = self.check_symmetric(g);
         let refused = |reason: &str| {
             Err(Refusal::new(

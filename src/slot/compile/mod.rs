@@ -192,7 +192,7 @@ pub fn compile_reusing(
                             g.rules[0].span,
                             format!(
                                 "the rules delete `{}`, which has edges its replacement would not have",
-                                g.names.get(n.index()).cloned().unwrap_or_default()
+                                g.names.get(n.index()).unwrap_or_default().to_owned()
                             ),
                         );
                     }

@@ -18,7 +18,7 @@ pub(super) fn check_givens(g: &Grammar, model: &SlotModel) -> Result<(), Refusal
         return Ok(());
     };
     let refuse = |cell: NodeId, why: &str| {
-        let name = g.names.get(cell.index()).cloned().unwrap_or_default();
+        let name = g.names.get(cell.index()).unwrap_or_default().to_owned();
         not_slot(grid.span, format!("a given in {name} {why}"))
     };
     for &cell in &grid.cells {

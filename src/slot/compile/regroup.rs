@@ -8,9 +8,12 @@
 //! rule file's; the star's hubs are those of the groups the puzzle starts with, each
 //! compiled as [`Star::compile`] does, then one per region the puzzle adds that blocks
 //! something (two cells or more), in node order, which is the order a compilation lists
-//! them in. Compiling a jigsaw 9x9 this way skips the
-//! instances, the NAC replays and the checks of a whole compilation (about two thirds of
-//! its cost); the solver tables are still built per puzzle.
+//! them in. The regions are read from the puzzle line's layers
+//! ([`RegionMembers`], the same members [`Grammar::with_layers`] joins to each region's
+//! node), so a jigsaw's puzzle builds neither its graph (see
+//! [`PuzzleGrammar`](crate::grammar::puzzle::PuzzleGrammar)) nor a compilation: no
+//! instances, no NAC replays, no checks; its solver tables are the file's with its hubs
+//! added ([`Tables::regrouped`](crate::slot::Tables::regrouped)).
 //!
 //! The regions must not be slots themselves (a type with the attribute the rules fill).
 //! The file's own regions, when it has some (`layer region: ... = { ... }`), are not the
@@ -22,8 +25,9 @@ use std::collections::BTreeSet;
 
 use crate::analysis::slot_fill::slot_fill;
 use crate::grammar::Grammar;
-use crate::layer::LayerKind;
-use crate::model::{AttrId, Graph, NodeId, NodeTypeId};
+use crate::layer::apply::RegionMembers;
+use crate::layer::{Content, LayerKind, Layers};
+use crate::model::{AttrId, Graph, LabelId, NodeId, NodeTypeId};
 
 use super::super::model::{Hub, SlotModel, Slots};
 use super::super::solver::WORD_BITS;
@@ -35,9 +39,6 @@ use super::{attr_key, AttrKey, RuleCompiler, MAX_HUB_WORDS};
 /// How a rule file's layered puzzles add groups to its model: the star NACs their layers
 /// reach, each with where its hubs stand in the file's model.
 pub struct Regrouping {
-    /// Nodes of the graph puzzles start from (the file's base without its own layer
-    /// content): a puzzle's layer nodes come after them.
-    bare_nodes: usize,
     /// In the order of their hubs.
     stars: Vec<StarAt>,
 }
@@ -157,32 +158,39 @@ impl Regrouping {
             }
             start = end;
         }
-        Some(Regrouping {
-            bare_nodes: bare.capacity(),
-            stars,
-        })
+        Some(Regrouping { stars })
     }
 
-    /// The model of the puzzle whose grammar is `g` (the rule file's that
-    /// [`Regrouping::of`] read, with the puzzle's layers): `model` with the hubs of the
-    /// puzzle's groups; `None` when it must be compiled (a table would differ, or the hubs
-    /// would be too many).
-    pub fn regrouped(&self, model: &SlotModel, g: &Grammar) -> Option<SlotModel> {
-        let layered = &g.base;
-        if layered.capacity() < self.bare_nodes {
-            return None;
-        }
-        let mut hubs = Vec::with_capacity(model.hubs.len() + 16);
+    /// The model of the puzzle with `layers` of the rule file `g` that [`Regrouping::of`]
+    /// read: `model` with the hubs of the puzzle's groups, read from the regions the layers
+    /// draw as [`Grammar::with_layers`] would add them, without building that graph;
+    /// `None` when it must be compiled (a table would differ, or the hubs would be too
+    /// many).
+    pub fn regrouped(&self, model: &SlotModel, g: &Grammar, layers: &Layers) -> Option<SlotModel> {
+        let bare = g.layer_base.as_ref().map_or(&g.base, |b| &b.graph);
+        let cells = g.grid.as_ref().map_or(&[][..], |grid| &grid.cells[..]);
+        let drawn: Vec<(NodeTypeId, LabelId, RegionMembers)> = (g.layers.iter())
+            .zip(&layers.sections)
+            .filter_map(|(layer, content)| match (&layer.kind, content) {
+                (LayerKind::Regions { ty, label }, Some(Content::Regions { names, cells: of })) => {
+                    Some((*ty, *label, RegionMembers::of(cells, of, names.len())))
+                }
+                _ => None,
+            })
+            .collect();
+        let regions: Vec<(NodeTypeId, LabelId, &[NodeId])> = (drawn.iter())
+            .flat_map(|(ty, label, rs)| rs.iter().map(|r| (*ty, *label, r)))
+            .collect();
+        let mut hubs = Vec::with_capacity(model.hubs.len() + regions.len());
         let mut scratch = StarScratch::default();
         let mut at = 0;
         for s in &self.stars {
             hubs.extend_from_slice(&model.hubs[at..s.kept]);
             let slot = |n: NodeId| model.slot_of.get(&(n, s.attr)).copied();
-            let added = (layered.find_nodes()).filter(|n| n.index() >= self.bare_nodes);
-            let found = s.star.groups(
+            let found = s.star.drawn_groups(
                 &g.types,
-                layered,
-                added,
+                bare,
+                &regions,
                 (&s.placed, &slot),
                 &mut scratch,
                 s.matches,
@@ -202,8 +210,11 @@ impl Regrouping {
         if hubs.len() as u64 * words > MAX_HUB_WORDS {
             return None;
         }
+        // The final condition's kind is the file's: it reads which nodes are slots, and
+        // a region node of a type the condition tests would have the attribute the rules
+        // fill, which `Regrouping::of` refuses (`slot_free`).
         let mut regrouped = model.with_hubs(hubs);
-        regrouped.finish(g);
+        regrouped.finish_hubs(g);
         Some(regrouped)
     }
 }

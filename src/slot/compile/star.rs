@@ -130,23 +130,31 @@ impl Star {
         scratch: &mut StarScratch,
         matches: usize,
     ) -> Option<StarGroups> {
-        let mut found = StarGroups {
-            hubs: Vec::new(),
-            values: 0,
-            matches,
-        };
-        for g in nodes {
-            let Some(group) = self.group_of(types, host, g, placed, slot, scratch)? else {
-                continue;
-            };
-            found.matches += group.matches;
-            if found.matches > MAX_NAC_MATCHES {
-                return None;
+        let groups = nodes.map(|g| self.group_of(types, host, g, placed, slot, scratch));
+        collect_groups(groups, matches)
+    }
+
+    /// [`Star::groups`] for the groups `regions` draw (their type, the label of their
+    /// members' edges, their members: nodes of `host`) as if each were a node added to
+    /// `host` after the others, with an edge from each member.
+    pub(super) fn drawn_groups(
+        &self,
+        types: &TypeSystem,
+        host: &Graph,
+        regions: &[(NodeTypeId, LabelId, &[NodeId])],
+        (placed, slot): (&[u128], &impl Fn(NodeId) -> Option<u32>),
+        scratch: &mut StarScratch,
+        matches: usize,
+    ) -> Option<StarGroups> {
+        let groups = regions.iter().map(|&(ty, label, members)| {
+            if !types.is_subtype(ty, self.group) {
+                return Some(None);
             }
-            found.values |= group.values;
-            found.hubs.extend(group.hub);
-        }
-        Some(found)
+            let members = members.iter().copied().filter(|_| label == self.label);
+            self.group_with(types, host, members, placed, slot, scratch)
+                .map(Some)
+        });
+        collect_groups(groups, matches)
     }
 
     /// What group node `g` of `host` adds to the NAC: `Some(None)` when `g` is no group
@@ -160,24 +168,37 @@ impl Star {
         slot: &impl Fn(NodeId) -> Option<u32>,
         scratch: &mut StarScratch,
     ) -> Option<Option<StarGroup>> {
-        let is = |n: NodeId, t: NodeTypeId| types.is_subtype(host.ty(n), t);
-        if !is(g, self.group) {
+        if !types.is_subtype(host.ty(g), self.group) {
             return Some(None);
         }
+        let members = (host.inc(g).iter())
+            .filter(|&&(l, _)| l == self.label)
+            .map(|&(_, n)| n);
+        self.group_with(types, host, members, placed, slot, scratch)
+            .map(Some)
+    }
+
+    /// What a group node whose `members` (nodes of `host`, each once) reach it by the
+    /// star's label adds to the NAC; `None` when a member the NAC matches is not a slot.
+    fn group_with(
+        &self,
+        types: &TypeSystem,
+        host: &Graph,
+        members: impl Iterator<Item = NodeId>,
+        placed: &[u128],
+        slot: &impl Fn(NodeId) -> Option<u32>,
+        scratch: &mut StarScratch,
+    ) -> Option<StarGroup> {
+        let is = |n: NodeId, t: NodeTypeId| types.is_subtype(host.ty(n), t);
         let is_placed = |n: NodeId| placed.get(n.index()).is_some_and(|&p| p != 0);
         let StarScratch {
-            members,
+            members: listed,
             witnesses,
             reached,
         } = scratch;
-        // Edges are a set: each member once.
-        members.clear();
-        members.extend(
-            host.inc(g)
-                .iter()
-                .filter(|&&(l, _)| l == self.label)
-                .map(|&(_, n)| n),
-        );
+        listed.clear();
+        listed.extend(members);
+        let members = listed;
         let cells = members.iter().filter(|&&n| is(n, self.cell)).count();
         witnesses.clear();
         witnesses.extend(members.iter().copied().filter(|&n| is(n, self.witness)));
@@ -211,17 +232,42 @@ impl Star {
             }
             (writers, readers)
         });
-        Some(Some(StarGroup {
+        Some(StarGroup {
             matches: cells * witnesses.len(),
             values,
             hub,
-        }))
+        })
     }
 
     /// True when nodes of type `ty` can be the NAC's cell or witness.
     pub(super) fn may_be_member(&self, types: &TypeSystem, ty: NodeTypeId) -> bool {
         types.is_subtype(ty, self.cell) || types.is_subtype(ty, self.witness)
     }
+}
+
+/// The groups' additions to a star NAC, their matches counted on from `matches`; `None`
+/// where one is (a member not a slot) or the matches pass [`MAX_NAC_MATCHES`].
+fn collect_groups(
+    groups: impl Iterator<Item = Option<Option<StarGroup>>>,
+    matches: usize,
+) -> Option<StarGroups> {
+    let mut found = StarGroups {
+        hubs: Vec::new(),
+        values: 0,
+        matches,
+    };
+    for group in groups {
+        let Some(group) = group? else {
+            continue;
+        };
+        found.matches += group.matches;
+        if found.matches > MAX_NAC_MATCHES {
+            return None;
+        }
+        found.values |= group.values;
+        found.hubs.extend(group.hub);
+    }
+    Some(found)
 }
 
 /// What one group node adds to a star NAC.

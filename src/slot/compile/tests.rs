@@ -770,14 +770,74 @@ fn assert_regrouping_is_the_compilation(
     let g = load_str(name, rules).expect("the rule file loads");
     let (model, fixed) = super::compile_reusing(&g, None).expect("the rules fill slots");
     let regrouping = super::Regrouping::of(&g, &model, &fixed).expect("the layers add groups");
-    assert_batch_runs_as_compiled((name, &g), batch, expands, |p, layered, fresh| {
-        let Some(m) = regrouping.regrouped(&model, layered) else {
+    assert_batch_runs_as_compiled((name, &g), batch, expands, |p, _, fresh| {
+        let Some(m) = regrouping.regrouped(&model, &g, &p.layers) else {
             return false;
         };
         let at = format!("{name} puzzle {}", p.number);
         assert_eq!(finished_shape(&m), finished_shape(fresh), "{at}");
+        // Its tables, built from the file's (appending the puzzle's hubs where they
+        // follow the file's), are those built from scratch.
+        let tables = crate::slot::Tables::<u16>::new(&model).regrouped(&model, &m);
+        let fresh_tables = crate::slot::Tables::<u16>::new(&m);
+        assert_eq!(format!("{tables:?}"), format!("{fresh_tables:?}"), "{at}");
+        if m.hubs.starts_with(&model.hubs) && m.once.len() == m.hubs.len() {
+            APPENDED.set(APPENDED.get() + 1);
+        }
         true
     })
+}
+
+thread_local! {
+    /// Puzzles whose tables [`assert_regrouping_is_the_compilation`] saw built by
+    /// appending hubs to the file's.
+    static APPENDED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// A regrouped puzzle's engine reads its regions from its layers: counting its solutions
+/// builds none of its graph, and the states it writes out are those of its own engine
+/// (region nodes and edges too), whether it writes the first one or a later one.
+#[test]
+fn a_regrouped_puzzle_builds_its_graph_only_to_write_a_state() {
+    use crate::grammar::puzzle::PuzzleGrammar;
+    use crate::output::dot::to_dot;
+    use crate::slot::SlotEngine;
+    let g = load_str("jigsaw-4x4.graft", JIGSAW_4X4).expect("the rule file loads");
+    let source = crate::diag::Source::new("batch.txt", JIGSAW_BATCH.to_string());
+    let puzzles = crate::read_puzzles(&g, &source).expect("the batch reads");
+    let file = SlotEngine::new(&g).expect("the rules fill slots");
+    let config = Config::default();
+    let mut regrouped = 0;
+    for p in puzzles.iter().filter(|p| !p.layers.is_empty()) {
+        let puzzle = PuzzleGrammar::new(&g, &p.layers);
+        let e = file.regrouped(&puzzle).expect("the layers add regions");
+        let (counts, ..) = e
+            .solve(Some(&p.givens), &config, &mut None)
+            .expect("givens agree");
+        assert!(counts.solutions > 0, "puzzle {}", p.number);
+        assert!(
+            !puzzle.is_built(),
+            "puzzle {}: counting built its graph",
+            p.number
+        );
+        let mut written = Vec::new();
+        let mut keep = |graph: &Graph| written.push(to_dot(puzzle.get(), graph));
+        e.solve(Some(&p.givens), &config, &mut Some(&mut keep))
+            .expect("givens agree");
+        let layered = g.with_layers(&p.layers);
+        let mut alone = Vec::new();
+        let mut keep = |graph: &Graph| alone.push(to_dot(&layered, graph));
+        Engine::new(&layered)
+            .solve(Some(&p.givens), &config, Some(&mut keep))
+            .expect("givens agree");
+        written.sort();
+        alone.sort();
+        assert_eq!(written.len() as u64, counts.solutions);
+        assert!(written[0].contains("region_"), "{}", written[0]);
+        assert_eq!(written, alone, "puzzle {}", p.number);
+        regrouped += 1;
+    }
+    assert!(regrouped > 5, "only {regrouped} puzzles");
 }
 
 /// Regions a layer adds to the all-different NAC join the rule file's model: every line
@@ -792,6 +852,8 @@ fn groups_a_layer_adds_to_a_star_regroup_the_rule_files_model() {
     let counts =
         assert_regrouping_is_the_compilation("jigsaw-4x4.graft", JIGSAW_4X4, JIGSAW_BATCH, &focus);
     assert_eq!(counts, (lines, 0));
+    // The file's own regions are replaced, so its hubs are not all kept: built anew.
+    assert_eq!(APPENDED.get(), 0);
     // Eight cells to fill: every state of every order of placements is a few hundred.
     let small = [
         "1.2.4..3.4.13.4. | region: ABCC ABBC ABDC ADDD",
@@ -804,6 +866,8 @@ fn groups_a_layer_adds_to_a_star_regroup_the_rule_files_model() {
     let counts =
         assert_regrouping_is_the_compilation("bare.graft", &jigsaw_bare(), JIGSAW_BATCH, &focus);
     assert_eq!(counts, (lines, 0));
+    // Rows and columns, then each line's regions: appended.
+    assert_eq!(APPENDED.get(), lines);
     // Neighbour NACs (not the same value: no two consecutive values side by side) no
     // layer reaches, compiled after the star and before it.
     let neighbour = "  not { c -beside-> d: Cell { val != none } where abs(d.val - v) == 1 }

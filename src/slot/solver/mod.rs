@@ -10,6 +10,7 @@
 
 mod arcs;
 mod branch;
+mod build;
 mod group_pairs;
 mod groups;
 mod matching;
@@ -17,7 +18,7 @@ mod place;
 
 use super::group::{Group, GroupNac};
 use super::mask::Mask;
-use super::model::SlotModel;
+pub(in crate::slot) use build::grouped;
 
 /// Slots in one word of a slot bitset (`u64`).
 pub const WORD_BITS: usize = u64::BITS as usize;
@@ -40,7 +41,7 @@ const MAX_PEER_WORDS: usize = 1 << 17;
 /// loops over a bitset's words unroll and their bounds checks fold away.
 pub const DYN: usize = 0;
 
-/// Flat, read-only tables of a [`SlotModel`] for one mask width.
+/// Flat, read-only tables of a [`SlotModel`](super::model::SlotModel) for one mask width.
 #[derive(Clone, Debug)]
 pub struct Tables<M: Mask> {
     /// Slots.
@@ -73,7 +74,7 @@ pub struct Tables<M: Mask> {
     table: Vec<M>,
     /// Exactly-once hubs: the first `once`.
     pub once: usize,
-    /// Whether blocking is symmetric (see [`SlotModel::symmetric`]): then a filling is
+    /// Whether blocking is symmetric (see [`SlotModel::symmetric`](super::model::SlotModel::symmetric)): then a filling is
     /// reachable exactly when no related pair blocks, whatever the order it was filled in.
     pub symmetric: bool,
     /// NACs over a group's content and their groups (see [`super::group`]).
@@ -114,213 +115,7 @@ struct SlotInfo {
     equal_only: bool,
 }
 
-/// Per row, the values `pairs` lists for it in the order listed: where each row starts
-/// (one more entry at the end) and the values, flat. What a vector per row would hold,
-/// without an allocation per row: a layered puzzle builds these tables anew.
-pub(in crate::slot) fn grouped<I>(rows: usize, pairs: impl Fn() -> I) -> (Vec<u32>, Vec<u32>)
-where
-    I: Iterator<Item = (u32, u32)>,
-{
-    let mut start = vec![0u32; rows + 1];
-    for (r, _) in pairs() {
-        start[r as usize + 1] += 1;
-    }
-    for r in 0..rows {
-        start[r + 1] += start[r];
-    }
-    let mut next = start.clone();
-    let mut values = vec![0u32; start[rows] as usize];
-    for (r, v) in pairs() {
-        values[next[r as usize] as usize] = v;
-        next[r as usize] += 1;
-    }
-    (start, values)
-}
-
 impl<M: Mask> Tables<M> {
-    pub fn new(m: &SlotModel) -> Tables<M> {
-        let n = m.slots.len();
-        let words = n.div_ceil(WORD_BITS).max(1);
-        // Hubs are renumbered with the exactly-once hubs first, in their order, so that
-        // scans over those read the first hub masks directly.
-        let mut is_once = vec![false; m.hubs.len()];
-        for &h in &m.once {
-            is_once[h as usize] = true;
-        }
-        let mut order = m.once.clone();
-        order.extend((0..m.hubs.len() as u32).filter(|&h| !is_once[h as usize]));
-        let mut hub_readers = vec![0u64; m.hubs.len() * words];
-        let mut hub_members = vec![0u64; m.hubs.len() * words];
-        for (h, hub) in order.iter().map(|&h| &m.hubs[h as usize]).enumerate() {
-            for &w in &hub.writers {
-                hub_members[h * words + w as usize / WORD_BITS] |= 1 << (w as usize % WORD_BITS);
-            }
-            for &r in &hub.readers {
-                hub_readers[h * words + r as usize / WORD_BITS] |= 1 << (r as usize % WORD_BITS);
-            }
-        }
-        // Per slot, the hubs (renumbered) it writes and those it reads, in hub order.
-        let renumbered = || order.iter().map(|&h| &m.hubs[h as usize]).enumerate();
-        let (write_start, writes) = grouped(n, || {
-            renumbered().flat_map(|(h, hub)| hub.writers.iter().map(move |&w| (w, h as u32)))
-        });
-        let (read_start, reads) = grouped(n, || {
-            renumbered().flat_map(|(h, hub)| hub.readers.iter().map(move |&r| (r, h as u32)))
-        });
-        let written = |s: usize| &writes[write_start[s] as usize..write_start[s + 1] as usize];
-        let keep_peers = n * words <= MAX_PEER_WORDS;
-        // Per table, whether it is "the same value": asked of every hub each slot writes.
-        let identities: Vec<bool> = m
-            .tables
-            .iter()
-            .map(|t| (0..m.d).all(|y| t[y] == 1u128 << y))
-            .collect();
-        let identity = |t: u32| identities[t as usize];
-        let equal_only: Vec<bool> = (0..n)
-            .map(written)
-            .map(|hs| {
-                keep_peers
-                    && hs
-                        .iter()
-                        .all(|&h| identity(m.hubs[order[h as usize] as usize].table))
-            })
-            .collect();
-        let mut peers = vec![0u64; if keep_peers { n * words } else { 0 }];
-        for (s, hs) in (0..n).map(written).enumerate() {
-            if equal_only[s] {
-                for &h in hs {
-                    for j in 0..words {
-                        peers[s * words + j] |= hub_readers[h as usize * words + j];
-                    }
-                }
-            }
-        }
-        let mut arc_slots = Vec::new();
-        let mut arc_lists: Vec<Vec<(u32, u32)>> = Vec::new();
-        if m.symmetric.is_ok() {
-            for (s, hs) in (0..n).map(written).enumerate() {
-                let list: Vec<(u32, u32)> = hs
-                    .iter()
-                    .map(|&h| (h, m.hubs[order[h as usize] as usize].table))
-                    .filter(|&(_, t)| !identity(t))
-                    .map(|(h, t)| (h, t * m.d as u32))
-                    .collect();
-                if !list.is_empty() {
-                    arc_slots.push(s as u32);
-                    arc_lists.push(list);
-                }
-            }
-        }
-        let mut arc_start = vec![0u32];
-        let mut arcs = Vec::new();
-        for l in arc_lists {
-            arcs.extend(l);
-            arc_start.push(arcs.len() as u32);
-        }
-        let write_rows = writes
-            .iter()
-            .map(|&h| m.hubs[order[h as usize] as usize].table * m.d as u32)
-            .collect();
-        let mut init_boards = vec![0u64; m.d * words];
-        for (s, &a) in m.allowed.iter().enumerate() {
-            for x in 0..m.d {
-                if a & (1u128 << x) != 0 {
-                    init_boards[x * words + s / WORD_BITS] |= 1 << (s % WORD_BITS);
-                }
-            }
-        }
-        let mut once_of = vec![0u64; n];
-        for (k, &h) in order[..m.once.len()].iter().enumerate().take(TRACKED_ONCE) {
-            for &w in &m.hubs[h as usize].writers {
-                once_of[w as usize] |= 1 << k;
-            }
-        }
-        let mut init_bits = init_boards;
-        init_bits.extend((0..words).map(|i| {
-            let slots = (n - i * WORD_BITS).min(WORD_BITS);
-            if slots == WORD_BITS {
-                !0
-            } else {
-                (1u64 << slots) - 1
-            }
-        }));
-        init_bits.resize(init_bits.len() + m.hubs.len() * M::WORDS, 0);
-        let tracked = m.once.len().min(TRACKED_ONCE);
-        let lacking = if tracked == TRACKED_ONCE {
-            !0
-        } else {
-            (1u64 << tracked) - 1
-        };
-        init_bits.extend(std::iter::repeat_n(lacking, m.d));
-        // Groups: every one to be looked at (dirty), none judged full (settled).
-        let group_words = m.groups.len().div_ceil(WORD_BITS);
-        init_bits.extend((0..group_words).map(|i| {
-            let left = m.groups.len() - i * WORD_BITS;
-            if left >= WORD_BITS {
-                !0
-            } else {
-                (1u64 << left) - 1
-            }
-        }));
-        init_bits.resize(init_bits.len() + group_words, 0);
-        let mut listed: std::collections::HashSet<&[u32]> = std::collections::HashSet::new();
-        let twin: Vec<bool> = m
-            .groups
-            .iter()
-            .map(|group| group.feasible.is_some() && !listed.insert(&group.members))
-            .collect();
-        let in_groups = |watch: bool| {
-            let twin = &twin;
-            m.groups
-                .iter()
-                .enumerate()
-                .filter(move |&(gi, _)| !(watch && twin[gi]))
-                .flat_map(|(gi, group)| group.members.iter().map(move |&s| (s, gi as u32)))
-        };
-        let (group_start, slot_groups) = grouped(n, || in_groups(false));
-        let (watch_start, slot_watched) = grouped(n, || in_groups(true));
-        Tables {
-            n,
-            d: m.d,
-            words,
-            full: M::from_u128(m.full_mask()),
-            allowed: m.allowed.iter().map(|&a| M::from_u128(a)).collect(),
-            slot_info: (0..n)
-                .map(|s| SlotInfo {
-                    once_of: once_of[s],
-                    writes: (write_start[s], write_start[s + 1]),
-                    equal_only: equal_only[s],
-                })
-                .collect(),
-            writes,
-            write_rows,
-            peers,
-            read_start,
-            reads,
-            hub_readers,
-            hub_members,
-            hub_table: order.iter().map(|&h| m.hubs[h as usize].table).collect(),
-            table: m
-                .tables
-                .iter()
-                .flat_map(|t| t.iter().map(|&r| M::from_u128(r)))
-                .collect(),
-            once: m.once.len(),
-            symmetric: m.symmetric.is_ok(),
-            group_nacs: m.group_nacs.clone(),
-            groups: m.groups.clone(),
-            group_start,
-            slot_groups,
-            watch_start,
-            slot_watched,
-            group_words,
-            arc_slots,
-            arc_start,
-            arcs,
-            init_bits,
-        }
-    }
-
     /// Words per slot bitset: `W`, or the run-time count when `W` is [`DYN`].
     #[inline(always)]
     fn words_of<const W: usize>(&self) -> usize {

@@ -1,11 +1,13 @@
 //! A checked rule file: types, value domain, start graph, rules and final condition.
 
+pub mod puzzle;
+
 use std::sync::Arc;
 
 use crate::diag::{Source, Span};
 use crate::layer::apply::{add_layers, Named};
 use crate::layer::{Layer, LayerBase, Layers};
-use crate::model::{AttrId, Domain, Graph, NodeId, NodeTypeId, TypeSystem, Value};
+use crate::model::{AttrId, Domain, Graph, NodeId, NodeNames, NodeTypeId, TypeSystem, Value};
 use crate::rule::{Condition, Pattern, Rule};
 
 /// The cells made by `grid RxC of T`: the order puzzles and `start` blocks fill them in.
@@ -106,7 +108,7 @@ pub struct Grammar {
     /// The start graph before givens are placed.
     pub base: Graph,
     /// The name of each node of `base` (`r1c1`, `row1`, `box3`, `centre`, ...).
-    pub names: Arc<Vec<String>>,
+    pub names: NodeNames,
     /// The cells of `grid RxC of T`, when the file has a grid.
     pub grid: Option<Grid>,
     /// The `start` block's givens, when the file has one.

@@ -1,0 +1,352 @@
+//! Building the solver's [`Tables`] from a slot model: whole, or for a regrouped puzzle
+//! from its rule file's tables, whose slots, values and groups it shares.
+
+use super::{SlotInfo, Tables, MAX_PEER_WORDS, TRACKED_ONCE, WORD_BITS};
+use crate::slot::mask::Mask;
+use crate::slot::model::{Hub, SlotModel, Slots};
+
+impl<M: Mask> Tables<M> {
+    pub fn new(m: &SlotModel) -> Tables<M> {
+        let n = m.slots.len();
+        let words = n.div_ceil(WORD_BITS).max(1);
+        // Over the values each slot allows, not every value: a test per value mispredicts
+        // often enough to be a good part of this function's time on a layered puzzle.
+        let mut init_boards = vec![0u64; (m.d + 1) * words];
+        for (s, &a) in m.allowed.iter().enumerate() {
+            let mut left = a;
+            while left != 0 {
+                let x = left.trailing_zeros() as usize;
+                left &= left - 1;
+                init_boards[x * words + s / WORD_BITS] |= 1 << (s % WORD_BITS);
+            }
+        }
+        // Then the empty slots: all of them.
+        for (i, word) in init_boards[m.d * words..].iter_mut().enumerate() {
+            *word = low_bits(n - i * WORD_BITS);
+        }
+        let mut listed: std::collections::HashSet<&[u32]> = std::collections::HashSet::new();
+        let twin: Vec<bool> = m
+            .groups
+            .iter()
+            .map(|group| group.feasible.is_some() && !listed.insert(&group.members))
+            .collect();
+        let in_groups = |watch: bool| {
+            let twin = &twin;
+            m.groups
+                .iter()
+                .enumerate()
+                .filter(move |&(gi, _)| !(watch && twin[gi]))
+                .flat_map(|(gi, group)| group.members.iter().map(move |&s| (s, gi as u32)))
+        };
+        let (group_start, slot_groups) = grouped(n, || in_groups(false));
+        let (watch_start, slot_watched) = grouped(n, || in_groups(true));
+        let shared = Tables {
+            n,
+            d: m.d,
+            words,
+            full: M::from_u128(m.full_mask()),
+            allowed: m.allowed.iter().map(|&a| M::from_u128(a)).collect(),
+            slot_info: Vec::new(),
+            writes: Vec::new(),
+            write_rows: Vec::new(),
+            peers: Vec::new(),
+            read_start: Vec::new(),
+            reads: Vec::new(),
+            hub_readers: Vec::new(),
+            hub_members: Vec::new(),
+            hub_table: Vec::new(),
+            table: m
+                .tables
+                .iter()
+                .flat_map(|t| t.iter().map(|&r| M::from_u128(r)))
+                .collect(),
+            once: 0,
+            symmetric: m.symmetric.is_ok(),
+            group_nacs: m.group_nacs.clone(),
+            groups: m.groups.clone(),
+            group_start,
+            slot_groups,
+            watch_start,
+            slot_watched,
+            group_words: m.groups.len().div_ceil(WORD_BITS),
+            arc_slots: Vec::new(),
+            arc_start: Vec::new(),
+            arcs: Vec::new(),
+            init_bits: init_boards,
+        };
+        shared.with_hubs_of(m)
+    }
+
+    /// The tables of `m`, a model with the slots, values, tables and groups of `file`,
+    /// whose tables these are, but hubs of its own (a regrouped puzzle's): what does not
+    /// depend on the hubs is copied; where `m`'s hubs are `file`'s followed by more, all
+    /// of them exactly-once (a jigsaw's rows and columns, then its regions), the hub parts
+    /// are these with the new hubs appended, else they are built anew.
+    pub fn regrouped(&self, file: &SlotModel, m: &SlotModel) -> Tables<M> {
+        debug_assert_eq!((m.slots.len(), m.d), (self.n, self.d));
+        let first = file.hubs.len();
+        let all_once = |model: &SlotModel| {
+            let hubs = model.hubs.len();
+            model.once.len() == hubs && model.once.iter().enumerate().all(|(i, &h)| h as usize == i)
+        };
+        let appended = m.hubs.len() >= first
+            && all_once(file)
+            && all_once(m)
+            && m.symmetric.is_ok() == self.symmetric
+            && m.hubs[..first] == file.hubs[..];
+        if appended {
+            return self.appended(m, first);
+        }
+        // The hub parts are built anew over these.
+        let mut shared = self.clone();
+        shared.symmetric = m.symmetric.is_ok();
+        shared.init_bits.truncate((self.d + 1) * self.words);
+        shared.with_hubs_of(m)
+    }
+
+    /// These tables, whose `init_bits` hold the boards and the empty slots, with the hub
+    /// parts of `m` and the rest of the start bits.
+    fn with_hubs_of(mut self, m: &SlotModel) -> Tables<M> {
+        let (n, words) = (self.n, self.words);
+        // Hubs are renumbered with the exactly-once hubs first, in their order, so that
+        // scans over those read the first hub masks directly.
+        let mut is_once = vec![false; m.hubs.len()];
+        for &h in &m.once {
+            is_once[h as usize] = true;
+        }
+        let mut order = m.once.clone();
+        order.extend((0..m.hubs.len() as u32).filter(|&h| !is_once[h as usize]));
+        // One pass over the hubs' members (a layered puzzle builds these tables anew):
+        // each hub's writers and readers as bitsets, the first exactly-once hubs of each
+        // slot, and the (slot, hub) pairs listed per slot below.
+        let mut hub_readers = vec![0u64; m.hubs.len() * words];
+        let mut hub_members = vec![0u64; m.hubs.len() * words];
+        let mut once_of = vec![0u64; n];
+        let members = |f: fn(&Hub) -> &Slots| m.hubs.iter().map(|h| f(h).len()).sum::<usize>();
+        let mut write_pairs = Vec::with_capacity(members(|h| &h.writers));
+        let mut read_pairs = Vec::with_capacity(members(|h| &h.readers));
+        let tracked = m.once.len().min(TRACKED_ONCE);
+        for (h, &at) in order.iter().enumerate() {
+            let hub = &m.hubs[at as usize];
+            let (members, readers) = (
+                &mut hub_members[h * words..(h + 1) * words],
+                &mut hub_readers[h * words..(h + 1) * words],
+            );
+            for &w in &hub.writers {
+                members[w as usize / WORD_BITS] |= 1 << (w as usize % WORD_BITS);
+                write_pairs.push((w, h as u32));
+                // The renumbered exactly-once hubs come first, in `m.once`'s order.
+                if h < tracked {
+                    once_of[w as usize] |= 1 << h;
+                }
+            }
+            for &r in &hub.readers {
+                readers[r as usize / WORD_BITS] |= 1 << (r as usize % WORD_BITS);
+                read_pairs.push((r, h as u32));
+            }
+        }
+        // Per slot, the hubs (renumbered) it writes and those it reads, in hub order.
+        let (write_start, writes) = grouped(n, || write_pairs.iter().copied());
+        let (read_start, reads) = grouped(n, || read_pairs.iter().copied());
+        let written = |s: usize| &writes[write_start[s] as usize..write_start[s + 1] as usize];
+        let keep_peers = n * words <= MAX_PEER_WORDS;
+        // Per table, whether it is "the same value": asked of every hub each slot writes.
+        let identities: Vec<bool> = m
+            .tables
+            .iter()
+            .map(|t| (0..m.d).all(|y| t[y] == 1u128 << y))
+            .collect();
+        let identity = |t: u32| identities[t as usize];
+        let hub_table: Vec<u32> = order.iter().map(|&h| m.hubs[h as usize].table).collect();
+        let equal_only =
+            |hs: &[u32]| keep_peers && hs.iter().all(|&h| identity(hub_table[h as usize]));
+        let mut peers = vec![0u64; if keep_peers { n * words } else { 0 }];
+        let mut slot_info = Vec::with_capacity(n);
+        for s in 0..n {
+            let hs = written(s);
+            let equal_only = equal_only(hs);
+            if equal_only {
+                let peers = &mut peers[s * words..(s + 1) * words];
+                for &h in hs {
+                    let readers = &hub_readers[h as usize * words..(h as usize + 1) * words];
+                    for (p, r) in peers.iter_mut().zip(readers) {
+                        *p |= r;
+                    }
+                }
+            }
+            slot_info.push(SlotInfo {
+                once_of: once_of[s],
+                writes: (write_start[s], write_start[s + 1]),
+                equal_only,
+            });
+        }
+        let (mut arc_slots, mut arc_start, mut arcs) = (Vec::new(), vec![0u32], Vec::new());
+        if m.symmetric.is_ok() {
+            for s in 0..n {
+                let before = arcs.len();
+                arcs.extend(
+                    (written(s).iter())
+                        .map(|&h| (h, hub_table[h as usize]))
+                        .filter(|&(_, t)| !identity(t))
+                        .map(|(h, t)| (h, t * m.d as u32)),
+                );
+                if arcs.len() > before {
+                    arc_slots.push(s as u32);
+                    arc_start.push(arcs.len() as u32);
+                }
+            }
+        }
+        let write_rows = (writes.iter())
+            .map(|&h| hub_table[h as usize] * m.d as u32)
+            .collect();
+        let lacking = low_bits(tracked);
+        // After the boards and the empty slots: no hub holds a value, every value lacks
+        // in every tracked exactly-once hub, every group is to be looked at (dirty) and
+        // none is judged full (settled).
+        let mut init_bits = std::mem::take(&mut self.init_bits);
+        debug_assert_eq!(init_bits.len(), (self.d + 1) * words);
+        init_bits.resize(init_bits.len() + m.hubs.len() * M::WORDS, 0);
+        init_bits.extend(std::iter::repeat_n(lacking, m.d));
+        let groups = m.groups.len();
+        init_bits.extend((0..self.group_words).map(|i| low_bits(groups - i * WORD_BITS)));
+        init_bits.resize(init_bits.len() + self.group_words, 0);
+        Tables {
+            slot_info,
+            writes,
+            write_rows,
+            peers,
+            read_start,
+            reads,
+            hub_readers,
+            hub_members,
+            hub_table,
+            once: m.once.len(),
+            arc_slots,
+            arc_start,
+            arcs,
+            init_bits,
+            ..self
+        }
+    }
+
+    /// [`Tables::regrouped`] where `m`'s hubs are these tables' (its first `first`)
+    /// followed by more, every hub exactly-once in hub order: each slot's lists gain the
+    /// new hubs it is in, its peers their readers, its exactly-once bits theirs.
+    fn appended(&self, m: &SlotModel, first: usize) -> Tables<M> {
+        let (words, d) = (self.words, self.d);
+        let hubs = m.hubs.len();
+        let added = || {
+            m.hubs[first..]
+                .iter()
+                .enumerate()
+                .map(move |(k, hub)| (first + k, hub))
+        };
+        let mut t = self.clone();
+        t.hub_readers.resize(hubs * words, 0);
+        t.hub_members.resize(hubs * words, 0);
+        for (h, hub) in added() {
+            let bits = |list: &mut [u64], slots: &Slots| {
+                for &s in slots {
+                    list[h * words + s as usize / WORD_BITS] |= 1 << (s as usize % WORD_BITS);
+                }
+            };
+            bits(&mut t.hub_members, &hub.writers);
+            bits(&mut t.hub_readers, &hub.readers);
+            t.hub_table.push(hub.table);
+            if h < TRACKED_ONCE {
+                for &w in &hub.writers {
+                    t.slot_info[w as usize].once_of |= 1 << h;
+                }
+            }
+        }
+        let write_start: Vec<u32> = (self.slot_info.iter().map(|i| i.writes.0))
+            .chain(self.slot_info.last().map(|i| i.writes.1))
+            .collect();
+        let (write_from, writes) = merged((&write_start, &self.writes), || {
+            added().flat_map(|(h, hub)| hub.writers.iter().map(move |&w| (w, h as u32)))
+        });
+        (t.read_start, t.reads) = merged((&self.read_start, &self.reads), || {
+            added().flat_map(|(h, hub)| hub.readers.iter().map(move |&r| (r, h as u32)))
+        });
+        t.write_rows = (writes.iter())
+            .map(|&h| t.hub_table[h as usize] * d as u32)
+            .collect();
+        t.writes = writes;
+        for (s, info) in t.slot_info.iter_mut().enumerate() {
+            info.writes = (write_from[s], write_from[s + 1]);
+        }
+        // Exactly-once hubs block the value held: a slot that took the value from its
+        // peers in one pass still does, with the new hubs' readers among them.
+        for (h, hub) in added() {
+            let readers = &t.hub_readers[h * words..(h + 1) * words];
+            let equal_only = |w: &&u32| self.slot_info[**w as usize].equal_only;
+            for &w in hub.writers.iter().filter(equal_only) {
+                let peers = &mut t.peers[w as usize * words..(w as usize + 1) * words];
+                for (p, r) in peers.iter_mut().zip(readers) {
+                    *p |= r;
+                }
+            }
+        }
+        t.once = hubs;
+        // The start bits: the boards and the empty slots, no hub holding a value, every
+        // value lacking in each tracked hub, then the groups' bits as they were.
+        let groups_at = self.init_bits.len() - 2 * self.group_words;
+        t.init_bits.truncate((d + 1) * words);
+        t.init_bits.resize(t.init_bits.len() + hubs * M::WORDS, 0);
+        t.init_bits
+            .extend(std::iter::repeat_n(low_bits(hubs.min(TRACKED_ONCE)), d));
+        t.init_bits.extend_from_slice(&self.init_bits[groups_at..]);
+        t
+    }
+}
+
+/// Per row, the values of `old` (as [`grouped`] lists them: each row's start, then the
+/// values) followed by those `pairs` adds to it, in the order listed.
+fn merged<I>((start, old): (&[u32], &[u32]), pairs: impl Fn() -> I) -> (Vec<u32>, Vec<u32>)
+where
+    I: Iterator<Item = (u32, u32)>,
+{
+    let rows = start.len() - 1;
+    let (add_start, add) = grouped(rows, pairs);
+    let mut from = Vec::with_capacity(rows + 1);
+    let mut list = Vec::with_capacity(old.len() + add.len());
+    from.push(0);
+    for r in 0..rows {
+        list.extend_from_slice(&old[start[r] as usize..start[r + 1] as usize]);
+        list.extend_from_slice(&add[add_start[r] as usize..add_start[r + 1] as usize]);
+        from.push(list.len() as u32);
+    }
+    (from, list)
+}
+
+/// A word with its lowest `count` bits set (all of them from 64 on).
+fn low_bits(count: usize) -> u64 {
+    if count >= WORD_BITS {
+        !0
+    } else {
+        (1u64 << count) - 1
+    }
+}
+
+/// Per row, the values `pairs` lists for it in the order listed: where each row starts
+/// (one more entry at the end) and the values, flat. What a vector per row would hold,
+/// without an allocation per row: a layered puzzle builds these tables anew.
+pub(in crate::slot) fn grouped<I>(rows: usize, pairs: impl Fn() -> I) -> (Vec<u32>, Vec<u32>)
+where
+    I: Iterator<Item = (u32, u32)>,
+{
+    let mut start = vec![0u32; rows + 1];
+    for (r, _) in pairs() {
+        start[r as usize + 1] += 1;
+    }
+    for r in 0..rows {
+        start[r + 1] += start[r];
+    }
+    let mut next = start.clone();
+    let mut values = vec![0u32; start[rows] as usize];
+    for (r, v) in pairs() {
+        values[next[r as usize] as usize] = v;
+        next[r as usize] += 1;
+    }
+    (start, values)
+}
