@@ -101,19 +101,20 @@ impl<'g> Engine<'g> {
     /// this engine); where they only take values away from what a rule places (marks read
     /// by a cell's left side alone), the puzzle shares this engine's model instead, and
     /// where they only add groups to the all-different NAC (a jigsaw's regions), it takes
-    /// this engine's model with those groups' hubs in place of the file's own regions',
-    /// read from the layers: its grammar (`grammar()`) is then built only when something
-    /// asks for it, such as a solution written out as a graph.
+    /// this engine's model with those groups' hubs in place of the file's own regions'.
+    /// Those two read the marks and the regions from the layers: the puzzle's grammar
+    /// (`grammar()`) is then built only when something asks for it, such as a solution
+    /// written out as a graph or marks no earlier puzzle had.
     pub fn with_layers<R>(&self, layers: &Layers, f: impl FnOnce(&Engine<'_>) -> R) -> R {
         if layers.is_empty() && self.rules().layer_base.is_none() {
             return f(self);
         }
         let puzzle = PuzzleGrammar::new(self.rules(), layers);
-        let regrouped = match &self.kind {
-            Kind::Slot(s) => s.regrouped(&puzzle),
+        let shared = match &self.kind {
+            Kind::Slot(s) => s.regrouped(&puzzle).or_else(|| s.narrowed(&puzzle)),
             Kind::Graph(_) => None,
         };
-        let engine = match regrouped {
+        let engine = match shared {
             Some(slot) => Engine {
                 grammar: Rules::Puzzle(&puzzle),
                 kind: Kind::Slot(Box::new(slot)),

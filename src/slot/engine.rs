@@ -10,7 +10,7 @@ use crate::grammar::{Givens, Grammar};
 
 use super::solver::DYN;
 use super::{
-    compile::{compile_reusing, FixedNacs, Narrowing, Regrouping, Removed},
+    compile::{compile_reusing, FixedNacs, Narrowing, PuzzleMarks, Regrouping, Removed},
     BaseGraph, ColouringSpace, Conflict, FocusSpace, FullSpace, Mask, SlotModel, Tables, Work,
 };
 
@@ -136,8 +136,8 @@ pub type SlotRun = (Counts, Option<StopReason>, u32);
 /// The engine of a puzzle whose layers only narrow the values placed shares the compiled
 /// parts with its rule file's engine (see [`Narrowing`]); one whose layers only add groups
 /// to an all-different NAC takes the file's model with their hubs in place of the file's
-/// own regions' (see [`Regrouping`]), and holds the file's grammar with the puzzle's, to
-/// be built when a state is written out.
+/// own regions' (see [`Regrouping`]). Both hold the file's grammar with the puzzle's, to
+/// be built when something reads its graph (a state written out).
 pub struct SlotEngine<'g> {
     /// The rules; for a regrouped puzzle, its rule file's grammar (the puzzle's but for
     /// the base graph, which `puzzle` builds when a state is written out).
@@ -174,20 +174,26 @@ impl<'g> SlotEngine<'g> {
     /// its whole model where the layers only narrow the values placed, or all of it but
     /// the hubs of the groups its layers add.
     pub fn reusing(grammar: &'g Grammar, base: &SlotEngine<'_>) -> Result<SlotEngine<'g>, Refusal> {
-        let removed = base
-            .narrowing
-            .as_ref()
-            .and_then(|n| n.removed(&base.model, &base.grammar.base, &grammar.base));
-        if let Some(narrowed) = removed {
-            // Its model is the bare one, but its base graph is not.
-            let shared = (
-                base.model.clone(),
-                base.width.clone(),
-                base.conflict.clone(),
-            );
-            return Ok(SlotEngine::beside(grammar, base, shared, narrowed));
-        }
         SlotEngine::compiled(grammar, Some(&base.fixed))
+    }
+
+    /// The engine of `puzzle`, a puzzle line of this engine's rule file, when its layers
+    /// only narrow the values placed: this engine's model less those values (see
+    /// [`Narrowing`]), read from the layers' marks; its graph is built only for marks no
+    /// earlier puzzle had, or when a state is written out.
+    pub fn narrowed<'p>(&self, puzzle: &'p PuzzleGrammar<'p>) -> Option<SlotEngine<'p>> {
+        let narrowing = self.narrowing.as_ref()?;
+        let marks = PuzzleMarks::of(puzzle, narrowing.positions())?;
+        let removed = narrowing.removed(&self.model, &self.grammar.base, &marks)?;
+        let shared = (
+            self.model.clone(),
+            self.width.clone(),
+            self.conflict.clone(),
+        );
+        Some(SlotEngine {
+            puzzle: Some(puzzle),
+            ..SlotEngine::beside(puzzle.file(), self, shared, removed)
+        })
     }
 
     /// The engine of `puzzle`, a puzzle line of this engine's rule file, when its layers

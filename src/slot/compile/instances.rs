@@ -13,6 +13,7 @@ use crate::model::{AttrId, Graph, NodeId, NodeTypeId, TypeSystem, Value, VarId};
 use crate::rule::{Expr, Pattern};
 
 use super::super::model::{Replacement, SlotModel};
+use super::marks::Marks;
 use super::recognise::var_type;
 use super::RuleCompiler;
 use crate::analysis::open::is_none_check;
@@ -280,30 +281,19 @@ impl LoneNode {
 
     /// The attributes of node `n` the conditions read, as they read them: an attribute
     /// the node lacks is none.
-    pub(super) fn read(&self, graph: &Graph, n: NodeId) -> Read {
-        self.read_values(graph, n).collect()
+    pub(super) fn read(&self, marks: &impl Marks, n: NodeId) -> Read {
+        self.reads.iter().map(|&a| marks.mark(n, a)).collect()
     }
 
-    /// The values of the attributes the conditions read, of `n` in `graph`.
-    fn read_values<'a>(&'a self, graph: &'a Graph, n: NodeId) -> impl Iterator<Item = Value> + 'a {
-        let attrs = &graph.node(n).attrs;
-        (self.reads.iter()).map(|a| attrs.get(a.index()).copied().unwrap_or(Value::None))
-    }
-
-    /// True when `n` of `graph` holds `read` in the attributes the conditions read.
-    pub(super) fn reads(&self, graph: &Graph, n: NodeId, read: &Read) -> bool {
-        let attrs = &graph.node(n).attrs;
+    /// True when `n` holds `read` in the attributes the conditions read.
+    pub(super) fn reads(&self, marks: &impl Marks, n: NodeId, read: &Read) -> bool {
         self.reads.len() == read.len()
-            && (self.reads.iter().zip(read))
-                .all(|(a, v)| attrs.get(a.index()).unwrap_or(&Value::None) == v)
+            && (self.reads.iter().zip(read)).all(|(&a, v)| marks.mark(n, a) == *v)
     }
 
-    /// True when the conditions read the same attributes of `n` in both graphs.
-    pub(super) fn reads_alike(&self, a: &Graph, b: &Graph, n: NodeId) -> bool {
-        let (a, b) = (&a.node(n).attrs, &b.node(n).attrs);
-        self.reads
-            .iter()
-            .all(|r| a.get(r.index()) == b.get(r.index()))
+    /// True when the conditions read the same attributes of `n` in both.
+    pub(super) fn reads_alike(&self, a: &impl Marks, b: &impl Marks, n: NodeId) -> bool {
+        (self.reads.iter()).all(|&r| a.mark(n, r) == b.mark(n, r))
     }
 
     /// Bit i: the conditions hold for node `n` of `graph` under `params[i]` (at most

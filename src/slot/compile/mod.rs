@@ -59,6 +59,7 @@ mod group;
 mod hubs;
 mod instances;
 mod kept;
+mod marks;
 mod nac;
 mod narrow;
 mod recognise;
@@ -69,6 +70,7 @@ mod tuples;
 
 pub use fixed::FixedNacs;
 pub use instances::slot_values;
+pub use marks::PuzzleMarks;
 pub use narrow::{Narrowing, Removed};
 pub use regroup::Regrouping;
 

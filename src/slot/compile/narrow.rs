@@ -14,7 +14,9 @@
 //! compilation builds over the values placed), and each puzzle leaves every cell some
 //! value and every hub's readers every value they had, which a solvable puzzle does (else
 //! it compiles). The file's blocking must be symmetric, so that what the model derived
-//! from the wider placements (focus soundness) holds for the narrower ones.
+//! from the wider placements (focus soundness) holds for the narrower ones. A batch reads
+//! each puzzle's marks from its layers ([`super::PuzzleMarks`]), and builds its graph
+//! only for marks no earlier puzzle had.
 
 use std::sync::{Mutex, PoisonError};
 
@@ -32,6 +34,7 @@ use crate::rule::{Expr, Pattern};
 use super::super::model::SlotModel;
 use super::fixed::LayerVocabulary;
 use super::instances::{LoneNode, Read};
+use super::marks::{LayerPositions, Marks};
 
 /// How a rule file's layered puzzles narrow its engine: the rules whose left side reads
 /// what the layers set, each as the one node it matches.
@@ -40,6 +43,8 @@ pub struct Narrowing {
     rules: Vec<LoneRule>,
     /// Per hub of the rule file's model, the values its readers allow together.
     hub_values: Vec<u128>,
+    /// Where the layers set their marks, for reading a puzzle's without its graph.
+    positions: LayerPositions,
 }
 
 /// A rule whose left side is one node, no edges, and conditions without aggregates that
@@ -198,14 +203,29 @@ impl Narrowing {
         let hub_values = (model.hubs.iter())
             .map(|h| union(&model.allowed, &h.readers))
             .collect();
-        Some(Narrowing { rules, hub_values })
+        Some(Narrowing {
+            rules,
+            hub_values,
+            positions: LayerPositions::of(g),
+        })
+    }
+
+    /// Where a puzzle's layers set their marks ([`PuzzleMarks::of`](super::PuzzleMarks::of) reads them there).
+    pub fn positions(&self) -> &LayerPositions {
+        &self.positions
     }
 
     /// The values `layered` (the graph `bare` that [`Narrowing::of`] read, with a puzzle's
-    /// layers) takes from the slots of `model` (the one [`Narrowing::of`] read, whose slots
-    /// and hubs it keeps); `None` when the puzzle must be compiled: it allows a placement
-    /// `bare` does not, or it changes a hub (see [`keeps_hubs`]).
-    pub fn removed(&self, model: &SlotModel, bare: &Graph, layered: &Graph) -> Option<Removed> {
+    /// layers, or its marks read from them) takes from the slots of `model` (the one
+    /// [`Narrowing::of`] read, whose slots and hubs it keeps); `None` when the puzzle must
+    /// be compiled: it allows a placement `bare` does not, or it changes a hub (see
+    /// [`keeps_hubs`]). `layered`'s graph is read only for marks not seen before.
+    pub fn removed(
+        &self,
+        model: &SlotModel,
+        bare: &Graph,
+        layered: &impl Marks,
+    ) -> Option<Removed> {
         let mut removed: Removed = Vec::new();
         for rule in &self.rules {
             // Puzzles of one file share their marks' few values: the verdicts stay.
@@ -314,12 +334,12 @@ impl LoneRule {
     }
 
     /// [`LoneNode::verdict`], kept in `verdicts` by the attributes read.
-    fn verdict(&self, verdicts: &mut FxHashMap<Read, u128>, g: &Graph, n: NodeId) -> u128 {
+    fn verdict(&self, verdicts: &mut FxHashMap<Read, u128>, g: &impl Marks, n: NodeId) -> u128 {
         let read = self.node.read(g, n);
         if let Some(&v) = verdicts.get(&read) {
             return v;
         }
-        let v = self.node.verdict(g, n, &self.params);
+        let v = self.node.verdict(g.graph(), n, &self.params);
         if verdicts.len() < MAX_READS_KEPT {
             verdicts.insert(read, v);
         }

@@ -609,7 +609,13 @@ fn assert_narrowing_is_the_compilation(
     let model = compile(&g).expect("the rules fill slots");
     let narrowing = super::Narrowing::of(&g, &model).expect("the layers only narrow");
     assert_batch_runs_as_compiled((name, &g), batch, expands, |p, layered, fresh| {
-        let Some(removed) = narrowing.removed(&model, &g.base, &layered.base) else {
+        // Read from the layers, as a batch reads them, and from the puzzle's graph.
+        let puzzle = crate::grammar::puzzle::PuzzleGrammar::new(&g, &p.layers);
+        let marks =
+            super::PuzzleMarks::of(&puzzle, narrowing.positions()).expect("the layers set marks");
+        let read = narrowing.removed(&model, &g.base, &marks);
+        assert_eq!(read, narrowing.removed(&model, &g.base, &layered.base));
+        let Some(removed) = read else {
             return false;
         };
         let mut allowed = model.allowed.clone();
@@ -794,47 +800,85 @@ thread_local! {
     static APPENDED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
+/// Counts the solutions of `p` (a line of a batch) on `e`, the engine of `puzzle`, then
+/// writes them out: the states written are those the puzzle's own engine (compiled from
+/// its layered grammar) writes, with what its layers add (`added` names some of it).
+/// Returns the count, and whether counting built the puzzle's graph.
+fn count_then_write(
+    e: &crate::slot::SlotEngine<'_>,
+    puzzle: &crate::grammar::puzzle::PuzzleGrammar<'_>,
+    p: &crate::Puzzle,
+    added: &str,
+) -> (u64, bool) {
+    use crate::output::dot::to_dot;
+    let config = Config::default();
+    let (counts, ..) = e
+        .solve(Some(&p.givens), &config, &mut None)
+        .expect("givens agree");
+    let built = puzzle.is_built();
+    let mut written = Vec::new();
+    let mut keep = |graph: &Graph| written.push(to_dot(puzzle.get(), graph));
+    e.solve(Some(&p.givens), &config, &mut Some(&mut keep))
+        .expect("givens agree");
+    let layered = puzzle.file().with_layers(&p.layers);
+    let mut alone = Vec::new();
+    let mut keep = |graph: &Graph| alone.push(to_dot(&layered, graph));
+    Engine::new(&layered)
+        .solve(Some(&p.givens), &config, Some(&mut keep))
+        .expect("givens agree");
+    written.sort();
+    alone.sort();
+    assert_eq!(written.len() as u64, counts.solutions);
+    assert!(written.iter().all(|w| w.contains(added)), "{written:?}");
+    assert_eq!(written, alone, "puzzle {}", p.number);
+    (counts.solutions, built)
+}
+
+/// A narrowed puzzle's engine reads its marks from its layers: its graph is built for
+/// marks no earlier puzzle of the file had (to evaluate the rule's left side on them),
+/// not for a later puzzle with the same marks, unless it writes a state out, which is
+/// then its own engine's.
+#[test]
+fn a_narrowed_puzzle_builds_its_graph_only_for_new_marks() {
+    use crate::grammar::puzzle::PuzzleGrammar;
+    use crate::slot::SlotEngine;
+    let g = load_str("even-odd.graft", &even_odd_bare()).expect("the rule file loads");
+    let source = crate::diag::Source::new("batch.txt", EVEN_ODD_BATCH.to_string());
+    let puzzles = crate::read_puzzles(&g, &source).expect("the batch reads");
+    let file = SlotEngine::new(&g).expect("the rules fill slots");
+    let mut built = Vec::new();
+    for p in puzzles.iter().filter(|p| !p.layers.is_empty()) {
+        let puzzle = PuzzleGrammar::new(&g, &p.layers);
+        let Some(e) = file.narrowed(&puzzle) else {
+            continue;
+        };
+        let (solutions, counting_built) = count_then_write(&e, &puzzle, p, "parity");
+        assert!(solutions > 0, "puzzle {}", p.number);
+        built.push(counting_built);
+    }
+    // Even and odd marks: the first puzzle meets both.
+    assert!(built.len() > 2, "{built:?}");
+    assert!(built[0] && !built[1..].iter().any(|&b| b), "{built:?}");
+}
+
 /// A regrouped puzzle's engine reads its regions from its layers: counting its solutions
 /// builds none of its graph, and the states it writes out are those of its own engine
 /// (region nodes and edges too), whether it writes the first one or a later one.
 #[test]
 fn a_regrouped_puzzle_builds_its_graph_only_to_write_a_state() {
     use crate::grammar::puzzle::PuzzleGrammar;
-    use crate::output::dot::to_dot;
     use crate::slot::SlotEngine;
     let g = load_str("jigsaw-4x4.graft", JIGSAW_4X4).expect("the rule file loads");
     let source = crate::diag::Source::new("batch.txt", JIGSAW_BATCH.to_string());
     let puzzles = crate::read_puzzles(&g, &source).expect("the batch reads");
     let file = SlotEngine::new(&g).expect("the rules fill slots");
-    let config = Config::default();
     let mut regrouped = 0;
     for p in puzzles.iter().filter(|p| !p.layers.is_empty()) {
         let puzzle = PuzzleGrammar::new(&g, &p.layers);
         let e = file.regrouped(&puzzle).expect("the layers add regions");
-        let (counts, ..) = e
-            .solve(Some(&p.givens), &config, &mut None)
-            .expect("givens agree");
-        assert!(counts.solutions > 0, "puzzle {}", p.number);
-        assert!(
-            !puzzle.is_built(),
-            "puzzle {}: counting built its graph",
-            p.number
-        );
-        let mut written = Vec::new();
-        let mut keep = |graph: &Graph| written.push(to_dot(puzzle.get(), graph));
-        e.solve(Some(&p.givens), &config, &mut Some(&mut keep))
-            .expect("givens agree");
-        let layered = g.with_layers(&p.layers);
-        let mut alone = Vec::new();
-        let mut keep = |graph: &Graph| alone.push(to_dot(&layered, graph));
-        Engine::new(&layered)
-            .solve(Some(&p.givens), &config, Some(&mut keep))
-            .expect("givens agree");
-        written.sort();
-        alone.sort();
-        assert_eq!(written.len() as u64, counts.solutions);
-        assert!(written[0].contains("region_"), "{}", written[0]);
-        assert_eq!(written, alone, "puzzle {}", p.number);
+        let (solutions, built) = count_then_write(&e, &puzzle, p, "region_");
+        assert!(solutions > 0, "puzzle {}", p.number);
+        assert!(!built, "puzzle {}: counting built its graph", p.number);
         regrouped += 1;
     }
     assert!(regrouped > 5, "only {regrouped} puzzles");
