@@ -484,7 +484,9 @@ fn run_one(
     givens: Option<&Givens>,
     out: &mut dyn Write,
 ) -> Result<grafter::Report, Failure> {
-    let grammar = engine.grammar();
+    // Read when a solution or a message is written: a regrouped or narrowed puzzle's
+    // grammar is built then, so counting never builds it.
+    let grammar = || engine.grammar();
     let mut found = 0u64;
     let mut io_error: Option<io::Error> = None;
     let mut flushed = Instant::now();
@@ -492,19 +494,19 @@ fn run_one(
     let mut print = |graph: &grafter::Graph| {
         found += 1;
         let text = match args.format {
-            Format::Json => output::json::solution(grammar, number, found, graph) + "\n",
+            Format::Json => output::json::solution(grammar(), number, found, graph) + "\n",
             Format::Candidates | Format::CandidatesJson => {
-                candidates.add(grammar, graph);
+                candidates.add(grammar(), graph);
                 return;
             }
-            Format::Fpuzzles => match output::fpuzzles::link(grammar, graph) {
+            Format::Fpuzzles => match output::fpuzzles::link(grammar(), graph) {
                 Some(link) if many => format!("puzzle {number} solution {found} {link}\n"),
                 Some(link) => format!("solution {found} {link}\n"),
                 None => format!("solution {found}: not a square grid\n"),
             },
             Format::Text | Format::Svg => {
-                let body = output::draw_grid(grammar, graph)
-                    .unwrap_or_else(|| output::text::list_nodes(grammar, graph));
+                let body = output::draw_grid(grammar(), graph)
+                    .unwrap_or_else(|| output::text::list_nodes(grammar(), graph));
                 if many {
                     format!("puzzle {number} solution {found}\n{body}\n")
                 } else {
@@ -531,7 +533,7 @@ fn run_one(
         if args.count { None } else { Some(&mut print) };
     let report = engine
         .solve(givens, config, sink)
-        .map_err(|d| Failure::BadInput(render(&grammar.source, &d)))?;
+        .map_err(|d| Failure::BadInput(render(&grammar().source, &d)))?;
     if let Some(e) = io_error {
         return Err(Failure::Io(e));
     }
@@ -543,7 +545,7 @@ fn run_one(
         (Format::Json, false) => writeln!(out, "{}", output::json::summary(number, &report))?,
         (Format::CandidatesJson, false) => {
             let complete = report.stop.is_none();
-            writeln!(out, "{}", candidates.to_json(grammar, number, complete))?;
+            writeln!(out, "{}", candidates.to_json(grammar(), number, complete))?;
             writeln!(out, "{}", output::json::summary(number, &report))?
         }
         (Format::Candidates, false) => {
@@ -551,7 +553,7 @@ fn run_one(
                 writeln!(out, "puzzle {number}")?;
             }
             let complete = report.stop.is_none();
-            write!(out, "{}", candidates.to_text(grammar, complete))?;
+            write!(out, "{}", candidates.to_text(grammar(), complete))?;
             writeln!(out, "{}", output::text::summary(&report))?;
         }
         (Format::Text | Format::Svg | Format::Candidates | Format::Fpuzzles, true) => {

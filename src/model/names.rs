@@ -2,8 +2,8 @@
 //!
 //! A layered puzzle's grammar adds a few nodes (its regions, its lines) to the rule file's
 //! base graph, and each needs a name. The file's names are shared, not copied: a puzzle
-//! holds only the names its layers add, after them, so that reading a batch's puzzles does
-//! not copy a string per cell for each one.
+//! holds only the names its layers add, after them, so that a batch's puzzles whose layers
+//! add nodes do not each copy a string per node of the file.
 
 use std::ops::Index;
 use std::sync::Arc;

@@ -338,7 +338,8 @@ impl<'g> SlotEngine<'g> {
             Some(p) => BaseGraph::Puzzle(p),
             None => BaseGraph::Built(&self.grammar.base),
         };
-        // `forbid` instances are matched on the graph (a regrouped model has none).
+        // `forbid` instances are matched on the puzzle's graph: a narrowed puzzle keeps its
+        // file's (a regrouped model has none).
         let grammar = match &self.model.forbids {
             Some(_) => self.written_grammar(),
             None => self.grammar,

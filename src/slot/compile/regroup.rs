@@ -12,8 +12,10 @@
 //! ([`RegionMembers`], the same members [`Grammar::with_layers`] joins to each region's
 //! node), so a jigsaw's puzzle builds neither its graph (see
 //! [`PuzzleGrammar`](crate::grammar::puzzle::PuzzleGrammar)) nor a compilation: no
-//! instances, no NAC replays, no checks; its solver tables are the file's with its hubs
-//! added ([`Tables::regrouped`](crate::slot::Tables::regrouped)).
+//! instances, no NAC replays, no checks; its solver tables are built from the file's
+//! ([`Tables::regrouped`](crate::slot::Tables::regrouped)): the file's with its regions'
+//! hubs appended where those follow the file's hubs (a file without regions of its own,
+//! as `grafter import janko` writes), else with the hub parts built anew.
 //!
 //! The regions must not be slots themselves (a type with the attribute the rules fill).
 //! The file's own regions, when it has some (`layer region: ... = { ... }`), are not the

@@ -787,7 +787,15 @@ fn assert_regrouping_is_the_compilation(
         let tables = crate::slot::Tables::<u16>::new(&model).regrouped(&model, &m);
         let fresh_tables = crate::slot::Tables::<u16>::new(&m);
         assert_eq!(format!("{tables:?}"), format!("{fresh_tables:?}"), "{at}");
-        if m.hubs.starts_with(&model.hubs) && m.once.len() == m.hubs.len() {
+        // As `Tables::regrouped` decides.
+        let all_once = |x: &super::SlotModel| {
+            x.once.len() == x.hubs.len() && x.once.iter().enumerate().all(|(i, &h)| h as usize == i)
+        };
+        let appends = m.hubs.starts_with(&model.hubs)
+            && all_once(&model)
+            && all_once(&m)
+            && m.symmetric.is_ok() == model.symmetric.is_ok();
+        if appends {
             APPENDED.set(APPENDED.get() + 1);
         }
         true
