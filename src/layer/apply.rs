@@ -4,7 +4,7 @@
 use smallvec::SmallVec;
 
 use super::{Content, Layer, LayerKind, Layers};
-use crate::model::{Graph, LabelId, NodeId, NodeNames, NodeTypeId, TypeSystem, Value};
+use crate::model::{grouped, Graph, LabelId, NodeId, NodeNames, NodeTypeId, TypeSystem, Value};
 
 /// A graph being built with its node names, which the nodes a layer adds extend.
 pub struct Named<'a> {
@@ -107,21 +107,9 @@ impl RegionMembers {
     /// The regions `cells` draws over the grid's `grid` cells: `cells[i]` the region of
     /// `grid[i]`, numbered in the order they first appear, `regions` of them.
     pub fn of(grid: &[NodeId], cells: &[Option<u32>], regions: usize) -> RegionMembers {
-        let mut start = vec![0u32; regions + 1];
-        for r in cells.iter().flatten() {
-            start[*r as usize + 1] += 1;
-        }
-        for r in 0..regions {
-            start[r + 1] += start[r];
-        }
-        let mut next = start.clone();
-        let mut members = vec![NodeId::from_index(0); start[regions] as usize];
-        for (&cell, region) in grid.iter().zip(cells) {
-            if let Some(r) = region {
-                members[next[*r as usize] as usize] = cell;
-                next[*r as usize] += 1;
-            }
-        }
+        let (start, members) = grouped(regions, || {
+            (grid.iter().zip(cells)).filter_map(|(&cell, region)| Some(((*region)?, cell)))
+        });
         RegionMembers { start, members }
     }
 

@@ -139,8 +139,8 @@ pub type SlotRun = (Counts, Option<StopReason>, u32);
 /// own regions' (see [`Regrouping`]). Both hold the file's grammar with the puzzle's, to
 /// be built when something reads its graph (a state written out).
 pub struct SlotEngine<'g> {
-    /// The rules; for a regrouped puzzle, its rule file's grammar (the puzzle's but for
-    /// the base graph, which `puzzle` builds when a state is written out).
+    /// The rules; for a regrouped or narrowed puzzle, its rule file's grammar (the
+    /// puzzle's but for the base graph, which `puzzle` builds when a state is written out).
     grammar: &'g Grammar,
     puzzle: Option<&'g PuzzleGrammar<'g>>,
     model: Arc<SlotModel>,
@@ -170,9 +170,9 @@ impl<'g> SlotEngine<'g> {
     }
 
     /// [`SlotEngine::new`] for `grammar` with a puzzle's layers added, reusing from
-    /// `base` (the engine of the same rule file) the tables its layers cannot change, or
-    /// its whole model where the layers only narrow the values placed, or all of it but
-    /// the hubs of the groups its layers add.
+    /// `base` (the engine of the same rule file) the tables its layers cannot change (a
+    /// puzzle whose layers only narrow the values placed or only add groups takes
+    /// [`SlotEngine::narrowed`] or [`SlotEngine::regrouped`] instead).
     pub fn reusing(grammar: &'g Grammar, base: &SlotEngine<'_>) -> Result<SlotEngine<'g>, Refusal> {
         SlotEngine::compiled(grammar, Some(&base.fixed))
     }
@@ -190,10 +190,7 @@ impl<'g> SlotEngine<'g> {
             self.width.clone(),
             self.conflict.clone(),
         );
-        Some(SlotEngine {
-            puzzle: Some(puzzle),
-            ..SlotEngine::beside(puzzle.file(), self, shared, removed)
-        })
+        Some(self.beside(puzzle, shared, removed))
     }
 
     /// The engine of `puzzle`, a puzzle line of this engine's rule file, when its layers
@@ -209,10 +206,7 @@ impl<'g> SlotEngine<'g> {
             Arc::default(),
         );
         let parts = (Arc::new(model), own.0, own.1);
-        Some(SlotEngine {
-            puzzle: Some(puzzle),
-            ..SlotEngine::beside(puzzle.file(), self, parts, Removed::new())
-        })
+        Some(self.beside(puzzle, parts, Removed::new()))
     }
 
     /// The grammar whose base graph states are written into: the puzzle's, built now if
@@ -221,23 +215,24 @@ impl<'g> SlotEngine<'g> {
         self.puzzle.map_or(self.grammar, |p| p.get())
     }
 
-    /// The engine of a puzzle of `base`'s rule file with the same slots and start values:
-    /// `model`, its tables and conflict graph, and `narrowed` taken from the candidates.
-    fn beside(
-        grammar: &'g Grammar,
-        base: &SlotEngine<'_>,
+    /// The engine of `puzzle`, of this engine's rule file, with the same slots and start
+    /// values: `model`, its tables and conflict graph, and `narrowed` taken from the
+    /// candidates.
+    fn beside<'p>(
+        &self,
+        puzzle: &'p PuzzleGrammar<'p>,
         (model, width, conflict): (Arc<SlotModel>, Arc<Width>, Arc<OnceLock<Conflict>>),
         narrowed: Removed,
-    ) -> SlotEngine<'g> {
+    ) -> SlotEngine<'p> {
         SlotEngine {
-            grammar,
-            puzzle: None,
+            grammar: puzzle.file(),
+            puzzle: Some(puzzle),
             model,
             width,
-            base_values: base.base_values.clone(),
-            cell_slots: base.cell_slots.clone(),
+            base_values: self.base_values.clone(),
+            cell_slots: self.cell_slots.clone(),
             conflict,
-            fixed: base.fixed.clone(),
+            fixed: self.fixed.clone(),
             // Only a rule file's own engine shares its model with puzzles.
             narrowing: None,
             regrouping: None,

@@ -15,8 +15,8 @@ use std::sync::Arc;
 
 use super::super::group::{Contents, Group};
 use super::super::model::SlotModel;
-use super::super::solver::grouped;
 use super::kept::Kept;
+use crate::model::grouped;
 
 /// The most partial choices of contents explored for one house: past it, its remainder
 /// is left out.

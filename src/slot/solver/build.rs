@@ -2,6 +2,7 @@
 //! from its rule file's tables, whose slots, values and groups it shares.
 
 use super::{SlotInfo, Tables, MAX_PEER_WORDS, TRACKED_ONCE, WORD_BITS};
+use crate::model::grouped;
 use crate::slot::mask::Mask;
 use crate::slot::model::{Hub, SlotModel, Slots};
 
@@ -326,27 +327,4 @@ fn low_bits(count: usize) -> u64 {
     } else {
         (1u64 << count) - 1
     }
-}
-
-/// Per row, the values `pairs` lists for it in the order listed: where each row starts
-/// (one more entry at the end) and the values, flat. What a vector per row would hold,
-/// without an allocation per row: a layered puzzle builds these tables anew.
-pub(in crate::slot) fn grouped<I>(rows: usize, pairs: impl Fn() -> I) -> (Vec<u32>, Vec<u32>)
-where
-    I: Iterator<Item = (u32, u32)>,
-{
-    let mut start = vec![0u32; rows + 1];
-    for (r, _) in pairs() {
-        start[r as usize + 1] += 1;
-    }
-    for r in 0..rows {
-        start[r + 1] += start[r];
-    }
-    let mut next = start.clone();
-    let mut values = vec![0u32; start[rows] as usize];
-    for (r, v) in pairs() {
-        values[next[r as usize] as usize] = v;
-        next[r as usize] += 1;
-    }
-    (start, values)
 }

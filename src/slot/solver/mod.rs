@@ -18,7 +18,6 @@ mod place;
 
 use super::group::{Group, GroupNac};
 use super::mask::Mask;
-pub(in crate::slot) use build::grouped;
 
 /// Slots in one word of a slot bitset (`u64`).
 pub const WORD_BITS: usize = u64::BITS as usize;
