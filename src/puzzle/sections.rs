@@ -5,6 +5,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use rustc_hash::FxHashMap;
+
 use crate::diag::{Diagnostic, Span};
 use crate::grammar::Grammar;
 use crate::layer::{Content, Layer, LayerKind, Layers};
@@ -81,19 +83,16 @@ impl<'g> Reader<'g> {
                 let tokens = self.cell_tokens(layer, text, at, whole)?;
                 let mut cells = Vec::with_capacity(tokens.len());
                 let mut names: Vec<String> = Vec::new();
+                let mut numbered: FxHashMap<&str, u32> = FxHashMap::default();
                 for &(span, token) in &tokens {
                     if token == "." {
                         cells.push(None);
                     } else if token.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-                        // Regions are few: looked up from the latest.
-                        let i = match names.iter().rposition(|n| n == token) {
-                            Some(i) => i,
-                            None => {
-                                names.push(token.to_string());
-                                names.len() - 1
-                            }
-                        };
-                        cells.push(Some(i as u32));
+                        let i = *numbered.entry(token).or_insert_with(|| {
+                            names.push(token.to_string());
+                            names.len() as u32 - 1
+                        });
+                        cells.push(Some(i));
                     } else {
                         return Err(Diagnostic::error(
                             span,
