@@ -8,14 +8,11 @@ use std::io::{self, BufWriter, Write};
 use clap::CommandFactory;
 
 use grafter::distributed::{read_hosts, stable_hash, Cluster, ClusterSpec, Worker};
-use grafter::{Config, Engine, Event, Givens, Layers};
+use grafter::{Config, Engine, Event, Layers, Source};
 
 use super::args::{Cli, SolveArgs};
 use super::signals::Interrupts;
-use super::{exit_code, read_source, run_one, Failure, Pieces, STOPPED};
-
-/// One puzzle to run: its number, its givens and its layers (`None`: the file's own).
-type Run = (usize, Option<Givens>, Option<Layers>);
+use super::{exit_code, read_source, run_one, Failure, Pieces, Run, STOPPED};
 
 /// Calls `f` with the engine for a puzzle's layers: the file's own, or one compiled for
 /// the puzzle line's.
@@ -29,13 +26,14 @@ fn on_engine<R>(engine: &Engine, layers: Option<&Layers>, f: impl FnOnce(&Engine
 /// How long a process waits for the others by default.
 const JOIN_TIMEOUT_SECS: u64 = 60;
 
-/// Runs `runs` (puzzle numbers and givens, checked) as one distributed run.
+/// Runs `runs` (of the puzzles file read, or the rule file's own puzzle) as one
+/// distributed run.
 pub fn solve(
     engine: &Engine,
     args: &SolveArgs,
     config: &Config,
     threads: usize,
-    runs: &[Run],
+    (puzzles, runs): (Option<&Source>, &[Run]),
     interrupts: Option<&Interrupts>,
 ) -> Result<u8, Failure> {
     let (Some(processes), Some(process), Some(hostfile)) =
@@ -72,9 +70,9 @@ pub fn solve(
     };
     Ok(cluster.run(|worker| {
         let result = if grafter::distributed::side_by_side(runs.len(), worker.workers) {
-            side_by_side(worker, engine, args, &config, runs)
+            side_by_side(worker, engine, args, &config, (puzzles, runs))
         } else {
-            one_by_one(worker, engine, args, &config, runs)
+            one_by_one(worker, engine, args, &config, (puzzles, runs))
         };
         if !worker.writes_output() {
             return 0;
@@ -121,9 +119,8 @@ fn one_by_one(
     engine: &Engine,
     args: &SolveArgs,
     config: &Config,
-    runs: &[Run],
+    (puzzles, runs): (Option<&Source>, &[Run]),
 ) -> Result<bool, Failure> {
-    let many = args.puzzles.is_some();
     let stdout = io::stdout();
     // Only worker 0 takes stdout: another worker of its process must not wait for it.
     let mut out = worker
@@ -134,7 +131,7 @@ fn one_by_one(
     for (number, givens, layers) in runs {
         let report = on_engine(engine, layers.as_ref(), |engine| {
             if let Some(out) = out.as_mut().filter(|_| failure.is_none()) {
-                match run_one(engine, args, config, many, *number, givens.as_ref(), out) {
+                match run_one(engine, args, config, puzzles, *number, givens.as_ref(), out) {
                     Ok(report) => Some(report),
                     Err(f) => {
                         super::stop_runs(config);
@@ -172,9 +169,8 @@ fn side_by_side(
     engine: &Engine,
     args: &SolveArgs,
     config: &Config,
-    runs: &[Run],
+    (puzzles, runs): (Option<&Source>, &[Run]),
 ) -> Result<bool, Failure> {
-    let many = args.puzzles.is_some();
     let stdout = io::stdout();
     let mut out = worker
         .writes_output()
@@ -198,7 +194,7 @@ fn side_by_side(
                     engine,
                     args,
                     config,
-                    many,
+                    puzzles,
                     *number,
                     givens.as_ref(),
                     &mut pieces,

@@ -4,10 +4,10 @@
 use std::io::{self, Write};
 
 use grafter::picture::{self, Lts, Panel};
-use grafter::{Config, Engine, Expand, Givens, Graph, Layers, Report};
+use grafter::{Config, Engine, Expand, Givens, Graph, Report, Source};
 
 use crate::args::{DrawArgs, DrawFormat, ExpandArg, SolveArgs};
-use crate::{load, load_puzzles, to_stderr, Failure, STOPPED};
+use crate::{load, load_puzzles, to_stderr, Failure, Run, STOPPED};
 
 /// States recorded by default: few enough for a picture to read, enough for a file.
 const PICTURE_STATES: u64 = 200;
@@ -31,7 +31,7 @@ pub fn draw(args: &DrawArgs) -> Result<u8, Failure> {
         }
         Some(path) => {
             let n = args.puzzle.unwrap_or(1);
-            let puzzles = load_puzzles(&engine, path, 1)?;
+            let (source, puzzles) = load_puzzles(&engine, path)?;
             let count = puzzles.len();
             let Some(p) = puzzles.into_iter().nth((n - 1) as usize) else {
                 return Err(Failure::BadInput(format!(
@@ -40,16 +40,27 @@ pub fn draw(args: &DrawArgs) -> Result<u8, Failure> {
                     if count == 1 { "" } else { "s" }
                 )));
             };
-            (Some(p.givens), Some(p.layers), format!("puzzle {n}"))
+            (
+                Some((source, p.givens)),
+                Some(p.layers),
+                format!("puzzle {n}"),
+            )
         }
     };
     // A puzzle line's layers give it a grammar, and an engine, of its own; without a
-    // puzzle line the file's own puzzle is drawn, its own layer content included.
+    // puzzle line the file's own puzzle is drawn, its own layer content included. Only
+    // the puzzle drawn has its givens checked.
+    let drawn = |engine: &Engine| {
+        if let Some((source, givens)) = &givens {
+            if let Err(d) = engine.check_givens(Some(givens)) {
+                return Err(Failure::BadInput(source.render(&d)));
+            }
+        }
+        draw_one(args, engine, givens.as_ref().map(|(_, g)| g), &what)
+    };
     match layers {
-        None => draw_one(args, &engine, None, &what),
-        Some(layers) => engine.with_layers(&layers, |engine| {
-            draw_one(args, engine, givens.as_ref(), &what)
-        }),
+        None => drawn(&engine),
+        Some(layers) => engine.with_layers(&layers, drawn),
     }
 }
 
@@ -173,14 +184,17 @@ fn draw_space(
 
 /// `grafter solve --format svg`: every run's solutions drawn (the first [`MAX_BOARDS`]),
 /// each puzzle's summary below them, one SVG document at the end. Runs go one after the
-/// other, each with every thread.
+/// other, each with every thread; a run's givens that clash (reported in `puzzles`, or
+/// the rule file for its own puzzle) stop them.
 pub fn solve_svg(
     engine: &Engine,
     args: &SolveArgs,
     config: &Config,
-    runs: &[(usize, Option<Givens>, Option<Layers>)],
+    puzzles: Option<&Source>,
+    runs: &[Run],
 ) -> Result<bool, Failure> {
     let grammar = engine.grammar();
+    let givens_source = puzzles.unwrap_or(&grammar.source);
     let config = Config {
         threads: args.threads(),
         ..*config
@@ -210,7 +224,7 @@ pub fn solve_svg(
             };
             engine
                 .solve(givens.as_ref(), &config, Some(&mut draw))
-                .map_err(|d| Failure::BadInput(grammar.source.render(&d)))
+                .map_err(|d| Failure::BadInput(givens_source.render(&d)))
         };
         let report = match layers {
             None => run(engine),

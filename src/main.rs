@@ -107,6 +107,10 @@ fn to_stderr(text: &str) {
     let _ = io::stderr().lock().write_all(text.as_bytes());
 }
 
+/// One run of `grafter solve`: the puzzle's number, its givens and its layers (`None`:
+/// the rule file's own start block and layer contents).
+type Run = (usize, Option<Givens>, Option<Layers>);
+
 enum Failure {
     /// Rendered diagnostics.
     BadInput(String),
@@ -312,28 +316,43 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
     let interrupts = Interrupts::install().ok();
     let mut config = args.config(interrupts.as_ref().map(|i| i.stop));
     let threads = args.threads();
-    // Every puzzle is read and its givens checked before anything is solved, so bad
-    // input stops the run before partial output.
+    // Every puzzle line is read, its layers checked, before anything is solved: a line
+    // that does not read stops the run before any output. Givens are checked as each
+    // puzzle's run starts, on the engine it is solved with (a puzzle with layers may build
+    // its own, and building it twice, once to check, doubled such a batch's time): a
+    // clash stops the batch there, after the output of the puzzles before it.
     // A puzzle line's layers (`None`: the file's own puzzle, its start block and layers).
-    let runs: Vec<(usize, Option<Givens>, Option<Layers>)> = match &args.puzzles {
+    let (puzzles, runs): (Option<Source>, Vec<Run>) = match &args.puzzles {
         None => {
             if let Err(d) = engine.check_givens(None) {
                 return Err(Failure::BadInput(render(&grammar.source, &d)));
             }
-            vec![(1, None, None)]
+            (None, vec![(1, None, None)])
         }
-        Some(path) => load_puzzles(&engine, path, threads)?
-            .into_iter()
-            .map(|p| (p.number, Some(p.givens), Some(p.layers)))
-            .collect(),
+        Some(path) => {
+            let (source, puzzles) = load_puzzles(&engine, path)?;
+            let runs = puzzles
+                .into_iter()
+                .map(|p| (p.number, Some(p.givens), Some(p.layers)))
+                .collect();
+            (Some(source), runs)
+        }
     };
+    let puzzles = puzzles.as_ref();
     #[cfg(feature = "distributed")]
     if args.processes.is_some() {
         let interrupts = interrupts.as_ref();
-        return cluster_cli::solve(&engine, args, &config, threads, &runs, interrupts);
+        return cluster_cli::solve(
+            &engine,
+            args,
+            &config,
+            threads,
+            (puzzles, &runs),
+            interrupts,
+        );
     }
     if let Format::Svg = args.format {
-        let stopped = draw::solve_svg(&engine, args, &config, &runs)?;
+        let stopped = draw::solve_svg(&engine, args, &config, puzzles, &runs)?;
         if let Some(status) = interrupts.as_ref().and_then(Interrupts::status) {
             return Ok(status);
         }
@@ -355,7 +374,6 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let mut stopped = false;
-    let many = args.puzzles.is_some();
     let mut failure = None;
     // Set when the output ends early (a write failed, or a run did): the runs this stops
     // say nothing of it.
@@ -379,7 +397,7 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
                     engine,
                     args,
                     config,
-                    many,
+                    puzzles,
                     *number,
                     givens.as_ref(),
                     &mut pieces,
@@ -474,12 +492,14 @@ impl Write for Pieces<'_> {
     }
 }
 
-/// Solves one puzzle and writes its solutions and summary (or its count) to `out`.
+/// Solves one puzzle and writes its solutions and summary (or its count) to `out`. A
+/// puzzle of the file `puzzles` (`None`: the rule file's own) is numbered in the output,
+/// and its givens' clash is reported there.
 fn run_one(
     engine: &Engine,
     args: &SolveArgs,
     config: &Config,
-    many: bool,
+    puzzles: Option<&Source>,
     number: usize,
     givens: Option<&Givens>,
     out: &mut dyn Write,
@@ -487,6 +507,7 @@ fn run_one(
     // Read when a solution or a message is written: a regrouped or narrowed puzzle's
     // grammar is built then, so counting never builds it.
     let grammar = || engine.grammar();
+    let many = puzzles.is_some();
     let mut found = 0u64;
     let mut io_error: Option<io::Error> = None;
     let mut flushed = Instant::now();
@@ -533,7 +554,7 @@ fn run_one(
         if args.count { None } else { Some(&mut print) };
     let report = engine
         .solve(givens, config, sink)
-        .map_err(|d| Failure::BadInput(render(&grammar().source, &d)))?;
+        .map_err(|d| Failure::BadInput(render(puzzles.unwrap_or(&grammar().source), &d)))?;
     if let Some(e) = io_error {
         return Err(Failure::Io(e));
     }
@@ -569,13 +590,25 @@ fn run_one(
     Ok(report)
 }
 
-/// Reads the puzzles of `path` for `engine`'s grammar, every line checked before any is
-/// solved.
-fn load_puzzles(engine: &Engine, path: &Path, threads: usize) -> Result<Vec<Puzzle>, Failure> {
+/// Reads the puzzles of `path` for `engine`'s grammar, every line and its layers read and
+/// checked before any is solved. Their givens are not checked here: that needs each
+/// puzzle's engine, which a puzzle with layers may have to build on its own (see
+/// [`check_all_givens`]).
+fn load_puzzles(engine: &Engine, path: &Path) -> Result<(Source, Vec<Puzzle>), Failure> {
     let source = read_source(path)?;
     let puzzles = read_puzzles(engine.grammar(), &source)
         .map_err(|ds| Failure::BadInput(render_all(&source, &ds)))?;
-    // Clashing givens, checked on every thread; reported in puzzle order.
+    Ok((source, puzzles))
+}
+
+/// Checks every puzzle's givens for clashes, on every thread, reported in puzzle order:
+/// for a command that reads puzzles without layers, whose engine is the file's.
+fn check_all_givens(
+    engine: &Engine,
+    source: &Source,
+    puzzles: &[Puzzle],
+    threads: usize,
+) -> Result<(), Failure> {
     let chunk = chunk_size(puzzles.len(), threads);
     let mut clashes: Vec<Diagnostic> = Vec::new();
     ordered_jobs(
@@ -597,9 +630,9 @@ fn load_puzzles(engine: &Engine, path: &Path, threads: usize) -> Result<Vec<Puzz
         },
     );
     if !clashes.is_empty() {
-        return Err(Failure::BadInput(render_all(&source, &clashes)));
+        return Err(Failure::BadInput(render_all(source, &clashes)));
     }
-    Ok(puzzles)
+    Ok(())
 }
 
 fn heuristics(args: &HeuristicsArgs) -> Result<u8, Failure> {
@@ -613,7 +646,7 @@ fn heuristics(args: &HeuristicsArgs) -> Result<u8, Failure> {
     }
     let grammar = load(&args.file)?;
     let engine = Engine::new(&grammar);
-    let puzzles = load_puzzles(&engine, &args.puzzles, 1)?;
+    let (source, puzzles) = load_puzzles(&engine, &args.puzzles)?;
     if let Some(p) = puzzles.iter().find(|p| !p.layers.is_empty()) {
         return Err(Failure::BadInput(format!(
             "{}:{}:1: error: puzzle {} carries layers, and `grafter heuristics` runs one compiled grammar over every puzzle: expected puzzles without layers (`grafter solve` reads layers)\n",
@@ -622,6 +655,7 @@ fn heuristics(args: &HeuristicsArgs) -> Result<u8, Failure> {
             p.number
         )));
     }
+    check_all_givens(&engine, &source, &puzzles, 1)?;
     let puzzles: Vec<Givens> = puzzles.into_iter().map(|p| p.givens).collect();
     let list = seed_heuristics(args.restarts, args.seed);
     let tallies = compare(&engine, &puzzles, &list)

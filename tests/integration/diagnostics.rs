@@ -103,6 +103,47 @@ fn givens_that_clash_in_a_puzzle_line() {
     assert_diagnostic(&run, &f, 2, 3, &["clashes with"]);
 }
 
+/// A clash that only the puzzle's own cages make is found as its run starts, on the engine
+/// it is solved with: the puzzles before it are solved and printed, nothing after it.
+#[test]
+fn givens_that_clash_in_a_later_puzzle_line() {
+    let file = format!("{BAD}/killer-clash.txt");
+    for threads in ["1", "2"] {
+        let args = ["--puzzles", &file, "--threads", threads];
+        let run = grafter([&["solve", "rules/killer-4x4.graft", "--count"][..], &args].concat());
+        assert_diagnostic(
+            &run,
+            &file,
+            4,
+            10,
+            &["given `1` at r3c2 clashes with `1` at r2c1"],
+        );
+        // Puzzle 1 is the first of tests/fixtures/layers/killer-4x4.txt: 2 solutions.
+        assert_eq!(run.stdout, "2\n", "threads {threads}");
+        let svg = grafter(
+            [
+                &["solve", "rules/killer-4x4.graft", "--format", "svg"][..],
+                &args,
+            ]
+            .concat(),
+        );
+        assert_diagnostic(&svg, &file, 4, 10, &["clashes with"]);
+    }
+    // `grafter draw` checks the puzzle it draws, and only that one.
+    let draw = [
+        "draw",
+        "rules/killer-4x4.graft",
+        "--puzzles",
+        &file,
+        "--puzzle",
+    ];
+    let run = grafter([&draw[..], &["2"]].concat());
+    assert_diagnostic(&run, &file, 4, 10, &["clashes with"]);
+    let run = grafter([&draw[..], &["3"]].concat());
+    run.expect_code(0);
+    assert!(run.stdout.starts_with("<svg"), "{}", run.stdout);
+}
+
 #[test]
 fn puzzle_line_of_the_wrong_length() {
     let (f, run) = solve_with("rules/sudoku-4x4.graft", "short.txt");
