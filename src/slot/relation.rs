@@ -45,9 +45,17 @@ pub fn factors<'a>(
     })
 }
 
-/// The groups of slots when `pairs` (each pair once; a slot blocking itself aside) is
+/// The groups of slots when `pairs` (sorted, each pair once; a slot blocking itself aside) is
 /// exactly "distinct members of the same group", each group of two or more, in slot order.
 pub fn cliques(pairs: &[(u32, u32)]) -> Option<Vec<Vec<u32>>> {
+    // A relation of cliques is symmetric: most that are not (a bar to the right-hand
+    // neighbour, an arrow) fail here, before anything is allocated.
+    if pairs
+        .iter()
+        .any(|&(a, b)| a != b && pairs.binary_search(&(b, a)).is_err())
+    {
+        return None;
+    }
     let distinct: Vec<(u32, u32)> = pairs.iter().copied().filter(|(a, b)| a != b).collect();
     let mut slots: Vec<u32> = distinct.iter().flat_map(|&(a, b)| [a, b]).collect();
     slots.sort_unstable();

@@ -1,5 +1,5 @@
-//! What a puzzle's layers cannot change, compiled once per rule file: NAC tables, and
-//! the instances of rules whose left side no layer reaches.
+//! What a puzzle's layers cannot change, compiled once per rule file: NAC tables, the
+//! instances of rules whose left side no layer reaches, the matches of NAC structures.
 //!
 //! A batch of layered puzzles (a killer's cages and sums) compiles the slot engine anew
 //! for each puzzle, since the layers add structure the NACs may read. But a NAC whose
@@ -8,7 +8,9 @@
 //! every puzzle's graph: a layer's nodes come after the base graph's, so base node ids
 //! hold. Its effect on the model (tables, hubs, narrowed values) is then recorded when
 //! the rule file compiles, and replayed for each puzzle instead of matched again. So are
-//! the instances of a rule whose left side and value no layer can reach.
+//! the instances of a rule whose left side and value no layer can reach, and the matches
+//! of a NAC's structure that a layer reaches only through values its conditions read (a
+//! consecutive bar): the NAC is compiled per puzzle, over the rule file's matches.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -24,6 +26,7 @@ use super::super::model::{Hub, SlotModel, Slots};
 use super::super::shared_ground::GroundCache;
 use super::instances::Instances;
 use super::kept::Kept;
+use super::tuples::ByLeftSide;
 
 /// What compiling one NAC added to the model.
 #[derive(Clone, Debug)]
@@ -47,6 +50,9 @@ pub struct FixedNacs {
     /// Per rule, the instances of a left side no layer reaches (shared, not copied, by
     /// every puzzle's compilation).
     instances: HashMap<usize, Arc<Instances>>,
+    /// Per NAC a layer reaches only through the values its conditions read (a bar, a
+    /// dot), the matches of its structure, alike on every puzzle's graph.
+    matches: HashMap<(usize, usize), Arc<ByLeftSide>>,
     /// What NAC conditions say of unchanging values, for the NACs a layer reaches.
     pub(super) verdicts: Verdicts,
     /// Per rule, its NACs over a group: the analysis that finds them reads the rules, the
@@ -124,6 +130,7 @@ impl FixedNacs {
             slots: model.slots.clone(),
             effects: HashMap::new(),
             instances: HashMap::new(),
+            matches: HashMap::new(),
             verdicts: Verdicts::default(),
             group_nacs: None,
             hub_ends: Vec::new(),
@@ -156,6 +163,22 @@ impl FixedNacs {
     /// Rule `ri`'s instances, when kept.
     pub(super) fn instances(&self, ri: usize) -> Option<&Arc<Instances>> {
         self.instances.get(&ri)
+    }
+
+    /// How many NACs' structure matches are kept.
+    #[cfg(test)]
+    pub(super) fn kept_matches(&self) -> usize {
+        self.matches.len()
+    }
+
+    /// Keeps the matches of NAC `key`'s structure, which no layer can change.
+    pub(super) fn keep_matches(&mut self, key: (usize, usize), matches: Arc<ByLeftSide>) {
+        self.matches.insert(key, matches);
+    }
+
+    /// The matches of NAC `key`'s structure, when kept.
+    pub(super) fn matches(&self, key: (usize, usize)) -> Option<&Arc<ByLeftSide>> {
+        self.matches.get(&key)
     }
 
     /// Records what NAC `nac` of rule `rule` added to `model` since `mark`, and narrows

@@ -2,6 +2,7 @@
 //! tuple of the unchanging attributes its conditions read.
 
 use std::collections::hash_map::Entry;
+use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
@@ -68,8 +69,14 @@ impl RuleCompiler<'_> {
             } else if !self.compiled_as_star(model, host, nac, instances) {
                 // The reason names the rule, as every refusal of a rule does: a file with
                 // many rules says which one fell back.
-                let verdicts = verdicts.as_ref().map(|v| (v, (ri, i)));
-                self.compile_nac(model, (host, index), nac, instances, verdicts)
+                let kept = KeptForNac {
+                    key: (ri, i),
+                    verdicts: verdicts.as_ref(),
+                    vocabulary,
+                    reuse,
+                    record: record.as_deref_mut(),
+                };
+                self.compile_nac(model, (host, index), nac, instances, kept)
                     .map_err(|mut refusal| {
                         refusal.reason = format!("rule `{}`: {}", self.r.name, refusal.reason);
                         refusal
@@ -132,7 +139,7 @@ impl RuleCompiler<'_> {
         (host, index): (&Graph, &HostIndex),
         nac: &Pattern,
         instances: &Instances,
-        verdicts: Option<(&Verdicts, (usize, usize))>,
+        kept: KeptForNac,
     ) -> Result<(), Refusal> {
         let (g, r, c, attr) = (self.g, self.r, self.c, self.attr);
         let types = &g.types;
@@ -142,7 +149,7 @@ impl RuleCompiler<'_> {
         // Conditions on the witness's value, the parameter or the left side make the
         // tables; the rest is the NAC's static structure.
         let mut witness: Option<(VarId, AttrId)> = None;
-        let mut dyn_conds = Vec::new();
+        let mut dyn_conds: SmallVec<[&Expr; 4]> = SmallVec::new();
         let mut static_conds = Vec::new();
         for e in &nac.conds {
             let reads_lhs = {
@@ -172,7 +179,7 @@ impl RuleCompiler<'_> {
                         "a NAC condition that compares a changing attribute may read only that one changing attribute, of one NAC node, besides the parameter, constants and unchanging attributes",
                     );
                 }
-                dyn_conds.push(e.clone());
+                dyn_conds.push(e);
             } else {
                 static_conds.push(e.clone());
             }
@@ -198,13 +205,22 @@ impl RuleCompiler<'_> {
             span: nac.span,
         };
         let lhs_len = nac.bound as usize;
-        // NAC matches (their own nodes) per static left-side match.
-        let index = index.get_or_init(|| GraphIndex::new(types, host, &[]));
-        let Some(matches) = matches_by_left_side(
-            &Matcher::new(types, host, &[]).with_index(index),
-            &structure,
-            lhs_len,
-        ) else {
+        // NAC matches (their own nodes) per static left-side match: the rule file's, where
+        // no layer can change the structure (a bar's neighbours).
+        let unchanging = kept
+            .vocabulary
+            .is_some_and(|v| v.pattern_free(g, &structure));
+        let listed = kept
+            .reuse
+            .filter(|_| unchanging)
+            .and_then(|f| f.matches(kept.key))
+            .cloned()
+            .or_else(|| {
+                let index = index.get_or_init(|| GraphIndex::new(types, host, &[]));
+                let m = Matcher::new(types, host, &[]).with_index(index);
+                matches_by_left_side(&m, &structure, lhs_len).map(Arc::new)
+            });
+        let Some(matches) = listed else {
             return not_slot(
                 nac.span,
                 format!(
@@ -212,6 +228,9 @@ impl RuleCompiler<'_> {
                 ),
             );
         };
+        if let Some(record) = kept.record.filter(|_| unchanging) {
+            record.keep_matches(kept.key, matches.clone());
+        }
         // A NAC over a node whose existence changes (a cell that may be deleted, or the
         // stand-in of a node not yet created) tests emptiness, not a value.
         if let Some(rep) = &model.replaced {
@@ -266,9 +285,13 @@ impl RuleCompiler<'_> {
         let mut parts = Parts::new(d);
         // Per left-side binding: the parts its matches fall into, each with whether one
         // of those matches has a witness that is a slot (an index into `reach_lists`).
-        let mut reached: FxHashMap<&[NodeId], usize> = FxHashMap::default();
-        let mut reach_lists: Vec<Vec<(usize, bool)>> = Vec::new();
-        let mut witnesses_of: FxHashMap<u32, Vec<NodeId>> = FxHashMap::default();
+        // Sized for a binding per slot, the most common case (a cell per instance).
+        let bindings = model.slots.len();
+        let mut reached: FxHashMap<&[NodeId], usize> =
+            FxHashMap::with_capacity_and_hasher(bindings, Default::default());
+        let mut reach_lists: Vec<SmallVec<[(usize, bool); 2]>> = Vec::with_capacity(bindings);
+        let mut witnesses_of: FxHashMap<u32, SmallVec<[NodeId; 4]>> =
+            FxHashMap::with_capacity_and_hasher(bindings, Default::default());
         // (parameters, the left side's unchanging attributes read, part): on the stack.
         type Key = (SmallVec<[Value; 2]>, SmallVec<[Value; 2]>, usize);
         let mut judged: FxHashMap<Key, (u128, bool)> = FxHashMap::default();
@@ -294,7 +317,8 @@ impl RuleCompiler<'_> {
                     let found = matches.get(&i.binding[..]);
                     if let Some((wv, _)) = witness {
                         // The hub model needs the witnesses to depend only on the cell.
-                        let mut ws: Vec<NodeId> = found.clone().map(|t| t[wv.index()]).collect();
+                        let mut ws: SmallVec<[NodeId; 4]> =
+                            found.clone().map(|t| t[wv.index()]).collect();
                         ws.sort_unstable();
                         ws.dedup();
                         let differs = match witnesses_of.entry(s) {
@@ -314,7 +338,7 @@ impl RuleCompiler<'_> {
                             );
                         }
                     }
-                    let mut these: Vec<(usize, bool)> = Vec::new();
+                    let mut these: SmallVec<[(usize, bool); 2]> = SmallVec::new();
                     for t in found {
                         let p = parts.add(&reads[..match_reads], host, t);
                         let slot = witness.is_some_and(|(wv, wa)| {
@@ -345,10 +369,11 @@ impl RuleCompiler<'_> {
                         }
                         (ys, holds(params, &statics, Value::None))
                     };
-                    match verdicts {
-                        Some((v, nac)) => {
-                            v.get_or((nac, SmallVec::from_slice(params), statics.clone()), judge)
-                        }
+                    match kept.verdicts {
+                        Some(v) => v.get_or(
+                            (kept.key, SmallVec::from_slice(params), statics.clone()),
+                            judge,
+                        ),
                         None => judge(),
                     }
                 };
@@ -445,6 +470,18 @@ impl RuleCompiler<'_> {
         }
         Ok(())
     }
+}
+
+/// What a puzzle's compilation of one NAC takes from its rule file's, and what the rule
+/// file's records for its puzzles: the verdicts of its conditions, and the matches of its
+/// structure where no layer can change them.
+struct KeptForNac<'a> {
+    /// (rule, NAC).
+    key: (usize, usize),
+    verdicts: Option<&'a Verdicts>,
+    vocabulary: Option<&'a LayerVocabulary>,
+    reuse: Option<&'a FixedNacs>,
+    record: Option<&'a mut FixedNacs>,
 }
 
 /// The matches of a NAC's structure, split by the unchanging attributes of the cell and of

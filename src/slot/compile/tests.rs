@@ -181,13 +181,13 @@ const KILLER_BATCH: &str = include_str!("../../../tests/fixtures/layers/killer-4
 /// Compiles every puzzle of `batch` (each line its own layers) for the rule file `rules`
 /// twice, from scratch and with the NACs its layers cannot reach replayed from the rule
 /// file's record, and asserts the two models alike: the same slots, values, hubs, tables
-/// and groups, each slot filled by the same rule. Returns how many NACs and rules'
-/// instances the record holds.
+/// and groups, each slot filled by the same rule. Returns how many NACs, rules' instances
+/// and NAC structures' matches the record holds.
 fn assert_replay_gives_the_model_compiled_from_scratch(
     name: &str,
     rules: &str,
     batch: &str,
-) -> (usize, usize) {
+) -> (usize, usize, usize) {
     let g = load_str(name, rules).expect("the rule file loads");
     let (_, fixed) = super::compile_reusing(&g, None).expect("the rules fill slots");
     let source = crate::diag::Source::new("batch.txt", batch.to_string());
@@ -207,7 +207,7 @@ fn assert_replay_gives_the_model_compiled_from_scratch(
             p.number
         );
     }
-    (fixed.len(), fixed.kept_instances())
+    (fixed.len(), fixed.kept_instances(), fixed.kept_matches())
 }
 
 /// A puzzle's model compiled with the NACs its layers cannot reach replayed from the rule
@@ -222,7 +222,7 @@ fn replayed_nacs_give_the_model_compiled_from_scratch() {
     );
     // The row, column and box NAC is the one no layer reaches; the cage NACs are not.
     // The left side (`c: Cell { val == none }`) is reached by no layer either.
-    assert_eq!(fixed, (1, 1));
+    assert_eq!(fixed, (1, 1, 0));
     // A layer reaching the left side: parity marks read by the cell's condition.
     let fixed = assert_replay_gives_the_model_compiled_from_scratch(
         "even-odd-6x6.graft",
@@ -230,6 +230,7 @@ fn replayed_nacs_give_the_model_compiled_from_scratch() {
         include_str!("../../../tests/fixtures/layers/even-odd-6x6.txt"),
     );
     assert_eq!(fixed.1, 0);
+
     // A layer reaching the one NAC (regions are groups like rows): nothing replayed
     // but the instances.
     let fixed = assert_replay_gives_the_model_compiled_from_scratch(
@@ -237,7 +238,15 @@ fn replayed_nacs_give_the_model_compiled_from_scratch() {
         include_str!("../../../rules/jigsaw-6x6.graft"),
         include_str!("../../../tests/fixtures/layers/jigsaw-6x6.txt"),
     );
-    assert_eq!(fixed, (0, 1));
+    assert_eq!(fixed, (0, 1, 0));
+    // Lines add the edges the thermometer NACs follow: their structures' matches differ
+    // from puzzle to puzzle, and none is kept.
+    let fixed = assert_replay_gives_the_model_compiled_from_scratch(
+        "thermo-4x4.graft",
+        include_str!("../../../tests/fixtures/layers/thermo-4x4.graft"),
+        include_str!("../../../tests/fixtures/layers/thermo-4x4.txt"),
+    );
+    assert_eq!(fixed, (1, 1, 0));
 }
 
 /// The solutions of each puzzle of `batch` on the slot engine, as the general matcher
@@ -343,7 +352,9 @@ fn consecutive_bars_on_nac_nodes_compile_to_tables_per_bar() {
         .collect();
     assert_slot_agrees_with_graph("consecutive-4x4.graft", &rules, &batch, Expand::All);
     // The bars are a layer: the four bar NACs compile per puzzle, the row and column NAC
-    // once per file.
+    // once per file. The bar NACs' structures (a cell and its neighbour) no layer
+    // changes: each puzzle compiles them over the matches the rule file's compilation
+    // kept.
     let batch: String = CONSECUTIVE_BARS
         .iter()
         .map(|bars| format!("{empty}| {bars}\n"))
@@ -353,7 +364,7 @@ fn consecutive_bars_on_nac_nodes_compile_to_tables_per_bar() {
         &rules,
         &batch,
     );
-    assert_eq!(fixed, (1, 1));
+    assert_eq!(fixed, (1, 1, 4));
 }
 
 /// The Skyscraper rules of `rules/` with heights `values`, the clues and the empty plots
