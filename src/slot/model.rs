@@ -6,10 +6,10 @@ use crate::analysis::{Refusal, RefusalKind};
 use crate::diag::Span;
 use crate::grammar::Grammar;
 use crate::matcher::CompiledCondition;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use smallvec::SmallVec;
 
-use crate::model::{AttrId, NodeId, NodeTypeId, Value};
+use crate::model::{grouped, AttrId, NodeId, NodeTypeId, Value};
 use crate::rule::Condition;
 
 use super::forbid::SlotForbids;
@@ -82,6 +82,17 @@ pub struct SlotModel {
     pub groups: Vec<Group>,
     /// The `forbid` patterns' instances, when the file has any.
     pub forbids: Option<SlotForbids>,
+}
+
+/// What decides whether the blocking between two slots is symmetric: the tables of the
+/// hubs that relate them one way (`ab`: the first slot reads, the second writes) and the
+/// other (`ba`), those of the self-symmetric hubs they share, and the values each allows.
+#[derive(PartialEq, Eq, Hash)]
+struct PairKey {
+    ab: SmallVec<[u32; 2]>,
+    ba: SmallVec<[u32; 2]>,
+    shared: SmallVec<[u32; 2]>,
+    allowed: (u128, u128),
 }
 
 impl SlotModel {
@@ -289,58 +300,81 @@ impl SlotModel {
         if other.is_empty() {
             return Ok(());
         }
-        let mut blocks = PairRows::new(self.d);
+        // Every (reader, writer, table) the other hubs hold, grouped by unordered pair in
+        // a fixed order, so that the refusal names the same pair on every run.
+        let mut arcs: Vec<(u32, u32, u32, u32)> = Vec::new();
         for hub in &other {
-            let table = &self.tables[hub.table as usize];
             for &r in &hub.readers {
                 for &w in hub.writers.iter().filter(|&&w| w != r) {
-                    blocks.or((r, w), table);
-                    blocks.or((w, r), &[]);
+                    arcs.push((r.min(w), r.max(w), r, hub.table));
                 }
             }
         }
-        let mut sym_of: Vec<Vec<u32>> = vec![Vec::new(); self.slots.len()];
-        for (h, hub) in sym.iter().enumerate() {
-            for &s in &hub.writers {
-                sym_of[s as usize].push(h as u32);
+        arcs.sort_unstable();
+        arcs.dedup();
+        // The self-symmetric hubs each slot writes, in hub order.
+        let (sym_start, sym_of) = grouped(self.slots.len(), || {
+            sym.iter()
+                .enumerate()
+                .flat_map(|(h, hub)| hub.writers.iter().map(move |&s| (s, h as u32)))
+        });
+        let sym_of =
+            |s: u32| &sym_of[sym_start[s as usize] as usize..sym_start[s as usize + 1] as usize];
+        let d = self.d;
+        // Per direction, the union of the tables of the hubs that relate the pair: row y
+        // of (a, b) holds the values x in a that y in b blocks. Column y of (b, a): the
+        // values x in a that block y in b, set bit by bit from the rows (tables are
+        // sparse), not read a bit per row for each y.
+        let (mut ab, mut ba, mut columns) = (vec![0u128; d], vec![0u128; d], vec![0u128; d]);
+        let or = |rows: &mut [u128], table: u32| {
+            for (row, t) in rows.iter_mut().zip(&self.tables[table as usize]) {
+                *row |= t;
             }
-        }
-        let pairs: Vec<(u32, u32)> = blocks.index.keys().copied().collect();
-        for (a, b) in pairs {
-            let (ha, hb) = (&sym_of[a as usize], &sym_of[b as usize]);
-            for &h in ha.iter().filter(|h| hb.contains(h)) {
-                blocks.or((a, b), &self.tables[sym[h as usize].table as usize]);
+        };
+        // The pairs found symmetric, by what decides it: the tables of each direction and
+        // the values each slot allows. Most pairs repeat one of a few (a bar or none
+        // between neighbours of one row), compared once.
+        let mut symmetric: FxHashSet<PairKey> = FxHashSet::default();
+        for pair in arcs.chunk_by(|p, q| (p.0, p.1) == (q.0, q.1)) {
+            let (a, b) = (pair[0].0, pair[0].1);
+            let (in_a, in_b) = (self.allowed[a as usize], self.allowed[b as usize]);
+            let mut key = PairKey {
+                ab: SmallVec::new(),
+                ba: SmallVec::new(),
+                shared: SmallVec::new(),
+                allowed: (in_a, in_b),
+            };
+            for &(_, _, r, table) in pair {
+                if r == a { &mut key.ab } else { &mut key.ba }.push(table);
             }
-        }
-        // Each unordered pair of slots once (both directions are compared at once), in a
-        // fixed order, so that the refusal names the same pair on every run.
-        let mut keys: Vec<(u32, u32)> = blocks
-            .index
-            .keys()
-            .map(|&(a, b)| (a.min(b), a.max(b)))
-            .collect();
-        keys.sort_unstable();
-        keys.dedup();
-        // Column y of (b, a): the values x in a that block y in b, set bit by bit from
-        // the rows (tables are sparse), not read a bit per row for each y.
-        let mut columns = vec![0u128; self.d];
-        for (a, b) in keys {
+            // A self-symmetric hub both slots write relates them both ways.
+            for &h in sym_of(a).iter().filter(|h| sym_of(b).contains(h)) {
+                key.shared.push(sym[h as usize].table);
+            }
+            if symmetric.contains(&key) {
+                continue;
+            }
+            ab.fill(0);
+            ba.fill(0);
+            for &t in key.ab.iter().chain(&key.shared) {
+                or(&mut ab, t);
+            }
+            for &t in key.ba.iter().chain(&key.shared) {
+                or(&mut ba, t);
+            }
             // A placement is (slot, value); "x in a is blocked by y in b" is bit x of row y
             // of (a, b), "y in b is blocked by x in a" bit y of row x of (b, a). Row y of
             // the first, over the values a allows, must equal column y of the second.
-            let row = |rows: Option<&[u128]>, y: usize| rows.map_or(0, |r| r[y]);
-            let (ab, ba) = (blocks.get((a, b)), blocks.get((b, a)));
-            let (in_a, in_b) = (self.allowed[a as usize], self.allowed[b as usize]);
             columns.fill(0);
-            for (x, &r) in ba.unwrap_or(&[]).iter().enumerate() {
+            for (x, &r) in ba.iter().enumerate() {
                 let mut ys = r & in_b;
                 while ys != 0 {
                     columns[ys.trailing_zeros() as usize] |= 1 << x;
                     ys &= ys - 1;
                 }
             }
-            for y in (0..self.d).filter(|&y| in_b & (1 << y) != 0) {
-                let forward = row(ab, y) & in_a;
+            for y in (0..d).filter(|&y| in_b & (1 << y) != 0) {
+                let forward = ab[y] & in_a;
                 let back = columns[y] & in_a;
                 let differ = forward ^ back;
                 if differ == 0 {
@@ -360,43 +394,8 @@ impl SlotModel {
                     ),
                 ));
             }
+            symmetric.insert(key);
         }
         Ok(())
-    }
-}
-
-/// Per ordered pair of slots, the union of the tables of the hubs that relate them: row
-/// `y` holds the values placed in the first that `y` in the second blocks.
-struct PairRows {
-    d: usize,
-    index: FxHashMap<(u32, u32), usize>,
-    rows: Vec<u128>,
-}
-
-impl PairRows {
-    fn new(d: usize) -> PairRows {
-        PairRows {
-            d,
-            index: FxHashMap::default(),
-            rows: Vec::new(),
-        }
-    }
-
-    /// Adds `table`'s rows to the pair's (an empty table only makes the pair known).
-    fn or(&mut self, pair: (u32, u32), table: &[u128]) {
-        let d = self.d;
-        let rows = &mut self.rows;
-        let i = *self.index.entry(pair).or_insert_with(|| {
-            rows.resize(rows.len() + d, 0);
-            rows.len() / d - 1
-        });
-        for (row, t) in rows[i * d..(i + 1) * d].iter_mut().zip(table) {
-            *row |= t;
-        }
-    }
-
-    fn get(&self, pair: (u32, u32)) -> Option<&[u128]> {
-        let i = *self.index.get(&pair)?;
-        Some(&self.rows[i * self.d..(i + 1) * self.d])
     }
 }
