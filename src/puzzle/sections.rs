@@ -28,6 +28,10 @@ pub struct Reader<'g> {
     cells: HashMap<&'g str, usize>,
     /// The names of the base graph's nodes: a layer's nodes must not take one.
     names: HashSet<&'g str>,
+    /// Per declared layer, true when the nodes it makes (`NAME_TOKEN`) cannot take a name:
+    /// no node of the file and no other layer's node has a name starting `NAME_`. Its
+    /// own names differ from each other by construction, so a line needs no check.
+    clash_free: Vec<bool>,
 }
 
 impl<'g> Reader<'g> {
@@ -44,11 +48,29 @@ impl<'g> Reader<'g> {
             .layer_base
             .as_ref()
             .map_or(&grammar.names, |b| &b.names);
-        let names = all.iter().collect();
+        let names: HashSet<&str> = all.iter().collect();
+        let makers: Vec<&str> = grammar
+            .layers
+            .iter()
+            .filter(|l| matches!(l.kind, LayerKind::Regions { .. } | LayerKind::Lines { .. }))
+            .map(|l| l.name.as_str())
+            .collect();
+        let clash_free = grammar
+            .layers
+            .iter()
+            .map(|l| {
+                let prefix = format!("{}_", l.name);
+                let other_prefix = |m: &&str| {
+                    *m != l.name && (m.starts_with(&prefix) || l.name.starts_with(&format!("{m}_")))
+                };
+                !names.iter().any(|n| n.starts_with(&prefix)) && !makers.iter().any(other_prefix)
+            })
+            .collect();
         Reader {
             grammar,
             cells,
             names,
+            clash_free,
         }
     }
 
@@ -261,9 +283,10 @@ impl<'g> Reader<'g> {
         let mut errors = Vec::new();
         let declared = &self.grammar.layers;
         let mut made: HashSet<String> = HashSet::new();
-        for (layer, section) in declared.iter().zip(sections) {
+        for ((layer, section), &clash_free) in declared.iter().zip(sections).zip(&self.clash_free) {
             let Some(section) = section else { continue };
             match (&layer.kind, &section.content) {
+                (LayerKind::Regions { .. } | LayerKind::Lines { .. }, _) if clash_free => {}
                 (LayerKind::Regions { .. }, Content::Regions { names, cells }) => {
                     // Each region's name, at its first cell.
                     let mut named = 0;
