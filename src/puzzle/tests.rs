@@ -301,7 +301,10 @@ fn generated_names_must_be_new() {
         &g,
         &format!("{EMPTY} | a_b: c... .... .... .... | a: b_c b_c b_c b_c . . . . . . . . . . . ."),
     );
-    assert!(e.contains("this makes a node `a_b_c`, a name already taken"), "{e}");
+    assert!(
+        e.contains("this makes a node `a_b_c`, a name already taken"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -22,6 +22,10 @@ pub struct GroupNac {
     pub conds: Vec<Expr>,
     /// The aggregates over the group the conditions hold.
     pub aggs: Vec<GroupAgg>,
+    /// The conditions as written (without their places in the file), shared by every
+    /// rule file that writes them alike, and their hash: the key of the groups' listings.
+    pub written: Arc<[Expr]>,
+    pub fingerprint: u64,
 }
 
 /// An aggregate over the group without the filled cell: each other cell `d` counts when

@@ -1,6 +1,8 @@
 //! The compiled form of a slot grammar: slots, the values rules may place in them, the
 //! hubs that answer NACs, and what the grammar allows the explorer to assume.
 
+use std::sync::Arc;
+
 use crate::analysis::final_cond::{conjuncts, fill_condition};
 use crate::analysis::{Refusal, RefusalKind};
 use crate::diag::Span;
@@ -78,7 +80,7 @@ pub struct SlotModel {
     /// Set when rules fill a cell by replacing it with a new node.
     pub replaced: Option<Replacement>,
     /// NACs with aggregates over the filled cell's group, and their groups.
-    pub group_nacs: Vec<GroupNac>,
+    pub group_nacs: Vec<Arc<GroupNac>>,
     pub groups: Vec<Group>,
     /// The `forbid` patterns' instances, when the file has any.
     pub forbids: Option<SlotForbids>,

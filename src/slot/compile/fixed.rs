@@ -22,6 +22,7 @@ use crate::layer::LayerKind;
 use crate::model::{AttrId, LabelId, NodeId, NodeTypeId, Value};
 use crate::rule::{Expr, PathExpr, Pattern};
 
+use super::super::group::GroupNac;
 use super::super::model::{Hub, SlotModel, Slots};
 use super::super::shared_ground::GroundCache;
 use super::instances::Instances;
@@ -53,6 +54,8 @@ pub struct FixedNacs {
     /// Per NAC a layer reaches only through the values its conditions read (a bar, a
     /// dot), the matches of its structure, alike on every puzzle's graph.
     matches: HashMap<(usize, usize), Arc<ByLeftSide>>,
+    /// Per group NAC, its conditions and aggregates (read from the rule alone).
+    group_nac_of: HashMap<(usize, usize), Arc<GroupNac>>,
     /// What NAC conditions say of unchanging values, for the NACs a layer reaches.
     pub(super) verdicts: Verdicts,
     /// Per rule, its NACs over a group: the analysis that finds them reads the rules, the
@@ -131,6 +134,7 @@ impl FixedNacs {
             effects: HashMap::new(),
             instances: HashMap::new(),
             matches: HashMap::new(),
+            group_nac_of: HashMap::new(),
             verdicts: Verdicts::default(),
             group_nacs: None,
             hub_ends: Vec::new(),
@@ -179,6 +183,22 @@ impl FixedNacs {
     /// The matches of NAC `key`'s structure, when kept.
     pub(super) fn matches(&self, key: (usize, usize)) -> Option<&Arc<ByLeftSide>> {
         self.matches.get(&key)
+    }
+
+    /// How many group NACs are kept.
+    #[cfg(test)]
+    pub(super) fn kept_group_nacs(&self) -> usize {
+        self.group_nac_of.len()
+    }
+
+    /// Keeps group NAC `key`'s conditions and aggregates.
+    pub(super) fn keep_group_nac(&mut self, key: (usize, usize), nac: Arc<GroupNac>) {
+        self.group_nac_of.insert(key, nac);
+    }
+
+    /// Group NAC `key`'s conditions and aggregates, when kept.
+    pub(super) fn group_nac(&self, key: (usize, usize)) -> Option<&Arc<GroupNac>> {
+        self.group_nac_of.get(&key)
     }
 
     /// Records what NAC `nac` of rule `rule` added to `model` since `mark`, and narrows

@@ -2,7 +2,7 @@
 //! compiled to groups: matched once on the start graph, one group per match of the NAC's
 //! own nodes, with the cells its aggregates range over.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::hash::BuildHasher;
 use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -12,14 +12,15 @@ use rustc_hash::{FxBuildHasher, FxHashMap};
 use crate::analysis::slot_fill::not_slot;
 use crate::analysis::Refusal;
 use crate::matcher::{GraphIndex, Matcher, SearchPlan, UNBOUND};
-use crate::model::{AttrId, Graph, NodeId, Value, VarId};
+use crate::model::{grouped, AttrId, Graph, NodeId, Value, VarId};
 use crate::rule::{Expr, ExprKind, Pattern};
 
 use super::super::group::{multisets, subsets, Contents, Group, GroupAgg, GroupNac};
 use super::super::layout::Writes;
-use super::super::model::SlotModel;
+use super::super::model::{SlotModel, Slots};
 use super::instances::Instances;
 use super::kept::Kept;
+use super::nac::KeptForNac;
 use super::{attr_key, matches_by_left_side, HostIndex, RuleCompiler, MAX_NAC_MATCHES};
 
 impl RuleCompiler<'_> {
@@ -30,48 +31,16 @@ impl RuleCompiler<'_> {
         (host, index): (&Graph, &HostIndex),
         nac: &Pattern,
         instances: &Instances,
+        kept: KeptForNac,
     ) -> Result<(), Refusal> {
         let (g, r) = (self.g, self.r);
-        if self.created.is_some() || !matches!(self.value.kind, ExprKind::Param(0)) {
-            return not_slot(
-                nac.span,
-                format!(
-                    "rule `{}` holds an aggregate NAC; the slot engine evaluates those where the rule sets the cell to its parameter (`set c.val = v`)",
-                    r.name
-                ),
-            );
-        }
-        // The aggregates over the group: one cell `d` of the filled type each.
-        let mut aggs = Vec::new();
-        let mut foreign = None;
-        for e in &nac.conds {
-            e.visit_aggregates(&mut |a| {
-                let p = &a.pattern;
-                let cell = match p.nodes.as_slice() {
-                    [d] => self.dynamic.contains(&attr_key(&g.types, d.ty, self.attr)),
-                    _ => false,
-                };
-                if cell && p.nacs.is_empty() {
-                    aggs.push(GroupAgg {
-                        id: a.id,
-                        op: a.op,
-                        d: VarId(p.bound),
-                        attr: self.attr,
-                        conds: p.conds.clone(),
-                        body: a.body.clone(),
-                    });
-                } else {
-                    foreign.get_or_insert((a.op.name(), e.span));
-                }
-            });
-        }
-        if let Some((op, span)) = foreign {
-            return not_slot(
-                span,
-                format!(
-                    "beside aggregates over the filled cell's group, this NAC holds `{op}(...)` over other nodes, which the slot engine does not evaluate"
-                ),
-            );
+        // Read from the rule alone: the rule file's, kept for its puzzles.
+        let group_nac = match kept.reuse.and_then(|f| f.group_nac(kept.key)) {
+            Some(known) => known.clone(),
+            None => Arc::new(self.group_nac(nac)?),
+        };
+        if let Some(record) = kept.record {
+            record.keep_group_nac(kept.key, group_nac.clone());
         }
         let Some(first) = nac.conds.iter().find_map(|e| {
             let mut found = None;
@@ -117,7 +86,10 @@ impl RuleCompiler<'_> {
         let c = self.c.index();
         // Per match of the NAC's own nodes: the group's slots, and the slots whose
         // instances reach it (which must be members).
-        let mut groups: BTreeMap<Vec<NodeId>, (BTreeSet<u32>, Vec<NodeId>)> = BTreeMap::new();
+        // Listed in the order of the NAC's own nodes (a cage's node), each group's readers
+        // once each, in order.
+        let mut groups: Vec<(&[NodeId], Slots, &[NodeId])> = Vec::new();
+        let mut group_of: FxHashMap<&[NodeId], usize> = FxHashMap::default();
         // Instances come slot by slot, the values of one slot most often on one binding:
         // its matches are read once.
         let mut last: Option<(u32, &[NodeId])> = None;
@@ -128,12 +100,19 @@ impl RuleCompiler<'_> {
             last = Some((s, &i.binding[..]));
             for t in matches.get(&i.binding[..]) {
                 let key = &t[lhs_len..];
-                if let Some((readers, _)) = groups.get_mut(key) {
-                    readers.insert(s);
-                    continue;
+                match group_of.get(key) {
+                    Some(&k) => groups[k].1.push(s),
+                    None => {
+                        group_of.insert(key, groups.len());
+                        groups.push((key, Slots::from_elem(s, 1), t));
+                    }
                 }
-                groups.insert(key.to_vec(), (BTreeSet::from([s]), t.to_vec()));
             }
+        }
+        groups.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        for (_, readers, _) in &mut groups {
+            readers.sort_unstable();
+            readers.dedup();
         }
         let gi = model.group_nacs.len() as u32;
         let mut reads: Vec<(VarId, AttrId)> = Vec::new();
@@ -144,27 +123,25 @@ impl RuleCompiler<'_> {
                 }
             });
         }
-        for (readers, t) in groups.values() {
-            let mut members: BTreeSet<u32> = BTreeSet::new();
+        for (_, readers, t) in &groups {
+            let mut members: Vec<u32> = Vec::new();
             let mut outside = false;
-            let mut binding = t.clone();
+            let mut binding = t.to_vec();
             binding.resize(range_plan.depth.max(range.var_end() as usize), UNBOUND);
             let _ = m.for_each_match(&range_plan, &mut binding, &mut |b| {
                 match model.slot_of.get(&(b[range.bound as usize], self.attr)) {
-                    Some(&s) => {
-                        members.insert(s);
-                    }
+                    Some(&s) => members.push(s),
                     None => outside = true,
                 }
                 ControlFlow::Continue(())
             });
             match model.slot_of.get(&(t[c], self.attr)) {
-                Some(&s) => {
-                    members.insert(s);
-                }
+                Some(&s) => members.push(s),
                 None => outside = true,
             }
-            if outside || !readers.is_subset(&members) {
+            members.sort_unstable();
+            members.dedup();
+            if outside || readers.iter().any(|r| members.binary_search(r).is_err()) {
                 return not_slot(
                     nac.span,
                     "this NAC's aggregates range over cells other than the slots of one group holding the filled cell",
@@ -172,7 +149,7 @@ impl RuleCompiler<'_> {
             }
             model.groups.push(Group {
                 nac: gi,
-                members: members.into_iter().collect(),
+                members,
                 statics: reads
                     .iter()
                     .map(|&(v, a)| (v, a, host.attr(t[v.index()], a)))
@@ -182,11 +159,65 @@ impl RuleCompiler<'_> {
                 implied_by: Vec::new(),
             });
         }
-        model.group_nacs.push(GroupNac {
+        model.group_nacs.push(group_nac);
+        Ok(())
+    }
+
+    /// The conditions and aggregates of group NAC `nac`, read from the rule alone; refused
+    /// where the slot engine does not evaluate them.
+    fn group_nac(&self, nac: &Pattern) -> Result<GroupNac, Refusal> {
+        let (g, r) = (self.g, self.r);
+        if self.created.is_some() || !matches!(self.value.kind, ExprKind::Param(0)) {
+            return not_slot(
+                nac.span,
+                format!(
+                    "rule `{}` holds an aggregate NAC; the slot engine evaluates those where the rule sets the cell to its parameter (`set c.val = v`)",
+                    r.name
+                ),
+            );
+        }
+        // The aggregates over the group: one cell `d` of the filled type each.
+        let mut aggs = Vec::new();
+        let mut foreign = None;
+        for e in &nac.conds {
+            e.visit_aggregates(&mut |a| {
+                let p = &a.pattern;
+                let cell = match p.nodes.as_slice() {
+                    [d] => self.dynamic.contains(&attr_key(&g.types, d.ty, self.attr)),
+                    _ => false,
+                };
+                if cell && p.nacs.is_empty() {
+                    aggs.push(GroupAgg {
+                        id: a.id,
+                        op: a.op,
+                        d: VarId(p.bound),
+                        attr: self.attr,
+                        conds: p.conds.clone(),
+                        body: a.body.clone(),
+                    });
+                } else {
+                    foreign.get_or_insert((a.op.name(), e.span));
+                }
+            });
+        }
+        if let Some((op, span)) = foreign {
+            return not_slot(
+                span,
+                format!(
+                    "beside aggregates over the filled cell's group, this NAC holds `{op}(...)` over other nodes, which the slot engine does not evaluate"
+                ),
+            );
+        }
+        // Listings are kept under the conditions as written, not where: the rule files one
+        // template makes (a kakuro shape each) share them.
+        let conds: Vec<Expr> = nac.conds.iter().map(Expr::without_spans).collect();
+        let fingerprint = FxBuildHasher.hash_one(&conds);
+        Ok(GroupNac {
             conds: nac.conds.clone(),
             aggs,
-        });
-        Ok(())
+            written: written_once(conds, fingerprint),
+            fingerprint,
+        })
     }
 }
 
@@ -279,28 +310,17 @@ pub(super) fn list_feasible(model: &mut SlotModel) {
     // Per slot, the hubs it both writes and reads, with the values they keep apart: two
     // slots of one such hub never hold one of those values both (the first placed blocks
     // the other).
-    let mut apart: Vec<Vec<(u32, u128)>> = vec![Vec::new(); model.slots.len()];
-    for (h, hub) in model.hubs.iter().enumerate() {
-        let kept = same[hub.table as usize];
-        if kept != 0 {
-            for &w in &hub.writers {
-                if hub.readers.contains(&w) {
-                    apart[w as usize].push((h as u32, kept));
-                }
-            }
-        }
-    }
-    // Listings are kept under the conditions as written, not where: the rule files one
-    // template makes (a kakuro shape each) share them.
-    let (written, fingerprints): (Vec<Arc<[Expr]>>, Vec<u64>) = model
-        .group_nacs
-        .iter()
-        .map(|n| {
-            let conds: Vec<Expr> = n.conds.iter().map(Expr::without_spans).collect();
-            let hash = FxBuildHasher.hash_one(&conds);
-            (written_once(conds, hash), hash)
+    let (apart_start, apart) = grouped(model.slots.len(), || {
+        model.hubs.iter().enumerate().flat_map(|(h, hub)| {
+            let kept = same[hub.table as usize];
+            hub.writers
+                .iter()
+                .filter(move |&w| kept != 0 && hub.readers.contains(w))
+                .map(move |&w| (w, (h as u32, kept)))
         })
-        .unzip();
+    });
+    let apart =
+        |s: u32| &apart[apart_start[s as usize] as usize..apart_start[s as usize + 1] as usize];
     for gi in 0..model.groups.len() {
         let group = &model.groups[gi];
         let members = &group.members;
@@ -308,9 +328,9 @@ pub(super) fn list_feasible(model: &mut SlotModel) {
         let mut once = !0u128;
         for (i, &a) in members.iter().enumerate() {
             for &b in &members[i + 1..] {
-                let pair = apart[a as usize]
+                let pair = apart(a)
                     .iter()
-                    .filter(|(h, _)| apart[b as usize].iter().any(|(g, _)| g == h))
+                    .filter(|(h, _)| apart(b).iter().any(|(g, _)| g == h))
                     .fold(0u128, |m, &(_, kept)| m | kept);
                 once &= pair;
             }
@@ -320,14 +340,14 @@ pub(super) fn list_feasible(model: &mut SlotModel) {
             .fold(0u128, |m, &s| m | model.allowed[s as usize]);
         let nac = &model.group_nacs[group.nac as usize];
         let key = FeasibleKey {
-            conds: fingerprints[group.nac as usize],
+            conds: nac.fingerprint,
             statics: group.statics.iter().map(|s| s.2).collect(),
             domain,
             size: members.len(),
             once: once & domain,
         };
         let n = members.len();
-        let feasible = feasible_contents(key, &written[group.nac as usize], || {
+        let feasible = feasible_contents(key, &nac.written, || {
             let lists: Vec<Vec<u8>> = if domain & !once == 0 {
                 subsets(domain, n)?
                     .into_iter()

@@ -56,8 +56,15 @@ impl RuleCompiler<'_> {
                 (Some(_), true) => Some(Mark::of(model)),
                 _ => None,
             };
+            let kept = KeptForNac {
+                key: (ri, i),
+                verdicts: verdicts.as_ref(),
+                vocabulary,
+                reuse,
+                record: record.as_deref_mut(),
+            };
             if groups.contains(&i) {
-                self.compile_group_nac(model, (host, index), nac, instances)?;
+                self.compile_group_nac(model, (host, index), nac, instances, kept)?;
             } else if let Some(e) = nac.conds.iter().find(|e| !self.is_structural(e, nac)) {
                 return not_slot(
                     e.span,
@@ -69,13 +76,6 @@ impl RuleCompiler<'_> {
             } else if !self.compiled_as_star(model, host, nac, instances) {
                 // The reason names the rule, as every refusal of a rule does: a file with
                 // many rules says which one fell back.
-                let kept = KeptForNac {
-                    key: (ri, i),
-                    verdicts: verdicts.as_ref(),
-                    vocabulary,
-                    reuse,
-                    record: record.as_deref_mut(),
-                };
                 self.compile_nac(model, (host, index), nac, instances, kept)
                     .map_err(|mut refusal| {
                         refusal.reason = format!("rule `{}`: {}", self.r.name, refusal.reason);
@@ -473,15 +473,15 @@ impl RuleCompiler<'_> {
 }
 
 /// What a puzzle's compilation of one NAC takes from its rule file's, and what the rule
-/// file's records for its puzzles: the verdicts of its conditions, and the matches of its
-/// structure where no layer can change them.
-struct KeptForNac<'a> {
+/// file's records for its puzzles: the verdicts of its conditions, the matches of its
+/// structure where no layer can change them, a group NAC's conditions and aggregates.
+pub(super) struct KeptForNac<'a> {
     /// (rule, NAC).
-    key: (usize, usize),
+    pub(super) key: (usize, usize),
     verdicts: Option<&'a Verdicts>,
     vocabulary: Option<&'a LayerVocabulary>,
-    reuse: Option<&'a FixedNacs>,
-    record: Option<&'a mut FixedNacs>,
+    pub(super) reuse: Option<&'a FixedNacs>,
+    pub(super) record: Option<&'a mut FixedNacs>,
 }
 
 /// The matches of a NAC's structure, split by the unchanging attributes of the cell and of

@@ -16,6 +16,8 @@ mod groups;
 mod matching;
 mod place;
 
+use std::sync::Arc;
+
 use super::group::{Group, GroupNac};
 use super::mask::Mask;
 
@@ -77,7 +79,7 @@ pub struct Tables<M: Mask> {
     /// reachable exactly when no related pair blocks, whatever the order it was filled in.
     pub symmetric: bool,
     /// NACs over a group's content and their groups (see [`super::group`]).
-    group_nacs: Vec<GroupNac>,
+    group_nacs: Vec<Arc<GroupNac>>,
     groups: Vec<Group>,
     /// Per slot, the groups holding it: `slot_groups[group_start[s]..group_start[s + 1]]`.
     group_start: Vec<u32>,
