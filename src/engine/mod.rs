@@ -261,6 +261,10 @@ impl<'g> Engine<'g> {
                 slot.solve(givens, &plan.config(config), &mut sink)?
             }
             None => {
+                // The whole-graph engine does not see clashes (it finds no solution): a
+                // grammar the slot engine compiles has its givens checked there, as
+                // `--engine graph` runs of it always had.
+                self.check_givens(givens)?;
                 let graph = GraphEngine::new(self.grammar());
                 let start = self.start_graph(givens);
                 let (space, focus) = graph.space(start, &plan.config(config));

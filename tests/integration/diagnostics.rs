@@ -128,6 +128,17 @@ fn givens_that_clash_in_a_later_puzzle_line() {
             .concat(),
         );
         assert_diagnostic(&svg, &file, 4, 10, &["clashes with"]);
+        // The whole-graph engine would find no solution: the clash is reported all the same.
+        let solve = [
+            "solve",
+            "rules/killer-4x4.graft",
+            "--count",
+            "--engine",
+            "graph",
+        ];
+        let graph = grafter([&solve[..], &args].concat());
+        assert_diagnostic(&graph, &file, 4, 10, &["clashes with"]);
+        assert_eq!(graph.stdout, "2\n", "threads {threads}");
     }
     // `grafter draw` checks the puzzle it draws, and only that one.
     let draw = [
