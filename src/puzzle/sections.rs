@@ -189,22 +189,22 @@ impl<'g> Reader<'g> {
             return Ok(None);
         }
         let domain = &self.grammar.domain;
-        let (found, expected) = match ty.base {
-            BaseType::Int => (token.parse().ok().map(Value::Int), "a number".to_string()),
-            BaseType::Value => (
-                domain.find(token).map(Value::Val),
-                format!("a value ({})", domain.describe()),
-            ),
-            BaseType::Bool => (
-                match token {
-                    "1" | "true" => Some(Value::Bool(true)),
-                    "0" | "false" => Some(Value::Bool(false)),
-                    _ => None,
-                },
-                "`1` or `0` (true or false)".to_string(),
-            ),
+        let found = match ty.base {
+            BaseType::Int => token.parse().ok().map(Value::Int),
+            BaseType::Value => domain.find(token).map(Value::Val),
+            BaseType::Bool => match token {
+                "1" | "true" => Some(Value::Bool(true)),
+                "0" | "false" => Some(Value::Bool(false)),
+                _ => None,
+            },
         };
         found.map(Some).ok_or_else(|| {
+            // Written only for the message: a line's every token is read here.
+            let expected = match ty.base {
+                BaseType::Int => "a number".to_string(),
+                BaseType::Value => format!("a value ({})", domain.describe()),
+                BaseType::Bool => "`1` or `0` (true or false)".to_string(),
+            };
             Diagnostic::error(
                 span,
                 format!(
