@@ -25,8 +25,8 @@ use clap::{CommandFactory, Parser};
 use grafter::heuristics::{compare, seed_heuristics, table, table_json};
 use grafter::output;
 use grafter::{
-    chunk_size, ordered_jobs, read_puzzles, run_batch, Config, Diagnostic, Engine, Event, Givens,
-    Grammar, Layers, Progress, Puzzle, Source,
+    read_puzzles, run_batch, Config, Diagnostic, Engine, Event, Givens, Grammar, Layers, Progress,
+    Puzzle, Source,
 };
 
 use args::{
@@ -601,34 +601,13 @@ fn load_puzzles(engine: &Engine, path: &Path) -> Result<(Source, Vec<Puzzle>), F
     Ok((source, puzzles))
 }
 
-/// Checks every puzzle's givens for clashes, on every thread, reported in puzzle order:
-/// for a command that reads puzzles without layers, whose engine is the file's.
-fn check_all_givens(
-    engine: &Engine,
-    source: &Source,
-    puzzles: &[Puzzle],
-    threads: usize,
-) -> Result<(), Failure> {
-    let chunk = chunk_size(puzzles.len(), threads);
-    let mut clashes: Vec<Diagnostic> = Vec::new();
-    ordered_jobs(
-        puzzles.len().div_ceil(chunk),
-        threads,
-        |j| {
-            puzzles[j * chunk..((j + 1) * chunk).min(puzzles.len())]
-                .iter()
-                .filter_map(|p| {
-                    engine
-                        .with_layers(&p.layers, |e| e.check_givens(Some(&p.givens)))
-                        .err()
-                })
-                .collect::<Vec<_>>()
-        },
-        |_, found| {
-            clashes.extend(found);
-            true
-        },
-    );
+/// Checks every puzzle's givens for clashes on `engine`, the rule file's (for a command
+/// that takes puzzles without layers), each clash reported in puzzle order.
+fn check_all_givens(engine: &Engine, source: &Source, puzzles: &[Puzzle]) -> Result<(), Failure> {
+    let clashes: Vec<Diagnostic> = puzzles
+        .iter()
+        .filter_map(|p| engine.check_givens(Some(&p.givens)).err())
+        .collect();
     if !clashes.is_empty() {
         return Err(Failure::BadInput(render_all(source, &clashes)));
     }
@@ -655,7 +634,7 @@ fn heuristics(args: &HeuristicsArgs) -> Result<u8, Failure> {
             p.number
         )));
     }
-    check_all_givens(&engine, &source, &puzzles, 1)?;
+    check_all_givens(&engine, &source, &puzzles)?;
     let puzzles: Vec<Givens> = puzzles.into_iter().map(|p| p.givens).collect();
     let list = seed_heuristics(args.restarts, args.seed);
     let tallies = compare(&engine, &puzzles, &list)
