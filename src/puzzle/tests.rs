@@ -278,33 +278,25 @@ fn generated_names_must_be_new() {
         e.contains("1:23: error: this makes a node `a_b`, a name already taken"),
         "{e}"
     );
-    let e = read_error(
+    // The two layers' names meet whether or not a node of the file starts `a_`, and
+    // whichever layer the line gives first.
+    let a = "a: b_c b_c b_c b_c . . . . . . . . . . . .";
+    let a_b = "a_b: c... .... .... ....";
+    for file in [
         &g,
-        &format!("{EMPTY} | a: b_c b_c b_c b_c . . . . . . . . . . . . | a_b: c... .... .... ...."),
-    );
-    assert!(
-        e.contains("1:70: error: this makes a node `a_b_c`, a name already taken"),
-        "{e}"
-    );
-    // No node of the file starts `a_`: the two layers' names still meet.
-    let g = grammar("layer a: regions of Group\nlayer a_b: regions of Group\n");
-    let e = read_error(
-        &g,
-        &format!("{EMPTY} | a: b_c b_c b_c b_c . . . . . . . . . . . . | a_b: c... .... .... ...."),
-    );
-    assert!(
-        e.contains("1:70: error: this makes a node `a_b_c`, a name already taken"),
-        "{e}"
-    );
-    // Nor the other way round (`a_b` read first).
-    let e = read_error(
-        &g,
-        &format!("{EMPTY} | a_b: c... .... .... .... | a: b_c b_c b_c b_c . . . . . . . . . . . ."),
-    );
-    assert!(
-        e.contains("this makes a node `a_b_c`, a name already taken"),
-        "{e}"
-    );
+        &grammar("layer a: regions of Group\nlayer a_b: regions of Group\n"),
+    ] {
+        let e = read_error(file, &format!("{EMPTY} | {a} | {a_b}"));
+        assert!(
+            e.contains("1:70: error: this makes a node `a_b_c`, a name already taken"),
+            "{e}"
+        );
+        let e = read_error(file, &format!("{EMPTY} | {a_b} | {a}"));
+        assert!(
+            e.contains("this makes a node `a_b_c`, a name already taken"),
+            "{e}"
+        );
+    }
 }
 
 #[test]
