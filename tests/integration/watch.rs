@@ -14,6 +14,9 @@ pub struct Watched {
     pub run: Run,
     /// The largest resident set seen (`VmHWM`, KiB), where `/proc` tells it.
     pub peak_kib: Option<u64>,
+    /// When the peak was first seen, and the memory lines of `/proc`'s status then: what
+    /// a failed bound reports.
+    pub at_peak: String,
     pub elapsed: Duration,
     /// True when the run overstayed `deadline` and was killed.
     pub killed: bool,
@@ -40,11 +43,17 @@ impl Default for Watch {
     }
 }
 
-/// The high-water mark of a process's resident set, in KiB.
-fn peak_kib(pid: u32) -> Option<u64> {
+/// The high-water mark of a process's resident set, in KiB, and the memory and thread
+/// lines of its status.
+fn peak_kib(pid: u32) -> Option<(u64, String)> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
+    let kib = line.split_whitespace().nth(1)?.parse().ok()?;
+    let lines: Vec<&str> = status
+        .lines()
+        .filter(|l| l.starts_with("Vm") || l.starts_with("Rss") || l.starts_with("Threads"))
+        .collect();
+    Some((kib, lines.join(", ").replace('\t', " ")))
 }
 
 /// Runs `grafter ARGS...` in the repository root, watching it as `watch` says.
@@ -89,11 +98,15 @@ where
         bytes
     });
     let mut peak = None;
+    let mut at_peak = String::new();
     let mut signalled = false;
     let mut killed = false;
     let status = loop {
-        if let Some(kib) = peak_kib(pid) {
-            peak = Some(peak.map_or(kib, |p: u64| p.max(kib)));
+        if let Some((kib, status)) = peak_kib(pid) {
+            if peak.is_none_or(|p| kib > p) {
+                peak = Some(kib);
+                at_peak = format!("after {:?}: {status}", started.elapsed());
+            }
         }
         if let Some(status) = child.try_wait().expect("waiting for grafter") {
             break status;
@@ -128,6 +141,7 @@ where
             stderr: String::from_utf8_lossy(&stderr).into_owned(),
         },
         peak_kib: peak,
+        at_peak,
         elapsed,
         killed,
     }
@@ -147,9 +161,15 @@ impl Watched {
         if let Some(kib) = self.peak_kib {
             assert!(
                 kib <= max_mib * 1024,
-                "grafter {}: peak {} MiB, bound {max_mib} MiB",
+                "grafter {}: peak {} MiB, bound {max_mib} MiB; first seen {}; ended after {:?}, \
+                 status {}, stdout {} bytes, stderr: {}",
                 self.run.args.join(" "),
-                kib / 1024
+                kib / 1024,
+                self.at_peak,
+                self.elapsed,
+                self.run.code,
+                self.run.stdout.len(),
+                self.run.stderr
             );
         }
         self
