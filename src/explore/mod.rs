@@ -10,6 +10,7 @@ pub mod memory;
 pub mod ordered;
 pub mod parallel;
 pub mod policy;
+pub mod pool;
 pub mod progress;
 pub mod report;
 pub mod restarts;

@@ -300,21 +300,18 @@ pub fn ordered_streams<T: Send, R: Send>(
         CallerRole::Delivers => threads,
         CallerRole::Works => threads - 1,
     };
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            let (shared, job) = (&shared, &job);
-            scope.spawn(move || {
-                while let Some(i) = shared.take_job() {
-                    let result = job(
-                        i,
-                        &mut Emitter {
-                            to: Target::Queue(shared, i),
-                        },
-                    );
-                    shared.finish(i, result);
-                }
-            });
+    let work = || {
+        while let Some(i) = shared.take_job() {
+            let result = job(
+                i,
+                &mut Emitter {
+                    to: Target::Queue(&shared, i),
+                },
+            );
+            shared.finish(i, result);
         }
+    };
+    super::pool::alongside(workers, &work, || {
         let mut caller = Caller {
             shared: &shared,
             deliver: &mut deliver,
