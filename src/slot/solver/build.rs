@@ -302,20 +302,36 @@ impl<M: Mask> Tables<M> {
 }
 
 /// Per row, the values of `old` (as [`grouped`] lists them: each row's start, then the
-/// values) followed by those `pairs` adds to it, in the order listed.
+/// values) followed by those `pairs` (called twice) adds to it, in the order listed. Rows
+/// hold a few values each (a slot's hubs): they are copied value by value, since a copy
+/// call per row cost more than the values it moved.
 fn merged<I>((start, old): (&[u32], &[u32]), pairs: impl Fn() -> I) -> (Vec<u32>, Vec<u32>)
 where
     I: Iterator<Item = (u32, u32)>,
 {
     let rows = start.len() - 1;
-    let (add_start, add) = grouped(rows, pairs);
-    let mut from = Vec::with_capacity(rows + 1);
-    let mut list = Vec::with_capacity(old.len() + add.len());
-    from.push(0);
+    // Where each row starts: its old values, then as many places as `pairs` adds.
+    let mut from = vec![0u32; rows + 1];
+    for (r, _) in pairs() {
+        from[r as usize + 1] += 1;
+    }
     for r in 0..rows {
-        list.extend_from_slice(&old[start[r] as usize..start[r + 1] as usize]);
-        list.extend_from_slice(&add[add_start[r] as usize..add_start[r + 1] as usize]);
-        from.push(list.len() as u32);
+        from[r + 1] += from[r] + (start[r + 1] - start[r]);
+    }
+    let mut list = vec![0u32; from[rows] as usize];
+    // Each row's next free place, once its old values are in.
+    let mut next = Vec::with_capacity(rows);
+    for r in 0..rows {
+        let at = from[r] as usize;
+        let values = &old[start[r] as usize..start[r + 1] as usize];
+        for (place, &v) in list[at..at + values.len()].iter_mut().zip(values) {
+            *place = v;
+        }
+        next.push((at + values.len()) as u32);
+    }
+    for (r, v) in pairs() {
+        list[next[r as usize] as usize] = v;
+        next[r as usize] += 1;
     }
     (from, list)
 }
