@@ -106,14 +106,27 @@ impl<'g> Reader<'g> {
                 let mut cells = Vec::with_capacity(tokens.len());
                 let mut names: Vec<String> = Vec::new();
                 let mut numbered: FxHashMap<&str, u32> = FxHashMap::default();
+                // Regions named by one character (most are), numbered by that byte
+                // without hashing: this runs per cell of every line.
+                let mut by_byte = [u32::MAX; 128];
                 for &(span, token) in &tokens {
                     if token == "." {
                         cells.push(None);
                     } else if token.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-                        let i = *numbered.entry(token).or_insert_with(|| {
+                        let mut number = || {
                             names.push(token.to_string());
                             names.len() as u32 - 1
-                        });
+                        };
+                        let i = match token.as_bytes() {
+                            &[b] => {
+                                let i = &mut by_byte[usize::from(b)];
+                                if *i == u32::MAX {
+                                    *i = number();
+                                }
+                                *i
+                            }
+                            _ => *numbered.entry(token).or_insert_with(number),
+                        };
                         cells.push(Some(i));
                     } else {
                         return Err(Diagnostic::error(
@@ -455,18 +468,27 @@ fn tokens<'t>(
 pub fn words(text: &str, at: usize) -> Vec<(Span, &str)> {
     let mut out = Vec::new();
     let mut start = None;
-    for (j, ch) in text
-        .char_indices()
-        .chain(std::iter::once((text.len(), ' ')))
-    {
-        match (start, ch.is_whitespace()) {
-            (None, false) => start = Some(j),
-            (Some(s), true) => {
-                out.push((Span::new(at + s, at + j), &text[s..j]));
-                start = None;
-            }
-            _ => {}
+    let mut word_at = |j: usize, blank: bool| match (start, blank) {
+        (None, false) => start = Some(j),
+        (Some(s), true) => {
+            out.push((Span::new(at + s, at + j), &text[s..j]));
+            start = None;
+        }
+        _ => {}
+    };
+    // Byte by byte where the text is ASCII (puzzle lines nearly always are: a line of a
+    // batch is read in about the time its puzzle takes to solve), else char by char, so
+    // that every Unicode blank separates.
+    if text.is_ascii() {
+        for (j, b) in text.bytes().enumerate() {
+            // `char::is_whitespace` on ASCII: tab to carriage return, and the space.
+            word_at(j, b == b' ' || (b'\t'..=b'\r').contains(&b));
+        }
+    } else {
+        for (j, ch) in text.char_indices() {
+            word_at(j, ch.is_whitespace());
         }
     }
+    word_at(text.len(), true);
     out
 }

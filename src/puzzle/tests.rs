@@ -394,3 +394,60 @@ fn empty_layers_are_empty() {
     }
     .is_empty());
 }
+
+mod words {
+    use crate::diag::Span;
+    use crate::puzzle::sections::words;
+    use proptest::prelude::*;
+
+    /// The words of `text` as `char::is_whitespace` separates them, char by char.
+    fn reference(text: &str, at: usize) -> Vec<(Span, &str)> {
+        let mut out = Vec::new();
+        let mut start = None;
+        for (j, ch) in text.char_indices().chain([(text.len(), ' ')]) {
+            match (start, ch.is_whitespace()) {
+                (None, false) => start = Some(j),
+                (Some(s), true) => {
+                    out.push((Span::new(at + s, at + j), &text[s..j]));
+                    start = None;
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 500, ..ProptestConfig::default() })]
+
+        /// ASCII lines (read byte by byte) and the rest split alike: every blank
+        /// `char::is_whitespace` names separates, the vertical tab and no-break space
+        /// included.
+        #[test]
+        fn split_where_chars_are_blank(
+            text in proptest::collection::vec(
+                prop::sample::select(vec![
+                    "a", "1", ".", "|", " ", "\t", "\n", "\u{b}", "\u{c}", "\r", "\u{a0}",
+                    "\u{3000}", "é", "ab", "  ",
+                ]),
+                0..40,
+            ).prop_map(|parts| parts.concat()),
+            at in 0usize..100,
+        ) {
+            prop_assert_eq!(words(&text, at), reference(&text, at));
+        }
+    }
+}
+
+#[test]
+fn regions_are_numbered_as_they_first_appear_whatever_their_names_length() {
+    let g = grammar("layer region: regions of Group via in\n");
+    let line = "................ | region: b b a a b b a a cc cc d d cc cc d d\n";
+    let puzzles = read_puzzles(&g, &Source::new("p.txt", line)).expect("reads");
+    let Some(Content::Regions { names, cells }) = &puzzles[0].layers.sections[0] else {
+        panic!("no regions: {:?}", puzzles[0].layers.sections);
+    };
+    assert_eq!(names, &["b", "a", "cc", "d"]);
+    let want = [0, 0, 1, 1, 0, 0, 1, 1, 2, 2, 3, 3, 2, 2, 3, 3];
+    assert_eq!(cells, &want.map(Some).to_vec());
+}
