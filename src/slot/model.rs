@@ -287,13 +287,18 @@ impl SlotModel {
         // Where every hub blocks its own writers symmetrically (readers are writers, and
         // `x` blocked by `y` exactly when `y` is blocked by `x`: all-different groups), the
         // union over hubs is symmetric too; pair by pair is only needed otherwise.
-        let symmetric_tables: Vec<bool> = self
-            .tables
-            .iter()
-            .map(|t| (0..self.d).all(|y| (0..self.d).all(|x| (t[y] >> x & 1) == (t[x] >> y & 1))))
-            .collect();
-        let self_symmetric =
-            |hub: &Hub| symmetric_tables[hub.table as usize] && hub.writers == hub.readers;
+        // Each table is looked at once, and only if a hub whose readers are its writers
+        // has it: a model holds tables no such hub uses (a regrouped puzzle's is checked
+        // per puzzle, and looking at all of them was most of its check).
+        let mut symmetric_tables: Vec<Option<bool>> = vec![None; self.tables.len()];
+        let d = self.d;
+        let mut self_symmetric = |hub: &Hub| {
+            hub.writers == hub.readers
+                && *symmetric_tables[hub.table as usize].get_or_insert_with(|| {
+                    let t = &self.tables[hub.table as usize];
+                    (0..d).all(|y| (0..d).all(|x| (t[y] >> x & 1) == (t[x] >> y & 1)))
+                })
+        };
         // Only pairs some other hub relates can be one-sided: a pair that only
         // self-symmetric hubs relate is blocked alike both ways. Those pairs take the
         // rows of every hub that relates them, the self-symmetric ones included.
@@ -322,7 +327,6 @@ impl SlotModel {
         });
         let sym_of =
             |s: u32| &sym_of[sym_start[s as usize] as usize..sym_start[s as usize + 1] as usize];
-        let d = self.d;
         // Per direction, the union of the tables of the hubs that relate the pair: row y
         // of (a, b) holds the values x in a that y in b blocks. Column y of (b, a): the
         // values x in a that block y in b, set bit by bit from the rows (tables are
