@@ -134,7 +134,7 @@ struct Shared<T, R> {
 
 impl<T, R> Shared<T, R> {
     fn lock(&self) -> MutexGuard<'_, State<T, R>> {
-        // A job that panicked is reported when the thread scope joins; its queue is still
+        // A job that panicked is reported when the workers' scope ends; its queue is still
         // consistent, since no lock is held while a job runs.
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
@@ -817,5 +817,42 @@ mod tests {
                 "{role:?}"
             );
         }
+    }
+
+    /// A job that runs jobs of its own on as many threads (a run that splits its search
+    /// inside a batch): the inner jobs get threads even while the outer workers wait for
+    /// the caller, which is running that job.
+    #[test]
+    fn jobs_that_run_jobs_finish() {
+        let (done, finished) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut total = 0;
+            ordered_jobs(
+                1000,
+                2,
+                |i| {
+                    let mut sum = 0;
+                    ordered_jobs(
+                        4,
+                        2,
+                        |k| i + k,
+                        |_, r| {
+                            sum += r;
+                            true
+                        },
+                    );
+                    sum
+                },
+                |_, r| {
+                    total += r;
+                    true
+                },
+            );
+            done.send(total).ok();
+        });
+        let total = finished
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("the jobs' own jobs never ran");
+        assert_eq!(total, (0..1000).map(|i| 4 * i + 6).sum::<usize>());
     }
 }

@@ -45,7 +45,7 @@ impl Default for Watch {
 
 /// The high-water mark of a process's resident set, in KiB, and the memory and thread
 /// lines of its status.
-fn peak_kib(pid: u32) -> Option<(u64, String)> {
+fn memory_status(pid: u32) -> Option<(u64, String)> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kib = line.split_whitespace().nth(1)?.parse().ok()?;
@@ -102,7 +102,7 @@ where
     let mut signalled = false;
     let mut killed = false;
     let status = loop {
-        if let Some((kib, status)) = peak_kib(pid) {
+        if let Some((kib, status)) = memory_status(pid) {
             if peak.is_none_or(|p| kib > p) {
                 peak = Some(kib);
                 at_peak = format!("after {:?}: {status}", started.elapsed());
@@ -169,7 +169,7 @@ impl Watched {
                 self.elapsed,
                 self.run.code,
                 self.run.stdout.len(),
-                self.run.stderr
+                self.run.stderr.chars().take(500).collect::<String>()
             );
         }
         self

@@ -85,8 +85,9 @@ impl Default for Verdicts {
 
 type VerdictKey = ((usize, usize), SmallVec<[Value; 2]>, SmallVec<[Value; 4]>);
 
-/// The most verdicts kept: past it they are forgotten and found again.
-const MAX_VERDICTS: usize = 1 << 16;
+/// The most verdicts a thread keeps (each thread keeps its own: see `Kept`): past it
+/// they are forgotten and found again. A batch's marks read a few hundred.
+const MAX_VERDICTS: usize = 1 << 14;
 
 impl Verdicts {
     /// The verdict for `key`, from `judge` the first time.

@@ -236,10 +236,11 @@ struct FeasibleKey {
     once: u128,
 }
 
-/// The most listings kept between compilations.
+/// The most listings a thread keeps between compilations (each keeps its own: see
+/// `Kept`).
 const MAX_KEPT: usize = 1 << 12;
 
-/// The contents for `key`, from `list` the first time. Kept for the process: a batch of
+/// The contents for `key`, from `list` the first time. Kept for the thread: a batch of
 /// puzzles with layers compiles a model per puzzle, and their cages repeat the same few
 /// sizes and sums.
 fn feasible_contents(

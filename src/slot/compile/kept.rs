@@ -17,8 +17,9 @@ use rustc_hash::{FxBuildHasher, FxHashMap};
 /// Parts a memo is split into; threads past this many share parts.
 const PARTS: usize = 16;
 
-/// At most `most` entries per part: past it, the part forgets all and finds them again.
-/// A poisoned lock keeps nothing (the caller computes anew).
+/// At most `most` entries per part: past it, the part forgets all and finds them again
+/// (a memo's memory grows with the threads, up to [`PARTS`] times `most` entries). A
+/// poisoned lock keeps nothing (the caller computes anew).
 pub(super) struct Kept<K, V> {
     parts: [Part<K, V>; PARTS],
     most: usize,

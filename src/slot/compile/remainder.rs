@@ -22,7 +22,8 @@ use crate::model::grouped;
 /// is left out.
 const MAX_CHOICES: usize = 1 << 14;
 
-/// The most remainders kept for the process; past it they are found again.
+/// The most remainders a thread keeps (each keeps its own: see `Kept`); past it they are
+/// found again.
 const MAX_KEPT: usize = 1 << 12;
 
 /// Adds the remainder of each house that some listed groups lie wholly inside, where its
@@ -124,7 +125,7 @@ pub(super) fn add_remainders(model: &mut SlotModel) {
 
 /// The contents of a house's remainder beside groups with the contents `listed`, in a
 /// domain of `d` values; `None` where they are too many to find or say nothing (every set
-/// of the remainder's size). Kept for the process by the listings' addresses, as the
+/// of the remainder's size). Kept for the thread by the listings' addresses, as the
 /// listings themselves are (see `group::feasible_contents`): a killer batch's houses hold
 /// the same few cage sizes and sums. An entry holds its listings, so that no address is
 /// reused while it is kept.
