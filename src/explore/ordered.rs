@@ -134,8 +134,9 @@ struct Shared<T, R> {
 
 impl<T, R> Shared<T, R> {
     fn lock(&self) -> MutexGuard<'_, State<T, R>> {
-        // A job that panicked is reported when the workers' scope ends; its queue is still
-        // consistent, since no lock is held while a job runs.
+        // A job that panicked stops every job (see `StopOnPanic`) and is reported when the
+        // workers' scope ends; its queue is still consistent, since no lock is held while
+        // a job runs.
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
@@ -301,6 +302,7 @@ pub fn ordered_streams<T: Send, R: Send>(
         CallerRole::Works => threads - 1,
     };
     let work = || {
+        let _unwinding = StopOnPanic(&shared);
         while let Some(i) = shared.take_job() {
             let result = job(
                 i,
@@ -312,6 +314,7 @@ pub fn ordered_streams<T: Send, R: Send>(
         }
     };
     super::pool::alongside(workers, &work, || {
+        let _unwinding = StopOnPanic(&shared);
         let mut caller = Caller {
             shared: &shared,
             deliver: &mut deliver,
@@ -342,6 +345,19 @@ pub fn ordered_streams<T: Send, R: Send>(
             }
         }
     });
+}
+
+/// Stops every job when a job panics on this thread: the caller would wait for the
+/// panicked job's result, and workers for a caller gone, for ever; stopped, they end,
+/// and the panic reaches the caller as the workers' scope ends.
+struct StopOnPanic<'a, T, R>(&'a Shared<T, R>);
+
+impl<T, R> Drop for StopOnPanic<'_, T, R> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.stop();
+        }
+    }
 }
 
 /// What one look at the front of the queues gave the caller.
@@ -854,5 +870,43 @@ mod tests {
             .recv_timeout(std::time::Duration::from_secs(60))
             .expect("the jobs' own jobs never ran");
         assert_eq!(total, (0..1000).map(|i| 4 * i + 6).sum::<usize>());
+    }
+
+    /// A job that panics, on a worker or on the calling thread, ends the call with its
+    /// panic instead of leaving the others waiting for its result.
+    #[test]
+    fn a_panicking_job_ends_the_call() {
+        for role in ROLES {
+            for on_caller in [false, true] {
+                let (done, finished) = std::sync::mpsc::channel();
+                std::thread::spawn(move || {
+                    let caller = std::thread::current().id();
+                    let panicked = std::panic::catch_unwind(|| {
+                        ordered_streams(
+                            200,
+                            2,
+                            role,
+                            |i, out: &mut Emitter<'_, usize>| {
+                                // Long enough that both threads take jobs past the 20th.
+                                std::thread::sleep(std::time::Duration::from_micros(200));
+                                let here = std::thread::current().id() == caller;
+                                if i >= 20 && here == on_caller {
+                                    panic!("job {i} fails");
+                                }
+                                out.emit(i);
+                            },
+                            |_, _| true,
+                        );
+                    });
+                    done.send(panicked.is_err()).ok();
+                });
+                // A caller that only delivers runs no job: nothing panics there.
+                let want = !(on_caller && role == CallerRole::Delivers);
+                let panicked = finished
+                    .recv_timeout(std::time::Duration::from_secs(60))
+                    .expect("a panicked job left the call waiting");
+                assert_eq!(panicked, want, "{role:?}, on the caller: {on_caller}");
+            }
+        }
     }
 }
