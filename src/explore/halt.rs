@@ -275,15 +275,23 @@ mod tests {
         assert!(matches!(halt.poll(), Some(StopReason::Timeout(_))));
     }
 
+    /// Limits of `max(resident)` bytes of memory, `resident` being the process's now;
+    /// `None` (the test skipped, and saying so) where the system does not tell it.
+    fn memory_limit(max: impl Fn(u64) -> u64) -> Option<Limits> {
+        let Some(resident) = resident_bytes() else {
+            eprintln!("skipped: no /proc/self/statm on this system");
+            return None;
+        };
+        Some(Limits {
+            max_memory: Some(max(resident)),
+            ..Limits::default()
+        })
+    }
+
     #[test]
     fn memory_is_read_at_most_every_memory_gap() {
-        if resident_bytes().is_none() {
-            eprintln!("skipped: no /proc/self/statm on this system");
+        let Some(limits) = memory_limit(|_| 1) else {
             return;
-        }
-        let limits = Limits {
-            max_memory: Some(1),
-            ..Limits::default()
         };
         let mut halt = Halt::new(limits, Instant::now(), None, None);
         let started = Instant::now();
@@ -301,13 +309,8 @@ mod tests {
 
     #[test]
     fn runs_share_one_reading_of_memory() {
-        if resident_bytes().is_none() {
-            eprintln!("skipped: no /proc/self/statm on this system");
+        let Some(limits) = memory_limit(|_| u64::MAX) else {
             return;
-        }
-        let limits = Limits {
-            max_memory: Some(u64::MAX),
-            ..Limits::default()
         };
         let started = Instant::now();
         let before = READINGS.load(Ordering::Relaxed);
@@ -325,17 +328,13 @@ mod tests {
 
     #[test]
     fn a_reading_past_the_limit_is_confirmed_before_a_run_stops() {
-        let Some(resident) = resident_bytes() else {
-            eprintln!("skipped: no /proc/self/statm on this system");
+        // This run's limit lies between the memory the process holds now and what
+        // another run saw (it stopped, and its memory was freed): far more.
+        let Some(limits) = memory_limit(|resident| 2 * resident + (1 << 29)) else {
             return;
         };
-        // Another run saw far more memory than the process holds now (it stopped, and
-        // its memory was freed); this run's limit lies between.
-        *LAST.lock().unwrap() = Some((Instant::now(), Some((0, 4 * resident + (1 << 30)))));
-        let limits = Limits {
-            max_memory: Some(2 * resident + (1 << 29)),
-            ..Limits::default()
-        };
+        let seen = 4 * limits.max_memory.unwrap_or(0);
+        *LAST.lock().unwrap() = Some((Instant::now(), Some((0, seen))));
         let mut halt = Halt::new(limits, Instant::now(), None, None);
         assert!(halt.poll().is_none());
     }

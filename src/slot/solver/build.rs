@@ -304,7 +304,8 @@ impl<M: Mask> Tables<M> {
 /// Per row, the values of `old` (as [`grouped`] lists them: each row's start, then the
 /// values) followed by those `pairs` (called twice) adds to it, in the order listed. Rows
 /// hold a few values each (a slot's hubs): they are copied value by value, since a copy
-/// call per row cost more than the values it moved.
+/// call per row cost more than the values it moved. ([`grouped`] over the old values
+/// chained with `pairs` gives the same lists, and took three times the instructions.)
 fn merged<I>((start, old): (&[u32], &[u32]), pairs: impl Fn() -> I) -> (Vec<u32>, Vec<u32>)
 where
     I: Iterator<Item = (u32, u32)>,
