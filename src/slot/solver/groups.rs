@@ -150,7 +150,18 @@ impl<M: Mask> Tables<M> {
                     let g = i * WORD_BITS + todo.trailing_zeros() as usize;
                     todo &= todo - 1;
                     match self.propagate_group::<W>(w, g)? {
-                        Some(more) => changed |= more,
+                        Some(more) => {
+                            changed |= more;
+                            // Its own narrowing marked it again, but a second look
+                            // finds nothing more: what a content (or the NAC, which
+                            // reads placed values only) supports stays supported once
+                            // the rest is taken. Not so for a layout search, which
+                            // may give up on a large group and succeed on a smaller one.
+                            let layouts = self.symmetric && !self.groups[g].pairs.is_empty();
+                            if more && !layouts {
+                                w.bits[at + i] &= !(1 << (g % WORD_BITS));
+                            }
+                        }
                         None => w.bits[at + gw + i] |= 1 << (g % WORD_BITS),
                     }
                 }
