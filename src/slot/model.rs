@@ -79,9 +79,10 @@ pub struct SlotModel {
     pub once: Vec<u32>,
     /// Set when rules fill a cell by replacing it with a new node.
     pub replaced: Option<Replacement>,
-    /// NACs with aggregates over the filled cell's group, and their groups.
+    /// NACs with aggregates over the filled cell's group, and their groups (shared with
+    /// the solver's tables, which would otherwise copy every group's lists per puzzle).
     pub group_nacs: Vec<Arc<GroupNac>>,
-    pub groups: Vec<Group>,
+    pub groups: Arc<Vec<Group>>,
     /// The `forbid` patterns' instances, when the file has any.
     pub forbids: Option<SlotForbids>,
 }
@@ -119,7 +120,7 @@ impl SlotModel {
             once: Vec::new(),
             replaced: None,
             group_nacs: Vec::new(),
-            groups: Vec::new(),
+            groups: Arc::default(),
             forbids: None,
         }
     }

@@ -147,7 +147,7 @@ impl RuleCompiler<'_> {
                     "this NAC's aggregates range over cells other than the slots of one group holding the filled cell",
                 );
             }
-            model.groups.push(Group {
+            Arc::make_mut(&mut model.groups).push(Group {
                 nac: gi,
                 members,
                 statics: reads
@@ -365,7 +365,7 @@ pub(super) fn list_feasible(model: &mut SlotModel) {
                 }),
             ))
         });
-        model.groups[gi].feasible = feasible;
+        Arc::make_mut(&mut model.groups)[gi].feasible = feasible;
     }
     // Groups over the same members: each keeps the contents every one of them allows.
     let mut alike: BTreeMap<&[u32], Vec<usize>> = BTreeMap::new();
@@ -388,7 +388,7 @@ pub(super) fn list_feasible(model: &mut SlotModel) {
         .collect();
     for (gs, all) in joint {
         for g in gs {
-            model.groups[g].feasible = Some(all.clone());
+            Arc::make_mut(&mut model.groups)[g].feasible = Some(all.clone());
         }
     }
     super::remainder::add_remainders(model);
@@ -409,7 +409,7 @@ fn list_pairs(model: &mut SlotModel) {
             None => Vec::new(),
         })
         .collect();
-    for (group, pairs) in model.groups.iter_mut().zip(pairs) {
+    for (group, pairs) in Arc::make_mut(&mut model.groups).iter_mut().zip(pairs) {
         group.pairs = pairs;
     }
 }

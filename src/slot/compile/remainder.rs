@@ -120,7 +120,7 @@ pub(super) fn add_remainders(model: &mut SlotModel) {
             implied_by: chosen.clone(),
         });
     }
-    model.groups.extend(implied);
+    Arc::make_mut(&mut model.groups).extend(implied);
 }
 
 /// The contents of a house's remainder beside groups with the contents `listed`, in a

@@ -417,7 +417,7 @@ fn skyscraper_blanks_on_the_group_compile_to_tables_per_count() {
     // and, as the line's hub keeps heights apart, each height at most once.
     let model = compile(&g.with_layers(&puzzles[1].layers)).expect("it compiles");
     assert_eq!(model.groups.len(), 8);
-    for group in &model.groups {
+    for group in model.groups.iter() {
         let contents = group.feasible.as_ref().expect("few contents");
         let lists: Vec<&[u8]> = contents.lists().collect();
         assert_eq!(lists, [&[0u8, 0, 1, 2][..], &[0, 0, 1, 3], &[0, 0, 2, 3]]);

@@ -80,7 +80,7 @@ pub struct Tables<M: Mask> {
     pub symmetric: bool,
     /// NACs over a group's content and their groups (see [`super::group`]).
     group_nacs: Vec<Arc<GroupNac>>,
-    groups: Vec<Group>,
+    groups: Arc<Vec<Group>>,
     /// Per slot, the groups holding it: `slot_groups[group_start[s]..group_start[s + 1]]`.
     group_start: Vec<u32>,
     slot_groups: Vec<u32>,
