@@ -70,6 +70,9 @@ impl<M: Mask> Tables<M> {
             watch_start,
             slot_watched,
             group_words: m.groups.len().div_ceil(WORD_BITS),
+            first_remainder: (m.groups.iter())
+                .position(|g| !g.implied_by.is_empty())
+                .unwrap_or(m.groups.len()),
             arc_slots: Vec::new(),
             arc_start: Vec::new(),
             arcs: Vec::new(),

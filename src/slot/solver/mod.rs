@@ -92,6 +92,9 @@ pub struct Tables<M: Mask> {
     slot_watched: Vec<u32>,
     /// Words of a group bitset (none without groups).
     group_words: usize,
+    /// The first house remainder (see [`Group::implied_by`]): they follow the groups NACs
+    /// make, and are propagated once those settle.
+    first_remainder: usize,
     /// Slots writing relation hubs (tables other than "the same value"), where the focus
     /// may run (the model blocks symmetrically): `arcs[arc_start[k]..arc_start[k + 1]]`
     /// holds, for `arc_slots[k]`, each such hub with where its rows start in `table`.
