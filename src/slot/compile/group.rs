@@ -311,15 +311,22 @@ pub(super) fn list_feasible(model: &mut SlotModel) {
     // Per slot, the hubs it both writes and reads, with the values they keep apart: two
     // slots of one such hub never hold one of those values both (the first placed blocks
     // the other).
-    let (apart_start, apart) = grouped(model.slots.len(), || {
-        model.hubs.iter().enumerate().flat_map(|(h, hub)| {
-            let kept = same[hub.table as usize];
-            hub.writers
-                .iter()
-                .filter(move |&w| kept != 0 && hub.readers.contains(w))
-                .map(move |&w| (w, (h as u32, kept)))
-        })
-    });
+    // Listed once: `grouped` walks its pairs twice, and a hub's readers are searched for
+    // each of its writers.
+    let mut both: Vec<(u32, (u32, u128))> = Vec::new();
+    for (h, hub) in model.hubs.iter().enumerate() {
+        let kept = same[hub.table as usize];
+        if kept != 0 {
+            let read = |w: &&u32| hub.readers.contains(w);
+            both.extend(
+                hub.writers
+                    .iter()
+                    .filter(read)
+                    .map(|&w| (w, (h as u32, kept))),
+            );
+        }
+    }
+    let (apart_start, apart) = grouped(model.slots.len(), || both.iter().copied());
     let apart =
         |s: u32| &apart[apart_start[s as usize] as usize..apart_start[s as usize + 1] as usize];
     for gi in 0..model.groups.len() {
