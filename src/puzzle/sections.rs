@@ -349,13 +349,12 @@ impl<'g> Reader<'g> {
                         Some(Some(Content::Regions { names, cells })) => Some((names, cells)),
                         _ => None,
                     };
-                    let mut set: HashMap<&str, (Value, Span)> = HashMap::new();
+                    // Per region (by number), the value its first token gave.
+                    let mut set: Vec<Option<Value>> = vec![None; cells.map_or(0, |(n, _)| n.len())];
                     for (i, (value, &span)) in values.iter().zip(&section.spans).enumerate() {
                         let Some(value) = value else { continue };
-                        let region = cells.and_then(|(names, cells)| {
-                            cells[i].map(|r| names[r as usize].as_str())
-                        });
-                        let Some(region) = region else {
+                        let region = cells.and_then(|(names, cells)| Some((cells[i]?, names)));
+                        let Some((region, names)) = region else {
                             let cell = self.cell_name(i);
                             errors.push(Diagnostic::error(
                                 span,
@@ -366,18 +365,19 @@ impl<'g> Reader<'g> {
                             ));
                             continue;
                         };
-                        match set.get(region) {
-                            Some(&(first, _)) if first != *value => errors.push(Diagnostic::error(
-                                span,
-                                format!(
-                                    "layer `{}` gives region `{}_{region}` a second value: expected one value per region, or the same",
-                                    layer.name, owner.name
-                                ),
-                            )),
-                            Some(_) => {}
-                            None => {
-                                set.insert(region, (*value, span));
+                        match &mut set[region as usize] {
+                            Some(first) if *first != *value => {
+                                let region = &names[region as usize];
+                                errors.push(Diagnostic::error(
+                                    span,
+                                    format!(
+                                        "layer `{}` gives region `{}_{region}` a second value: expected one value per region, or the same",
+                                        layer.name, owner.name
+                                    ),
+                                ));
                             }
+                            Some(_) => {}
+                            first => *first = Some(*value),
                         }
                     }
                 }
