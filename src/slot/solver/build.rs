@@ -1,6 +1,8 @@
 //! Building the solver's [`Tables`] from a slot model: whole, or for a regrouped puzzle
 //! from its rule file's tables, whose slots, values and groups it shares.
 
+use rustc_hash::FxHashSet;
+
 use super::{SlotInfo, Tables, MAX_PEER_WORDS, TRACKED_ONCE, WORD_BITS};
 use crate::model::grouped;
 use crate::slot::mask::Mask;
@@ -25,7 +27,8 @@ impl<M: Mask> Tables<M> {
         for (i, word) in init_boards[m.d * words..].iter_mut().enumerate() {
             *word = low_bits(n - i * WORD_BITS);
         }
-        let mut listed: std::collections::HashSet<&[u32]> = std::collections::HashSet::new();
+        let mut listed: FxHashSet<&[u32]> = FxHashSet::default();
+        listed.reserve(m.groups.len());
         let twin: Vec<bool> = m
             .groups
             .iter()
