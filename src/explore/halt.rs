@@ -166,12 +166,13 @@ impl Pace {
         }
         let due = self.last_memory.is_none_or(|t| t.elapsed() >= MEMORY_GAP);
         if due && (stops.limits.max_memory.is_some() || address_space_stop().is_some()) {
-            let (at, shared) = memory_now(false);
-            self.last_memory = Some(at);
+            let now = Instant::now();
+            self.last_memory = Some(now);
+            let shared = memory_now(now, false);
             // A shared reading past the limit may be another run's, since freed (a batch's
             // puzzle that stopped on it): a run stops only on a reading of its own.
             if shared.and_then(|m| stops.memory_over(m)).is_some() {
-                let (_, own) = memory_now(true);
+                let own = memory_now(now, true);
                 if let Some(used) = own.and_then(|m| stops.memory_over(m)) {
                     return Some(StopReason::Memory(used));
                 }
@@ -197,22 +198,21 @@ impl Stops<'_> {
 /// The last reading of the process's memory, and when it was taken.
 static LAST: Mutex<Option<(Instant, Memory)>> = Mutex::new(None);
 
-/// The time now, and the process's memory as read at most [`MEMORY_GAP`] ago, by this
-/// run or another (read now where `fresh`): memory is the process's, so the runs of a
+/// The process's memory as read at most [`MEMORY_GAP`] before `now`, by this run or
+/// another (read now where `fresh`): memory is the process's, so the runs of a
 /// batch (each a few microseconds, each polling once at its start) share one reading
 /// instead of a file read apiece, which took 6 % of a batch of 9x9 jigsaws. A limit is
 /// then seen up to one gap later than a run reading its own would see it.
-fn memory_now(fresh: bool) -> (Instant, Memory) {
+fn memory_now(now: Instant, fresh: bool) -> Memory {
     let mut last = LAST.lock().unwrap_or_else(PoisonError::into_inner);
-    let now = Instant::now();
     match *last {
-        Some((at, memory)) if !fresh && now - at < MEMORY_GAP => (now, memory),
+        Some((at, memory)) if !fresh && now.saturating_duration_since(at) < MEMORY_GAP => memory,
         _ => {
             let memory = statm();
             #[cfg(test)]
             tests::READINGS.fetch_add(1, Ordering::Relaxed);
             *last = Some((now, memory));
-            (now, memory)
+            memory
         }
     }
 }

@@ -3,7 +3,7 @@
 
 use rustc_hash::FxHashSet;
 
-use super::{SlotInfo, Tables, MAX_PEER_WORDS, TRACKED_ONCE, WORD_BITS};
+use super::{low_bits, SlotInfo, Tables, MAX_PEER_WORDS, TRACKED_ONCE, WORD_BITS};
 use crate::model::grouped;
 use crate::slot::mask::Mask;
 use crate::slot::model::{Hub, SlotModel, Slots};
@@ -341,13 +341,4 @@ where
         next[r as usize] += 1;
     }
     (from, list)
-}
-
-/// A word with its lowest `count` bits set (all of them from 64 on).
-fn low_bits(count: usize) -> u64 {
-    if count >= WORD_BITS {
-        !0
-    } else {
-        (1u64 << count) - 1
-    }
 }

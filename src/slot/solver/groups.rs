@@ -13,7 +13,7 @@ use super::super::group::{Contents, Group};
 use super::super::mask::Mask;
 use super::group_pairs::supported_in_place;
 use super::matching::Matching;
-use super::{Tables, Work, WORD_BITS};
+use super::{low_bits, Tables, Work, WORD_BITS};
 
 impl<M: Mask> Tables<M> {
     /// Where the bitset of groups to look at starts in a state's buffer; the bitset of
@@ -160,11 +160,8 @@ impl<M: Mask> Tables<M> {
         let mut changed = false;
         for i in range.start / WORD_BITS..range.end.div_ceil(WORD_BITS) {
             // The bits of word `i` that `range` covers.
-            let low = |n: usize| match n.clamp(i * WORD_BITS, (i + 1) * WORD_BITS) - i * WORD_BITS {
-                WORD_BITS => !0,
-                n => (1u64 << n) - 1,
-            };
-            let covered = low(range.end) & !low(range.start);
+            let below = |n: usize| low_bits(n.saturating_sub(i * WORD_BITS));
+            let covered = below(range.end) & !below(range.start);
             let mut todo = w.bits[at + i] & !w.bits[at + gw + i] & covered;
             w.bits[at + i] &= !covered;
             while todo != 0 {

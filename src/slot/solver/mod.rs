@@ -37,6 +37,15 @@ const STACK_WORDS: usize = 8;
 /// through the hubs, which costs more per placement but no memory per slot.
 const MAX_PEER_WORDS: usize = 1 << 17;
 
+/// A word with its lowest `count` bits set (all of them from 64 on).
+fn low_bits(count: usize) -> u64 {
+    if count >= WORD_BITS {
+        !0
+    } else {
+        (1u64 << count) - 1
+    }
+}
+
 /// The word count of slot bitsets read from [`Tables::words`] at run time. Any other `W`
 /// given to the hot methods is the word count itself, known at compile time so that the
 /// loops over a bitset's words unroll and their bounds checks fold away.
