@@ -113,6 +113,11 @@ impl RegionMembers {
         RegionMembers { start, members }
     }
 
+    /// How many regions.
+    pub fn regions(&self) -> usize {
+        self.start.len() - 1
+    }
+
     /// Each region's members, by region number.
     pub fn iter(&self) -> impl Iterator<Item = &[NodeId]> + '_ {
         (self.start.windows(2)).map(|w| &self.members[w[0] as usize..w[1] as usize])

@@ -24,11 +24,23 @@ pub type Slots = SmallVec<[u32; 9]>;
 
 /// A NAC index: the union of `table[value]` over its writers' values blocks those placed
 /// values in each of its readers.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Hub {
     pub writers: Slots,
     pub readers: Slots,
     pub table: u32,
+}
+
+// By hand: a derived clone copies each `Slots` value by value, which was the most of
+// copying a regrouped puzzle's rule file hubs; slots are `Copy`, so one copy each.
+impl Clone for Hub {
+    fn clone(&self) -> Hub {
+        Hub {
+            writers: Slots::from_slice(&self.writers),
+            readers: Slots::from_slice(&self.readers),
+            table: self.table,
+        }
+    }
 }
 
 /// Cells filled by replacement: a rule deletes the cell and creates a node of type `ty` in
@@ -214,21 +226,90 @@ impl SlotModel {
             self.focus_sound = crate::analysis::forbid::check(g);
         }
         if self.focus_sound.is_ok() {
-            let full = self.full_mask();
-            self.once = (0..self.hubs.len() as u32)
-                .filter(|&h| {
-                    let hub = &self.hubs[h as usize];
-                    let table = &self.tables[hub.table as usize];
-                    hub.writers == hub.readers
-                        && hub.writers.len() == self.d
-                        && table.iter().enumerate().all(|(y, &row)| row == 1u128 << y)
-                        && hub
-                            .writers
-                            .iter()
-                            .all(|&s| self.allowed[s as usize] & !full == 0)
-                })
+            let once = self.once_test();
+            let listed = (0..self.hubs.len() as u32)
+                .filter(|&h| once(&self.hubs[h as usize]))
                 .collect();
+            drop(once);
+            self.once = listed;
         }
+    }
+
+    /// Whether a hub is exactly-once: as many writers as values, each allowing only
+    /// values, that are its readers and block exactly the value held.
+    fn once_test(&self) -> impl Fn(&Hub) -> bool + '_ {
+        let full = self.full_mask();
+        // Each table asked once whether it is "the same value".
+        let identity: Vec<bool> = (self.tables.iter())
+            .map(|t| t.iter().enumerate().all(|(y, &row)| row == 1u128 << y))
+            .collect();
+        move |hub: &Hub| {
+            hub.writers.len() == self.d
+                && identity[hub.table as usize]
+                && hub.writers == hub.readers
+                && (hub.writers.iter()).all(|&s| self.allowed[s as usize] & !full == 0)
+        }
+    }
+
+    /// Whether every hub blocks its own writers alike both ways (readers are writers and
+    /// the table is symmetric), which makes the whole blocking symmetric.
+    pub(super) fn all_self_symmetric(&self) -> bool {
+        let d = self.d;
+        let symmetric =
+            |t: &Vec<u128>| (0..d).all(|y| (0..d).all(|x| (t[y] >> x & 1) == (t[x] >> y & 1)));
+        let tables: Vec<bool> = self.tables.iter().map(symmetric).collect();
+        (self.hubs.iter()).all(|h| h.writers == h.readers && tables[h.table as usize])
+    }
+
+    /// [`SlotModel::finish_hubs`] for this model, a regrouped puzzle's, whose hubs are
+    /// those of `file` (a finished model of the same slots and tables) at `copied`
+    /// (`(old, at)`: `file.hubs[old]` are these hubs from `at` on) and new ones elsewhere.
+    /// Where every hub of both blocks its own writers alike both ways (`self_symmetric`,
+    /// as [`SlotModel::all_self_symmetric`] says), blocking is symmetric, focus is as
+    /// sound as `file`'s, and the copied hubs keep its exactly-once verdicts: only the
+    /// new hubs are looked at. Otherwise all of it is worked out again.
+    pub(super) fn finish_regrouped(
+        &mut self,
+        g: &Grammar,
+        file: &SlotModel,
+        copied: &[(std::ops::Range<usize>, usize)],
+        self_symmetric: bool,
+    ) {
+        if !self_symmetric || file.symmetric.is_err() {
+            return self.finish_hubs(g);
+        }
+        self.symmetric = Ok(());
+        self.focus_sound = file.focus_sound.clone();
+        self.once = Vec::new();
+        if self.focus_sound.is_err() {
+            return;
+        }
+        let once = self.once_test();
+        let mut listed = Vec::with_capacity(
+            file.once.len() + self.hubs.len() - copied.iter().map(|(r, _)| r.len()).sum::<usize>(),
+        );
+        let mut next = 0;
+        let mut file_once = file.once.iter().map(|&h| h as usize).peekable();
+        for (old, at) in copied {
+            // The new hubs before these copied ones.
+            listed.extend(
+                (next..*at)
+                    .filter(|&h| once(&self.hubs[h]))
+                    .map(|h| h as u32),
+            );
+            while file_once.next_if(|&h| h < old.start).is_some() {}
+            while let Some(h) = file_once.next_if(|h| old.contains(h)) {
+                listed.push((h - old.start + at) as u32);
+            }
+            next = at + old.len();
+        }
+        listed.extend(
+            (next..self.hubs.len())
+                .filter(|&h| once(&self.hubs[h]))
+                .map(|h| h as u32),
+        );
+        drop(once);
+        self.once = listed;
     }
 
     fn classify_final(&self, g: &Grammar) -> FinalKind {
@@ -303,11 +384,13 @@ impl SlotModel {
         // Only pairs some other hub relates can be one-sided: a pair that only
         // self-symmetric hubs relate is blocked alike both ways. Those pairs take the
         // rows of every hub that relates them, the self-symmetric ones included.
-        let (sym, other): (Vec<&Hub>, Vec<&Hub>) =
-            self.hubs.iter().partition(|h| self_symmetric(h));
-        if other.is_empty() {
+        // Most models' hubs all are (a regrouped puzzle's, checked per puzzle): said
+        // without listing them.
+        if self.hubs.iter().all(&mut self_symmetric) {
             return Ok(());
         }
+        let (sym, other): (Vec<&Hub>, Vec<&Hub>) =
+            self.hubs.iter().partition(|h| self_symmetric(h));
         // Every (reader, writer, table) the other hubs hold, grouped by unordered pair in
         // a fixed order, so that the refusal names the same pair on every run.
         let mut arcs: Vec<(u32, u32, u32, u32)> = Vec::new();

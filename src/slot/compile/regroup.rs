@@ -43,15 +43,20 @@ use super::{attr_key, AttrKey, RuleCompiler, MAX_HUB_WORDS};
 pub struct Regrouping {
     /// In the order of their hubs.
     stars: Vec<StarAt>,
+    /// Whether each of the file's hubs blocks its own writers alike both ways (see
+    /// [`SlotModel::all_self_symmetric`]): then a puzzle's model whose new hubs do too
+    /// is finished from the file's verdicts.
+    self_symmetric: bool,
 }
 
 /// A star NAC a layer reaches, and its hubs in the rule file's model.
 struct StarAt {
     star: Star,
-    /// The slot attribute of its rule.
-    attr: AttrId,
     /// By node index, the values its rule places there.
     placed: Vec<u128>,
+    /// By node index (of the bare graph), the slot of the rule's attribute there: looked
+    /// up for every member of every region a puzzle draws.
+    slot_at: Vec<Option<u32>>,
     /// Its hubs are `start..end` of the file's model, of which `start..kept` are those of
     /// the bare graph's groups (the rest, the file's own layer's).
     kept: usize,
@@ -160,7 +165,10 @@ impl Regrouping {
             }
             start = end;
         }
-        Some(Regrouping { stars })
+        Some(Regrouping {
+            stars,
+            self_symmetric: model.all_self_symmetric(),
+        })
     }
 
     /// The model of the puzzle with `layers` of the rule file `g` that [`Regrouping::of`]
@@ -180,15 +188,22 @@ impl Regrouping {
                 _ => None,
             })
             .collect();
-        let regions: Vec<(NodeTypeId, LabelId, &[NodeId])> = (drawn.iter())
-            .flat_map(|(ty, label, rs)| rs.iter().map(|r| (*ty, *label, r)))
-            .collect();
+        let mut regions: Vec<(NodeTypeId, LabelId, &[NodeId])> =
+            Vec::with_capacity(drawn.iter().map(|(_, _, rs)| rs.regions()).sum());
+        regions
+            .extend((drawn.iter()).flat_map(|(ty, label, rs)| rs.iter().map(|r| (*ty, *label, r))));
         let mut hubs = Vec::with_capacity(model.hubs.len() + regions.len());
-        let mut scratch = StarScratch::default();
+        let largest = regions.iter().map(|(_, _, r)| r.len()).max().unwrap_or(0);
+        let mut scratch = StarScratch::with_capacity(largest);
+        // Where the file's hubs are copied to, and whether every new hub has its writers
+        // for readers (its table, "the same value" over some values, is symmetric).
+        let mut copied = Vec::with_capacity(self.stars.len() + 1);
+        let mut self_symmetric = self.self_symmetric;
         let mut at = 0;
         for s in &self.stars {
+            copied.push((at..s.kept, hubs.len()));
             hubs.extend_from_slice(&model.hubs[at..s.kept]);
-            let slot = |n: NodeId| model.slot_of.get(&(n, s.attr)).copied();
+            let slot = |n: NodeId| s.slot_at.get(n.index()).copied().flatten();
             let found = s.star.drawn_groups(
                 &g.types,
                 bare,
@@ -200,6 +215,7 @@ impl Regrouping {
             if s.values | found.values != s.table_values {
                 return None;
             }
+            self_symmetric &= found.hubs.iter().all(|(w, r)| w == r);
             hubs.extend(found.hubs.into_iter().map(|(writers, readers)| Hub {
                 writers,
                 readers,
@@ -207,6 +223,7 @@ impl Regrouping {
             }));
             at = s.end;
         }
+        copied.push((at..model.hubs.len(), hubs.len()));
         hubs.extend_from_slice(&model.hubs[at..]);
         let words = model.slots.len().div_ceil(WORD_BITS).max(1) as u64;
         if hubs.len() as u64 * words > MAX_HUB_WORDS {
@@ -216,7 +233,7 @@ impl Regrouping {
         // a region node of a type the condition tests would have the attribute the rules
         // fill, which `Regrouping::of` refuses (`slot_free`).
         let mut regrouped = model.with_hubs(hubs);
-        regrouped.finish_hubs(g);
+        regrouped.finish_regrouped(g, model, &copied, self_symmetric);
         Some(regrouped)
     }
 }
@@ -256,10 +273,16 @@ impl StarAt {
         let as_compiled = same(&model.hubs[start..kept], bare_hubs)
             && same(&model.hubs[kept..end], own_hubs)
             && model.tables[table as usize] == identity_over(model.d, table_values);
+        let mut slot_at = vec![None; bare.capacity()];
+        for (i, &(n, a)) in model.slots.iter().enumerate() {
+            if a == attr && n.index() < slot_at.len() {
+                slot_at[n.index()] = Some(i as u32);
+            }
+        }
         as_compiled.then_some(StarAt {
             star,
-            attr,
             placed,
+            slot_at,
             kept,
             end,
             table,

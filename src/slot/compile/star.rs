@@ -226,8 +226,11 @@ impl Star {
             }
         }
         let hub = (!writers.is_empty() && !readers.is_empty()).then(|| {
+            // Members listed in node order are mostly in slot order already.
             for list in [&mut writers, &mut readers] {
-                list.sort_unstable();
+                if !list.is_sorted() {
+                    list.sort_unstable();
+                }
                 list.dedup();
             }
             (writers, readers)
@@ -252,7 +255,7 @@ fn collect_groups(
     matches: usize,
 ) -> Option<StarGroups> {
     let mut found = StarGroups {
-        hubs: Vec::new(),
+        hubs: Vec::with_capacity(groups.size_hint().0),
         values: 0,
         matches,
     };
@@ -296,6 +299,17 @@ pub(super) struct StarScratch {
     members: Vec<NodeId>,
     witnesses: Vec<NodeId>,
     reached: Vec<NodeId>,
+}
+
+impl StarScratch {
+    /// Buffers for groups of up to `members` members, which never grow.
+    pub(super) fn with_capacity(members: usize) -> StarScratch {
+        StarScratch {
+            members: Vec::with_capacity(members),
+            witnesses: Vec::with_capacity(members),
+            reached: Vec::with_capacity(members),
+        }
+    }
 }
 
 /// Per node index (up to `capacity`, or the last node filled), the values some instance

@@ -44,6 +44,8 @@ impl<M: Mask> Tables<M> {
         };
         let (group_start, slot_groups) = grouped(n, || in_groups(false));
         let (watch_start, slot_watched) = grouped(n, || in_groups(true));
+        let (group_start, slot_groups) = (group_start.into(), slot_groups.into());
+        let (watch_start, slot_watched) = (watch_start.into(), slot_watched.into());
         let shared = Tables {
             n,
             d: m.d,
@@ -238,105 +240,134 @@ impl<M: Mask> Tables<M> {
 
     /// [`Tables::regrouped`] where `m`'s hubs are these tables' (its first `first`)
     /// followed by more, every hub exactly-once in hub order: each slot's lists gain the
-    /// new hubs it is in, its peers their readers, its exactly-once bits theirs.
+    /// new hubs it is in, its peers their readers, its exactly-once bits theirs. What no
+    /// hub changes is shared, not copied.
     fn appended(&self, m: &SlotModel, first: usize) -> Tables<M> {
         let (words, d) = (self.words, self.d);
         let hubs = m.hubs.len();
-        let added = || {
-            m.hubs[first..]
-                .iter()
-                .enumerate()
-                .map(move |(k, hub)| (first + k, hub))
+        let added = &m.hubs[first..];
+        let grown = |old: &[u64]| {
+            let mut bits = Vec::with_capacity(hubs * words);
+            bits.extend_from_slice(old);
+            bits.resize(hubs * words, 0);
+            bits
         };
-        let mut t = self.clone();
-        t.hub_readers.resize(hubs * words, 0);
-        t.hub_members.resize(hubs * words, 0);
-        for (h, hub) in added() {
+        let (mut hub_members, mut hub_readers) =
+            (grown(&self.hub_members), grown(&self.hub_readers));
+        let mut hub_table = Vec::with_capacity(hubs);
+        hub_table.extend_from_slice(&self.hub_table);
+        let mut slot_info = self.slot_info.clone();
+        // The new hubs' (slot, hub) pairs, listed once for both passes of `merged`.
+        let mut write_pairs = Vec::with_capacity(added.iter().map(|h| h.writers.len()).sum());
+        let mut read_pairs = Vec::with_capacity(added.iter().map(|h| h.readers.len()).sum());
+        for (k, hub) in added.iter().enumerate() {
+            let h = first + k;
             let bits = |list: &mut [u64], slots: &Slots| {
                 for &s in slots {
                     list[h * words + s as usize / WORD_BITS] |= 1 << (s as usize % WORD_BITS);
                 }
             };
-            bits(&mut t.hub_members, &hub.writers);
-            bits(&mut t.hub_readers, &hub.readers);
-            t.hub_table.push(hub.table);
+            bits(&mut hub_members, &hub.writers);
+            bits(&mut hub_readers, &hub.readers);
+            hub_table.push(hub.table);
+            write_pairs.extend(hub.writers.iter().map(|&w| (w, h as u32)));
+            read_pairs.extend(hub.readers.iter().map(|&r| (r, h as u32)));
             if h < TRACKED_ONCE {
                 for &w in &hub.writers {
-                    t.slot_info[w as usize].once_of |= 1 << h;
+                    slot_info[w as usize].once_of |= 1 << h;
                 }
             }
         }
         let write_start: Vec<u32> = (self.slot_info.iter().map(|i| i.writes.0))
             .chain(self.slot_info.last().map(|i| i.writes.1))
             .collect();
-        let (write_from, writes) = merged((&write_start, &self.writes), || {
-            added().flat_map(|(h, hub)| hub.writers.iter().map(move |&w| (w, h as u32)))
-        });
-        (t.read_start, t.reads) = merged((&self.read_start, &self.reads), || {
-            added().flat_map(|(h, hub)| hub.readers.iter().map(move |&r| (r, h as u32)))
-        });
-        t.write_rows = (writes.iter())
-            .map(|&h| t.hub_table[h as usize] * d as u32)
+        let (write_from, writes) = merged((&write_start, &self.writes), &write_pairs);
+        let (read_start, reads) = merged((&self.read_start, &self.reads), &read_pairs);
+        let write_rows = (writes.iter())
+            .map(|&h| hub_table[h as usize] * d as u32)
             .collect();
-        t.writes = writes;
-        for (s, info) in t.slot_info.iter_mut().enumerate() {
+        for (s, info) in slot_info.iter_mut().enumerate() {
             info.writes = (write_from[s], write_from[s + 1]);
         }
         // Exactly-once hubs block the value held: a slot that took the value from its
         // peers in one pass still does, with the new hubs' readers among them.
-        for (h, hub) in added() {
-            let readers = &t.hub_readers[h * words..(h + 1) * words];
+        let mut peers = self.peers.clone();
+        for (k, hub) in added.iter().enumerate() {
+            let h = first + k;
+            let readers = &hub_readers[h * words..(h + 1) * words];
             let equal_only = |w: &&u32| self.slot_info[**w as usize].equal_only;
             for &w in hub.writers.iter().filter(equal_only) {
-                let peers = &mut t.peers[w as usize * words..(w as usize + 1) * words];
+                let peers = &mut peers[w as usize * words..(w as usize + 1) * words];
                 for (p, r) in peers.iter_mut().zip(readers) {
                     *p |= r;
                 }
             }
         }
-        t.once = hubs;
         // The start bits: the boards and the empty slots, no hub holding a value, every
         // value lacking in each tracked hub, then the groups' bits as they were.
+        let boards = (d + 1) * words;
         let groups_at = self.init_bits.len() - 2 * self.group_words;
-        t.init_bits.truncate((d + 1) * words);
-        t.init_bits.resize(t.init_bits.len() + hubs * M::WORDS, 0);
-        t.init_bits
-            .extend(std::iter::repeat_n(low_bits(hubs.min(TRACKED_ONCE)), d));
-        t.init_bits.extend_from_slice(&self.init_bits[groups_at..]);
-        t
+        let mut init_bits = Vec::with_capacity(boards + hubs * M::WORDS + d + 2 * self.group_words);
+        init_bits.extend_from_slice(&self.init_bits[..boards]);
+        init_bits.resize(boards + hubs * M::WORDS, 0);
+        init_bits.extend(std::iter::repeat_n(low_bits(hubs.min(TRACKED_ONCE)), d));
+        init_bits.extend_from_slice(&self.init_bits[groups_at..]);
+        Tables {
+            slot_info,
+            writes,
+            write_rows,
+            peers,
+            read_start,
+            reads,
+            hub_readers,
+            hub_members,
+            hub_table,
+            once: hubs,
+            init_bits,
+            allowed: self.allowed.clone(),
+            table: self.table.clone(),
+            group_nacs: self.group_nacs.clone(),
+            groups: self.groups.clone(),
+            group_start: self.group_start.clone(),
+            slot_groups: self.slot_groups.clone(),
+            watch_start: self.watch_start.clone(),
+            slot_watched: self.slot_watched.clone(),
+            arc_slots: self.arc_slots.clone(),
+            arc_start: self.arc_start.clone(),
+            arcs: self.arcs.clone(),
+            ..*self
+        }
     }
 }
 
 /// Per row, the values of `old` (as [`grouped`] lists them: each row's start, then the
-/// values) followed by those `pairs` (called twice) adds to it, in the order listed. Rows
+/// values) followed by those `pairs` adds to it (`(row, value)`), in the order listed. Rows
 /// hold a few values each (a slot's hubs): they are copied value by value, since a copy
 /// call per row cost more than the values it moved. ([`grouped`] over the old values
 /// chained with `pairs` gives the same lists, and took three times the instructions.)
-fn merged<I>((start, old): (&[u32], &[u32]), pairs: impl Fn() -> I) -> (Vec<u32>, Vec<u32>)
-where
-    I: Iterator<Item = (u32, u32)>,
-{
+fn merged((start, old): (&[u32], &[u32]), pairs: &[(u32, u32)]) -> (Vec<u32>, Vec<u32>) {
     let rows = start.len() - 1;
-    // Where each row starts: its old values, then as many places as `pairs` adds.
-    let mut from = vec![0u32; rows + 1];
-    for (r, _) in pairs() {
-        from[r as usize + 1] += 1;
+    // How many values `pairs` adds to each row.
+    let mut added = vec![0u32; rows];
+    for &(r, _) in pairs {
+        added[r as usize] += 1;
     }
-    for r in 0..rows {
-        from[r + 1] += from[r] + (start[r + 1] - start[r]);
-    }
-    let mut list = vec![0u32; from[rows] as usize];
+    let mut list = vec![0u32; old.len() + pairs.len()];
+    let mut from = Vec::with_capacity(rows + 1);
+    from.push(0);
     // Each row's next free place, once its old values are in.
     let mut next = Vec::with_capacity(rows);
-    for r in 0..rows {
-        let at = from[r] as usize;
-        let values = &old[start[r] as usize..start[r + 1] as usize];
-        for (place, &v) in list[at..at + values.len()].iter_mut().zip(values) {
-            *place = v;
+    let mut at = 0;
+    for (r, &more) in added.iter().enumerate() {
+        for &v in &old[start[r] as usize..start[r + 1] as usize] {
+            list[at] = v;
+            at += 1;
         }
-        next.push((at + values.len()) as u32);
+        next.push(at as u32);
+        at += more as usize;
+        from.push(at as u32);
     }
-    for (r, v) in pairs() {
+    for &(r, v) in pairs {
         list[next[r as usize] as usize] = v;
         next[r as usize] += 1;
     }

@@ -52,6 +52,8 @@ fn low_bits(count: usize) -> u64 {
 pub const DYN: usize = 0;
 
 /// Flat, read-only tables of a [`SlotModel`](super::model::SlotModel) for one mask width.
+/// What no hub changes (the values, the tables' rows, the groups) is shared by `Arc`
+/// with the tables of the rule file's regrouped puzzles, which are built per puzzle.
 #[derive(Clone, Debug)]
 pub struct Tables<M: Mask> {
     /// Slots.
@@ -61,7 +63,7 @@ pub struct Tables<M: Mask> {
     /// Words per slot bitset.
     pub words: usize,
     pub full: M,
-    pub allowed: Vec<M>,
+    pub allowed: Arc<[M]>,
     /// What placing in each slot reads first, in one record.
     slot_info: Vec<SlotInfo>,
     /// Hubs each slot writes: `writes[slot_info[s].writes]`.
@@ -81,7 +83,7 @@ pub struct Tables<M: Mask> {
     hub_members: Vec<u64>,
     /// `table[hub_table[h] * d + y]`: values blocked while a writer of `h` holds `y`.
     hub_table: Vec<u32>,
-    table: Vec<M>,
+    table: Arc<[M]>,
     /// Exactly-once hubs: the first `once`.
     pub once: usize,
     /// Whether blocking is symmetric (see [`SlotModel::symmetric`](super::model::SlotModel::symmetric)): then a filling is
@@ -91,14 +93,14 @@ pub struct Tables<M: Mask> {
     group_nacs: Vec<Arc<GroupNac>>,
     groups: Arc<Vec<Group>>,
     /// Per slot, the groups holding it: `slot_groups[group_start[s]..group_start[s + 1]]`.
-    group_start: Vec<u32>,
-    slot_groups: Vec<u32>,
+    group_start: Arc<[u32]>,
+    slot_groups: Arc<[u32]>,
     /// Per slot, the groups to look at when its candidates change:
     /// `slot_watched[watch_start[s]..watch_start[s + 1]]`. A group over the same members as
     /// an earlier one, with the same listed contents, is left out: propagating the earlier
     /// one does its work.
-    watch_start: Vec<u32>,
-    slot_watched: Vec<u32>,
+    watch_start: Arc<[u32]>,
+    slot_watched: Arc<[u32]>,
     /// Words of a group bitset (none without groups).
     group_words: usize,
     /// The first house remainder (see [`Group::implied_by`]): they follow the groups NACs
