@@ -35,7 +35,7 @@ use super::super::model::{Hub, SlotModel, Slots};
 use super::super::solver::WORD_BITS;
 use super::fixed::{FixedNacs, LayerVocabulary};
 use super::recognise::var_type;
-use super::star::{identity_over, placed_by_node, Star, StarScratch};
+use super::star::{identity_over, placed_by_node, Role, Star, StarScratch};
 use super::{attr_key, AttrKey, RuleCompiler, MAX_HUB_WORDS};
 
 /// How a rule file's layered puzzles add groups to its model: the star NACs their layers
@@ -54,9 +54,11 @@ struct StarAt {
     star: Star,
     /// By node index, the values its rule places there.
     placed: Vec<u128>,
-    /// By node index (of the bare graph), the slot of the rule's attribute there: looked
-    /// up for every member of every region a puzzle draws.
+    /// By node index (of the bare graph), the slot of the rule's attribute there and
+    /// what the node is to the star: looked up for every member of every region a
+    /// puzzle draws.
     slot_at: Vec<Option<u32>>,
+    roles: Vec<Role>,
     /// Its hubs are `start..end` of the file's model, of which `start..kept` are those of
     /// the bare graph's groups (the rest, the file's own layer's).
     kept: usize,
@@ -177,7 +179,6 @@ impl Regrouping {
     /// `None` when it must be compiled (a table would differ, or the hubs would be too
     /// many).
     pub fn regrouped(&self, model: &SlotModel, g: &Grammar, layers: &Layers) -> Option<SlotModel> {
-        let bare = g.layer_base.as_ref().map_or(&g.base, |b| &b.graph);
         let cells = g.grid.as_ref().map_or(&[][..], |grid| &grid.cells[..]);
         let drawn: Vec<(NodeTypeId, LabelId, RegionMembers)> = (g.layers.iter())
             .zip(&layers.sections)
@@ -206,7 +207,7 @@ impl Regrouping {
             let slot = |n: NodeId| s.slot_at.get(n.index()).copied().flatten();
             let found = s.star.drawn_groups(
                 &g.types,
-                bare,
+                &s.roles,
                 &regions,
                 (&s.placed, &slot),
                 &mut scratch,
@@ -279,10 +280,14 @@ impl StarAt {
                 slot_at[n.index()] = Some(i as u32);
             }
         }
+        let roles = (0..bare.capacity())
+            .map(|i| star.role(&g.types, bare, &placed, NodeId::from_index(i)))
+            .collect();
         as_compiled.then_some(StarAt {
             star,
             placed,
             slot_at,
+            roles,
             kept,
             end,
             table,

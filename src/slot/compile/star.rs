@@ -135,23 +135,26 @@ impl Star {
     }
 
     /// [`Star::groups`] for the groups `regions` draw (their type, the label of their
-    /// members' edges, their members: nodes of `host`) as if each were a node added to
-    /// `host` after the others, with an edge from each member.
+    /// members' edges, their members: nodes of a host graph) as if each were a node
+    /// added to the host after the others, with an edge from each member; `roles`, by
+    /// node index, what each host node is to the NAC ([`Star::role`]), worked out once
+    /// for every puzzle drawn on that host.
     pub(super) fn drawn_groups(
         &self,
         types: &TypeSystem,
-        host: &Graph,
+        roles: &[Role],
         regions: &[(NodeTypeId, LabelId, &[NodeId])],
         (placed, slot): (&[u128], &impl Fn(NodeId) -> Option<u32>),
         scratch: &mut StarScratch,
         matches: usize,
     ) -> Option<StarGroups> {
+        let role = |n: NodeId| roles[n.index()];
         let groups = regions.iter().map(|&(ty, label, members)| {
             if !types.is_subtype(ty, self.group) {
                 return Some(None);
             }
             let members = members.iter().copied().filter(|_| label == self.label);
-            self.group_with(types, host, members, placed, slot, scratch)
+            self.group_with(members, &role, placed, slot, scratch)
                 .map(Some)
         });
         collect_groups(groups, matches)
@@ -174,42 +177,54 @@ impl Star {
         let members = (host.inc(g).iter())
             .filter(|&&(l, _)| l == self.label)
             .map(|&(_, n)| n);
-        self.group_with(types, host, members, placed, slot, scratch)
+        let role = |n: NodeId| self.role(types, host, placed, n);
+        self.group_with(members, &role, placed, slot, scratch)
             .map(Some)
     }
 
-    /// What a group node whose `members` (nodes of `host`, each once) reach it by the
-    /// star's label adds to the NAC; `None` when a member the NAC matches is not a slot.
-    fn group_with(
+    /// What node `n` of `host` is to the NAC; `placed` by node index, as in
+    /// [`Star::groups`].
+    pub(super) fn role(
         &self,
         types: &TypeSystem,
         host: &Graph,
+        placed: &[u128],
+        n: NodeId,
+    ) -> Role {
+        let ty = host.ty(n);
+        Role {
+            cell: types.is_subtype(ty, self.cell),
+            witness: types.is_subtype(ty, self.witness),
+            placed: placed.get(n.index()).is_some_and(|&p| p != 0),
+        }
+    }
+
+    /// What a group node whose `members` (nodes of `host`, each once) reach it by the
+    /// star's label adds to the NAC (`role` says what each is to it, see [`Role`]);
+    /// `None` when a member the NAC matches is not a slot.
+    fn group_with(
+        &self,
         members: impl Iterator<Item = NodeId>,
+        role: &impl Fn(NodeId) -> Role,
         placed: &[u128],
         slot: &impl Fn(NodeId) -> Option<u32>,
         scratch: &mut StarScratch,
     ) -> Option<StarGroup> {
-        let is = |n: NodeId, t: NodeTypeId| types.is_subtype(host.ty(n), t);
-        let is_placed = |n: NodeId| placed.get(n.index()).is_some_and(|&p| p != 0);
-        let StarScratch {
-            members: listed,
-            witnesses,
-            reached,
-        } = scratch;
-        listed.clear();
-        listed.extend(members);
-        let members = listed;
-        let cells = members.iter().filter(|&&n| is(n, self.cell)).count();
+        let StarScratch { witnesses, reached } = scratch;
         witnesses.clear();
-        witnesses.extend(members.iter().copied().filter(|&n| is(n, self.witness)));
         // A match: a filled cell and another witness of the same group node.
         reached.clear();
-        reached.extend(
-            members
-                .iter()
-                .copied()
-                .filter(|&n| is(n, self.cell) && is_placed(n)),
-        );
+        let mut cells = 0;
+        for n in members {
+            let r = role(n);
+            cells += usize::from(r.cell);
+            if r.witness {
+                witnesses.push(n);
+            }
+            if r.cell && r.placed {
+                reached.push(n);
+            }
+        }
         let mut values = 0u128;
         // Most members are both (a region's cells): sized once, not grown past four.
         let mut writers = Slots::with_capacity(witnesses.len());
@@ -293,10 +308,18 @@ pub(super) struct StarGroups {
     pub(super) matches: usize,
 }
 
+/// What a member of a group node is to a star NAC: whether it can be the filled cell
+/// (its type), whether some rule places a value there, and whether it can be the witness.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Role {
+    cell: bool,
+    placed: bool,
+    witness: bool,
+}
+
 /// Buffers reused group by group.
 #[derive(Default)]
 pub(super) struct StarScratch {
-    members: Vec<NodeId>,
     witnesses: Vec<NodeId>,
     reached: Vec<NodeId>,
 }
@@ -305,7 +328,6 @@ impl StarScratch {
     /// Buffers for groups of up to `members` members, which never grow.
     pub(super) fn with_capacity(members: usize) -> StarScratch {
         StarScratch {
-            members: Vec::with_capacity(members),
             witnesses: Vec::with_capacity(members),
             reached: Vec::with_capacity(members),
         }
