@@ -226,30 +226,40 @@ impl Star {
             }
         }
         let mut values = 0u128;
-        // Most members are both (a region's cells): sized once, not grown past four.
-        let mut writers = Slots::with_capacity(witnesses.len());
-        let mut readers = Slots::with_capacity(reached.len());
-        for &c in reached.iter() {
-            if witnesses.iter().any(|&d| d != c) {
-                readers.push(slot(c)?);
+        // Members listed in node order are mostly in slot order already.
+        let sorted = |mut list: Slots| {
+            if !list.is_sorted() {
+                list.sort_unstable();
+            }
+            list.dedup();
+            list
+        };
+        let hub = if reached.len() >= 2 && reached == witnesses {
+            // Most groups: every member a filled cell and a witness (a region's cells),
+            // each matched with another, so the writers are the readers.
+            let mut slots = Slots::with_capacity(reached.len());
+            for &c in reached.iter() {
+                slots.push(slot(c)?);
                 values |= placed[c.index()];
             }
-        }
-        for &d in witnesses.iter() {
-            if reached.iter().any(|&c| c != d) {
-                writers.push(slot(d)?);
-            }
-        }
-        let hub = (!writers.is_empty() && !readers.is_empty()).then(|| {
-            // Members listed in node order are mostly in slot order already.
-            for list in [&mut writers, &mut readers] {
-                if !list.is_sorted() {
-                    list.sort_unstable();
+            let slots = sorted(slots);
+            Some((Slots::from_slice(&slots), slots))
+        } else {
+            let mut writers = Slots::with_capacity(witnesses.len());
+            let mut readers = Slots::with_capacity(reached.len());
+            for &c in reached.iter() {
+                if witnesses.iter().any(|&d| d != c) {
+                    readers.push(slot(c)?);
+                    values |= placed[c.index()];
                 }
-                list.dedup();
             }
-            (writers, readers)
-        });
+            for &d in witnesses.iter() {
+                if reached.iter().any(|&c| c != d) {
+                    writers.push(slot(d)?);
+                }
+            }
+            (!writers.is_empty() && !readers.is_empty()).then(|| (sorted(writers), sorted(readers)))
+        };
         Some(StarGroup {
             matches: cells * witnesses.len(),
             values,

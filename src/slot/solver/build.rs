@@ -259,7 +259,6 @@ impl<M: Mask> Tables<M> {
         let mut slot_info = self.slot_info.clone();
         // The new hubs' (slot, hub) pairs, listed once for both passes of `merged`.
         let mut write_pairs = Vec::with_capacity(added.iter().map(|h| h.writers.len()).sum());
-        let mut read_pairs = Vec::with_capacity(added.iter().map(|h| h.readers.len()).sum());
         for (k, hub) in added.iter().enumerate() {
             let h = first + k;
             let bits = |list: &mut [u64], slots: &Slots| {
@@ -271,7 +270,6 @@ impl<M: Mask> Tables<M> {
             bits(&mut hub_readers, &hub.readers);
             hub_table.push(hub.table);
             write_pairs.extend(hub.writers.iter().map(|&w| (w, h as u32)));
-            read_pairs.extend(hub.readers.iter().map(|&r| (r, h as u32)));
             if h < TRACKED_ONCE {
                 for &w in &hub.writers {
                     slot_info[w as usize].once_of |= 1 << h;
@@ -282,7 +280,10 @@ impl<M: Mask> Tables<M> {
             .chain(self.slot_info.last().map(|i| i.writes.1))
             .collect();
         let (write_from, writes) = merged((&write_start, &self.writes), &write_pairs);
-        let (read_start, reads) = merged((&self.read_start, &self.reads), &read_pairs);
+        // Every hub here is exactly-once, so its readers are its writers: each slot reads
+        // the hubs it writes.
+        debug_assert!(m.hubs.iter().all(|h| h.writers == h.readers));
+        let (read_start, reads) = (write_from.clone(), writes.clone());
         let write_rows = (writes.iter())
             .map(|&h| hub_table[h as usize] * d as u32)
             .collect();
@@ -341,10 +342,9 @@ impl<M: Mask> Tables<M> {
 }
 
 /// Per row, the values of `old` (as [`grouped`] lists them: each row's start, then the
-/// values) followed by those `pairs` adds to it (`(row, value)`), in the order listed. Rows
-/// hold a few values each (a slot's hubs): they are copied value by value, since a copy
-/// call per row cost more than the values it moved. ([`grouped`] over the old values
-/// chained with `pairs` gives the same lists, and took three times the instructions.)
+/// values) followed by those `pairs` adds to it (`(row, value)`), in the order listed.
+/// ([`grouped`] over the old values chained with `pairs` gives the same lists, and took
+/// three times the instructions.)
 fn merged((start, old): (&[u32], &[u32]), pairs: &[(u32, u32)]) -> (Vec<u32>, Vec<u32>) {
     let rows = start.len() - 1;
     // Per row, how many values `pairs` adds to the rows before it (`before[r]`) and to
