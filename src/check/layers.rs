@@ -345,14 +345,8 @@ pub(super) fn add_own_content(grammar: Grammar, file: &ast::File) -> Result<Gram
             Err(d) => items.push(d),
         }
     }
-    let layers = Layers {
-        sections: sections
-            .iter()
-            .map(|s| s.as_ref().map(|s| s.content.clone()))
-            .collect(),
-    };
     if items.is_empty() {
-        items = reader.check_line(&layers, &sections);
+        items = reader.check_line(&sections);
     }
     if !items.is_empty() {
         items.sort_by_key(|d| d.span.start);
@@ -361,6 +355,11 @@ pub(super) fn add_own_content(grammar: Grammar, file: &ast::File) -> Result<Gram
             items,
         });
     }
+    let layers = Layers {
+        sections: (sections.into_iter())
+            .map(|s| s.map(|s| s.content))
+            .collect(),
+    };
     let bare = LayerBase {
         graph: grammar.base.clone(),
         names: grammar.names.clone(),

@@ -165,18 +165,16 @@ fn read_sections(
     if !errors.is_empty() {
         return Err(errors);
     }
+    let errors = reader.check_line(&sections);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
     let layers = Layers {
-        sections: sections
-            .iter()
-            .map(|s| s.as_ref().map(|s| s.content.clone()))
+        sections: (sections.into_iter())
+            .map(|s| s.map(|s| s.content))
             .collect(),
     };
-    let errors = reader.check_line(&layers, &sections);
-    if errors.is_empty() {
-        Ok((givens, layers))
-    } else {
-        Err(errors)
-    }
+    Ok((givens, layers))
 }
 
 /// The givens of a line (or of its first section, `whole`: nothing may follow the cells):

@@ -9,7 +9,7 @@ use rustc_hash::FxHashMap;
 
 use crate::diag::{Diagnostic, Span};
 use crate::grammar::Grammar;
-use crate::layer::{Content, Layer, LayerKind, Layers};
+use crate::layer::{Content, Layer, LayerKind};
 use crate::model::{AttrType, BaseType, Value};
 
 /// A section as read: its content and where each token stands (per cell, row or column; per
@@ -292,7 +292,8 @@ impl<'g> Reader<'g> {
     /// Checks the sections of one line together: a region attribute's token must stand at
     /// a cell of a region of that line, one region gets one value, and no generated node
     /// takes a name already used.
-    pub fn check_line(&self, layers: &Layers, sections: &[Option<Section>]) -> Vec<Diagnostic> {
+    pub fn check_line(&self, sections: &[Option<Section>]) -> Vec<Diagnostic> {
+        let content = |k: usize| sections.get(k).and_then(Option::as_ref).map(|s| &s.content);
         let mut errors = Vec::new();
         let declared = &self.grammar.layers;
         let mut made: HashSet<String> = HashSet::new();
@@ -322,8 +323,8 @@ impl<'g> Reader<'g> {
                 }
                 (LayerKind::LineAttr { lines, .. }, Content::Values(values)) => {
                     let owner = &declared[*lines];
-                    let count = match layers.sections.get(*lines) {
-                        Some(Some(Content::Lines(l))) => l.len(),
+                    let count = match content(*lines) {
+                        Some(Content::Lines(l)) => l.len(),
                         _ => 0,
                     };
                     if values.len() != count {
@@ -345,8 +346,8 @@ impl<'g> Reader<'g> {
                 }
                 (LayerKind::RegionAttr { regions, .. }, Content::Values(values)) => {
                     let owner = &declared[*regions];
-                    let cells = match layers.sections.get(*regions) {
-                        Some(Some(Content::Regions { names, cells })) => Some((names, cells)),
+                    let cells = match content(*regions) {
+                        Some(Content::Regions { names, cells }) => Some((names, cells)),
                         _ => None,
                     };
                     // Per region (by number), the value its first token gave.
