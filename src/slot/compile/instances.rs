@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
@@ -36,6 +36,10 @@ pub(super) struct Instance {
 #[derive(Debug, Default)]
 pub(super) struct Instances {
     list: Vec<((u32, u16), Instance)>,
+    /// By the index of each instance's first node (the filled cell), the values placed
+    /// there: worked out the first time a star NAC asks, once for all the puzzles that
+    /// share these instances with their rule file.
+    placed: OnceLock<Vec<u128>>,
 }
 
 impl Instances {
@@ -44,7 +48,26 @@ impl Instances {
         // Matches mostly come slot by slot already: the sort is then one pass.
         list.sort_by_key(|&(key, _)| key);
         let twice = list.windows(2).any(|w| w[0].0 == w[1].0);
-        (!twice).then_some(Instances { list })
+        (!twice).then_some(Instances {
+            list,
+            placed: OnceLock::new(),
+        })
+    }
+
+    /// By node index, the values the instances place there (bit x: value x); a node
+    /// past its end has none placed.
+    pub(super) fn placed(&self) -> &[u128] {
+        self.placed.get_or_init(|| {
+            let mut placed = Vec::new();
+            for (&(_, x), i) in self.iter() {
+                let n = i.binding[0].index();
+                if n >= placed.len() {
+                    placed.resize(n + 1, 0);
+                }
+                placed[n] |= 1u128 << x;
+            }
+            placed
+        })
     }
 
     /// Each instance with its key, in key order.

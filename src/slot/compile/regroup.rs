@@ -35,7 +35,7 @@ use super::super::model::{Hub, SlotModel, Slots};
 use super::super::solver::WORD_BITS;
 use super::fixed::{FixedNacs, LayerVocabulary};
 use super::recognise::var_type;
-use super::star::{identity_over, placed_by_node, Role, Star, StarScratch};
+use super::star::{identity_over, Role, Star, StarScratch};
 use super::{attr_key, AttrKey, RuleCompiler, MAX_HUB_WORDS};
 
 /// How a rule file's layered puzzles add groups to its model: the star NACs their layers
@@ -155,7 +155,7 @@ impl Regrouping {
                 {
                     return None;
                 }
-                let placed = placed_by_node(fixed.instances(ri)?, bare.capacity());
+                let placed = fixed.instances(ri)?.placed().to_vec();
                 stars.push(StarAt::of(
                     g,
                     model,

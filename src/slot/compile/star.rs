@@ -91,14 +91,15 @@ impl Star {
         attr: AttrId,
         instances: &Instances,
     ) -> Option<()> {
-        let placed = placed_by_node(instances, host.capacity());
+        // The star's rule has the cell alone for its left side: its first node.
+        let placed = instances.placed();
         let slot = |n: NodeId| model.slot_of.get(&(n, attr)).copied();
         let mut scratch = StarScratch::default();
         let StarGroups { hubs, values, .. } = self.groups(
             types,
             host,
             host.find_nodes(),
-            (&placed, &slot),
+            (placed, &slot),
             &mut scratch,
             0,
         )?;
@@ -342,21 +343,6 @@ impl StarScratch {
             reached: Vec::with_capacity(members),
         }
     }
-}
-
-/// Per node index (up to `capacity`, or the last node filled), the values some instance
-/// places there; the star's rule has the cell alone for its left side.
-// By node index: a layered puzzle compiles this anew, and the host is small.
-pub(super) fn placed_by_node(instances: &Instances, capacity: usize) -> Vec<u128> {
-    let mut placed = vec![0u128; capacity];
-    for (&(_, x), i) in instances.iter() {
-        let n = i.binding[0].index();
-        if n >= placed.len() {
-            placed.resize(n + 1, 0);
-        }
-        placed[n] |= 1u128 << x;
-    }
-    placed
 }
 
 /// The table "the same value" over `values`: row y blocks y where y is one of them.
