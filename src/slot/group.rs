@@ -12,6 +12,7 @@
 
 use std::sync::Arc;
 
+use super::mask::values_of;
 use crate::model::{AttrId, Value, VarId};
 use crate::rule::{AggId, AggOp, Aggregate, Env, Expr, Fold};
 
@@ -258,7 +259,7 @@ pub const MAX_FEASIBLE: u64 = 1 << 12;
 /// once (values in increasing order, the multisets in lexicographic order), or `None` when
 /// there are more than [`MAX_FEASIBLE`].
 pub fn multisets(domain: u128, once: u128, n: usize) -> Option<Vec<Vec<u8>>> {
-    let values: Vec<u8> = (0..128u8).filter(|&x| domain >> x & 1 == 1).collect();
+    let values: Vec<u8> = values_of(domain).collect();
     // room[i]: how many places the values from the i-th on can fill (at most n), so that a
     // prefix that cannot be completed is not followed. It never grows with i.
     let mut room = vec![0usize; values.len() + 1];
@@ -307,7 +308,7 @@ fn extend_multisets(
 /// Every subset of `domain` with `n` values, in increasing order of their masks' lowest
 /// differing bit, or `None` when there are more than [`MAX_FEASIBLE`].
 pub fn subsets(domain: u128, n: usize) -> Option<Vec<u128>> {
-    let values: Vec<u32> = (0..128).filter(|&x| domain >> x & 1 == 1).collect();
+    let values: Vec<u32> = values_of(domain).map(u32::from).collect();
     let mut count: u64 = 1;
     for i in 0..n.min(values.len()) as u64 {
         count = count * (values.len() as u64 - i) / (i + 1);

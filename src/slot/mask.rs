@@ -3,6 +3,19 @@
 use std::fmt::Debug;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
 
+/// The values of the value set `set` (bit x: value x), lowest first: one step per value
+/// held, not per value of the domain.
+pub fn values_of(set: u128) -> impl Iterator<Item = u8> {
+    let mut left = set;
+    std::iter::from_fn(move || {
+        (left != 0).then(|| {
+            let x = left.trailing_zeros() as u8;
+            left &= left - 1;
+            x
+        })
+    })
+}
+
 pub trait Mask:
     Copy
     + Eq

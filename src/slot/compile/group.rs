@@ -17,6 +17,7 @@ use crate::rule::{Expr, ExprKind, Pattern};
 
 use super::super::group::{multisets, subsets, Contents, Group, GroupAgg, GroupNac};
 use super::super::layout::Writes;
+use super::super::mask::values_of;
 use super::super::model::{SlotModel, Slots};
 use super::instances::Instances;
 use super::kept::Kept;
@@ -359,7 +360,7 @@ pub(super) fn list_feasible(model: &mut SlotModel) {
             let lists: Vec<Vec<u8>> = if domain & !once == 0 {
                 subsets(domain, n)?
                     .into_iter()
-                    .map(|set| (0..128u8).filter(|&x| set >> x & 1 == 1).collect())
+                    .map(|set| values_of(set).collect())
                     .collect()
             } else {
                 multisets(domain, once, n)?

@@ -14,6 +14,7 @@
 use std::sync::Arc;
 
 use super::super::group::{Contents, Group};
+use super::super::mask::values_of;
 use super::super::model::SlotModel;
 use super::kept::Kept;
 use crate::model::grouped;
@@ -157,11 +158,7 @@ fn remainder_of(mut listed: Vec<Arc<Contents>>, d: usize) -> Option<Arc<Contents
         })
         .filter(|left| (left.len() as u128) < binomial(d as u128, size as u128))
         .map(|left| {
-            let lists = (left.iter()).map(|&m| {
-                (0..d as u8)
-                    .filter(|&x| m >> x & 1 == 1)
-                    .collect::<Vec<u8>>()
-            });
+            let lists = (left.iter()).map(|&m| values_of(m).collect::<Vec<u8>>());
             Arc::new(Contents::new(size, lists))
         });
     KEPT.keep(key, (listed, found.clone()));
