@@ -145,13 +145,14 @@ impl Contents {
 
 impl GroupNac {
     /// Whether the NAC blocks placing `x` in member `c` of `group` while each other
-    /// member `m` holds `value(m)`.
+    /// member `m`, the group's `i`-th, holds `value(i, m)` (by position where the values
+    /// are listed in member order, by slot where they are read off a state).
     pub fn blocks(
         &self,
         group: &Group,
         c: u32,
         x: u16,
-        value: &dyn Fn(u32) -> Option<u16>,
+        value: &dyn Fn(usize, u32) -> Option<u16>,
     ) -> bool {
         let env = GroupEnv {
             nac: self,
@@ -167,13 +168,7 @@ impl GroupNac {
     /// content the NAC allows its last cell to complete: the NAC does not block the first
     /// member's value with the others placed (the analysis makes the choice of cell moot).
     pub fn allows_full(&self, group: &Group, values: &[u16]) -> bool {
-        let value = |m: u32| {
-            group
-                .members
-                .iter()
-                .position(|&s| s == m)
-                .map(|i| values[i])
-        };
+        let value = |i: usize, _: u32| Some(values[i]);
         !self.blocks(group, group.members[0], values[0], &value)
     }
 }
@@ -185,7 +180,8 @@ struct GroupEnv<'a> {
     group: &'a Group,
     c: u32,
     x: u16,
-    value: &'a dyn Fn(u32) -> Option<u16>,
+    /// The value of the group's `i`-th member, slot `m`: `value(i, m)`.
+    value: &'a dyn Fn(usize, u32) -> Option<u16>,
 }
 
 impl Env for GroupEnv<'_> {
@@ -206,14 +202,14 @@ impl Env for GroupEnv<'_> {
             return Value::None;
         };
         let mut fold = Fold::new(a.op);
-        for &m in &self.group.members {
+        for (i, &m) in self.group.members.iter().enumerate() {
             if m == self.c {
                 continue;
             }
             let cell = Cell {
                 d: a.d,
                 attr: a.attr,
-                value: (self.value)(m).map_or(Value::None, Value::Val),
+                value: (self.value)(i, m).map_or(Value::None, Value::Val),
             };
             if a.conds.iter().all(|e| e.holds(&cell)) {
                 let v = a.body.as_ref().map_or(Value::None, |b| b.eval(&cell));

@@ -8,6 +8,7 @@ use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use rustc_hash::{FxBuildHasher, FxHashMap};
+use smallvec::SmallVec;
 
 use crate::analysis::slot_fill::not_slot;
 use crate::analysis::Refusal;
@@ -368,7 +369,8 @@ pub(super) fn list_feasible(model: &mut SlotModel) {
             Some(Contents::new(
                 n,
                 lists.into_iter().filter(|l| {
-                    let values: Vec<u16> = l.iter().map(|&x| u16::from(x)).collect();
+                    // On the stack: one content of many, a cage's or a run's few values.
+                    let values: SmallVec<[u16; 16]> = l.iter().map(|&x| u16::from(x)).collect();
                     nac.allows_full(group, &values)
                 }),
             ))

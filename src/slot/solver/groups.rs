@@ -117,7 +117,8 @@ impl<M: Mask> Tables<M> {
         self.groups_of(s).iter().any(|&g| {
             let group = &self.groups[g as usize];
             group.implied_by.is_empty()
-                && self.group_nacs[group.nac as usize].blocks(group, s as u32, y as u16, &value)
+                && self.group_nacs[group.nac as usize]
+                    .blocks(group, s as u32, y as u16, &|_, m| value(m))
         })
     }
 
@@ -213,7 +214,7 @@ impl<M: Mask> Tables<M> {
             }
             let first = group.members[0];
             let x = value(first).unwrap_or(0);
-            return if nac.blocks(group, first, x, &value) {
+            return if nac.blocks(group, first, x, &|_, m| value(m)) {
                 None
             } else {
                 Some(None)
@@ -242,7 +243,7 @@ impl<M: Mask> Tables<M> {
                     while left != 0 {
                         let x = left.trailing_zeros();
                         left &= left - 1;
-                        if !nac.blocks(group, m, x as u16, &value) {
+                        if !nac.blocks(group, m, x as u16, &|_, m| value(m)) {
                             *k |= 1u128 << x;
                         }
                     }
