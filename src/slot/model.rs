@@ -99,6 +99,12 @@ pub struct SlotModel {
     pub forbids: Option<SlotForbids>,
 }
 
+/// Whether the table `t` over `d` values is symmetric: `x` blocked while `y` is held
+/// exactly when `y` is blocked while `x` is.
+fn table_symmetric(t: &[u128], d: usize) -> bool {
+    (0..d).all(|y| (0..d).all(|x| (t[y] >> x & 1) == (t[x] >> y & 1)))
+}
+
 /// What decides whether the blocking between two slots is symmetric: the tables of the
 /// hubs that relate them one way (`ab`: the first slot reads, the second writes) and the
 /// other (`ba`), those of the self-symmetric hubs they share, and the values each allows.
@@ -139,7 +145,8 @@ impl SlotModel {
 
     /// This model with `hubs` for its hubs (copying the rest, not the hubs it replaces),
     /// to be finished again: the exactly-once hubs start empty, as in a compilation, for
-    /// [`SlotModel::finish`] to find where focus is sound.
+    /// [`SlotModel::finish_regrouped`] (or [`SlotModel::finish_hubs`]) to find where
+    /// focus is sound.
     pub(super) fn with_hubs(&self, hubs: Vec<Hub>) -> SlotModel {
         SlotModel {
             d: self.d,
@@ -254,10 +261,9 @@ impl SlotModel {
     /// Whether every hub blocks its own writers alike both ways (readers are writers and
     /// the table is symmetric), which makes the whole blocking symmetric.
     pub(super) fn all_self_symmetric(&self) -> bool {
-        let d = self.d;
-        let symmetric =
-            |t: &Vec<u128>| (0..d).all(|y| (0..d).all(|x| (t[y] >> x & 1) == (t[x] >> y & 1)));
-        let tables: Vec<bool> = self.tables.iter().map(symmetric).collect();
+        let tables: Vec<bool> = (self.tables.iter())
+            .map(|t| table_symmetric(t, self.d))
+            .collect();
         (self.hubs.iter()).all(|h| h.writers == h.readers && tables[h.table as usize])
     }
 
@@ -370,22 +376,20 @@ impl SlotModel {
         // `x` blocked by `y` exactly when `y` is blocked by `x`: all-different groups), the
         // union over hubs is symmetric too; pair by pair is only needed otherwise.
         // Each table is looked at once, and only if a hub whose readers are its writers
-        // has it: a model holds tables no such hub uses (a regrouped puzzle's is checked
-        // per puzzle, and looking at all of them was most of its check).
+        // has it: a model holds tables no such hub uses (a regrouped puzzle's, checked here
+        // where some hub of it is not self-symmetric, holds every table of its file).
         let mut symmetric_tables: Vec<Option<bool>> = vec![None; self.tables.len()];
         let d = self.d;
         let mut self_symmetric = |hub: &Hub| {
             hub.writers == hub.readers
-                && *symmetric_tables[hub.table as usize].get_or_insert_with(|| {
-                    let t = &self.tables[hub.table as usize];
-                    (0..d).all(|y| (0..d).all(|x| (t[y] >> x & 1) == (t[x] >> y & 1)))
-                })
+                && *symmetric_tables[hub.table as usize]
+                    .get_or_insert_with(|| table_symmetric(&self.tables[hub.table as usize], d))
         };
         // Only pairs some other hub relates can be one-sided: a pair that only
         // self-symmetric hubs relate is blocked alike both ways. Those pairs take the
         // rows of every hub that relates them, the self-symmetric ones included.
-        // Most models' hubs all are (a regrouped puzzle's, checked per puzzle): said
-        // without listing them.
+        // Most models' hubs all are (a rule file's rows, columns and boxes): said without
+        // listing them.
         if self.hubs.iter().all(&mut self_symmetric) {
             return Ok(());
         }

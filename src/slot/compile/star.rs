@@ -200,7 +200,7 @@ impl Star {
         }
     }
 
-    /// What a group node whose `members` (nodes of `host`, each once) reach it by the
+    /// What a group node whose `members` (nodes of the host graph, each once) reach it by the
     /// star's label adds to the NAC (`role` says what each is to it, see [`Role`]);
     /// `None` when a member the NAC matches is not a slot.
     fn group_with(
@@ -321,7 +321,7 @@ pub(super) struct StarGroups {
 
 /// What a member of a group node is to a star NAC: whether it can be the filled cell
 /// (its type), whether some rule places a value there, and whether it can be the witness.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub(super) struct Role {
     cell: bool,
     placed: bool,

@@ -88,7 +88,7 @@ impl<M: Mask> Tables<M> {
 
     /// The tables of `m`, a model with the slots, values, tables and groups of `file`,
     /// whose tables these are, but hubs of its own (a regrouped puzzle's): what does not
-    /// depend on the hubs is copied; where `m`'s hubs are `file`'s followed by more, all
+    /// depend on the hubs is shared; where `m`'s hubs are `file`'s followed by more, all
     /// of them exactly-once (a jigsaw's rows and columns, then its regions), the hub parts
     /// are these with the new hubs appended, else they are built anew.
     pub fn regrouped(&self, file: &SlotModel, m: &SlotModel) -> Tables<M> {

@@ -243,7 +243,7 @@ impl<M: Mask> Tables<M> {
                     while left != 0 {
                         let x = left.trailing_zeros();
                         left &= left - 1;
-                        if !nac.blocks(group, m, x as u16, &|_, m| value(m)) {
+                        if !nac.blocks(group, m, x as u16, &|_, s| value(s)) {
                             *k |= 1u128 << x;
                         }
                     }
