@@ -88,7 +88,7 @@ pub struct Contents {
 
 impl Contents {
     /// The contents listed in `lists` (each `n` values in increasing order).
-    pub fn new(n: usize, lists: impl IntoIterator<Item = Vec<u8>>) -> Contents {
+    pub fn new<L: AsRef<[u8]>>(n: usize, lists: impl IntoIterator<Item = L>) -> Contents {
         let mut c = Contents {
             n,
             masks: Vec::new(),
@@ -98,6 +98,7 @@ impl Contents {
             most: Vec::new(),
         };
         for l in lists {
+            let l = l.as_ref();
             debug_assert_eq!(l.len(), n);
             let mask = l.iter().fold(0u128, |m, &x| m | 1u128 << x);
             c.repeats |= mask.count_ones() as usize != n;
@@ -108,7 +109,7 @@ impl Contents {
                 *m = (*m).max(run.len() as u8);
             }
             c.masks.push(mask);
-            c.values.extend_from_slice(&l);
+            c.values.extend_from_slice(l);
         }
         c
     }

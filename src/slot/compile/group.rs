@@ -358,22 +358,26 @@ pub(super) fn list_feasible(model: &mut SlotModel) {
         };
         let n = members.len();
         let feasible = feasible_contents(key, &nac.written, || {
-            let lists: Vec<Vec<u8>> = if domain & !once == 0 {
-                subsets(domain, n)?
-                    .into_iter()
-                    .map(|set| values_of(set).collect())
-                    .collect()
-            } else {
-                multisets(domain, once, n)?
+            // On the stack: one content of many, a cage's or a run's few values.
+            let allowed = |l: &[u8]| {
+                let values: SmallVec<[u16; 16]> = l.iter().map(|&x| u16::from(x)).collect();
+                nac.allows_full(group, &values)
             };
-            Some(Contents::new(
-                n,
-                lists.into_iter().filter(|l| {
-                    // On the stack: one content of many, a cage's or a run's few values.
-                    let values: SmallVec<[u16; 16]> = l.iter().map(|&x| u16::from(x)).collect();
-                    nac.allows_full(group, &values)
-                }),
-            ))
+            Some(if domain & !once == 0 {
+                // Sets, listed as masks: only those the NAC allows become lists.
+                let lists = subsets(domain, n)?.into_iter().filter_map(|set| {
+                    let l: SmallVec<[u8; 16]> = values_of(set).collect();
+                    allowed(&l).then_some(l)
+                });
+                Contents::new(n, lists)
+            } else {
+                Contents::new(
+                    n,
+                    multisets(domain, once, n)?
+                        .into_iter()
+                        .filter(|l| allowed(l)),
+                )
+            })
         });
         Arc::make_mut(&mut model.groups)[gi].feasible = feasible;
     }
