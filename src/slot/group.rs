@@ -10,7 +10,10 @@
 //! content). The second fact lets the solver keep, in each empty cell, only the values of
 //! some content the group can still end with.
 
+use std::cell::OnceCell;
 use std::sync::Arc;
+
+use smallvec::SmallVec;
 
 use super::mask::values_of;
 use crate::model::{AttrId, Value, VarId};
@@ -40,6 +43,10 @@ pub struct GroupAgg {
     pub attr: AttrId,
     pub conds: Vec<Expr>,
     pub body: Option<Expr>,
+    /// The NAC's first aggregate that folds alike (the same operation, conditions and
+    /// body, written again: a kakuro run's `sum(...)` in each of three alternatives),
+    /// whose value is this one's; its own index when none before it does.
+    pub first: usize,
 }
 
 /// One group of one such NAC: the match of the NAC's own nodes (a cage) and the cells
@@ -155,12 +162,16 @@ impl GroupNac {
         x: u16,
         value: &dyn Fn(usize, u32) -> Option<u16>,
     ) -> bool {
+        // Each fold once per placement judged, however often the conditions name it.
+        let folded: SmallVec<[OnceCell<Value>; 8]> =
+            self.aggs.iter().map(|_| OnceCell::new()).collect();
         let env = GroupEnv {
             nac: self,
             group,
             c,
             x,
             value,
+            folded: &folded,
         };
         self.conds.iter().all(|e| e.holds(&env))
     }
@@ -183,6 +194,8 @@ struct GroupEnv<'a> {
     x: u16,
     /// The value of the group's `i`-th member, slot `m`: `value(i, m)`.
     value: &'a dyn Fn(usize, u32) -> Option<u16>,
+    /// By aggregate, its value once folded.
+    folded: &'a [OnceCell<Value>],
 }
 
 impl Env for GroupEnv<'_> {
@@ -202,6 +215,11 @@ impl Env for GroupEnv<'_> {
         let Some(a) = self.nac.aggs.iter().find(|a| a.id == agg.id) else {
             return Value::None;
         };
+        let folded = &self.folded[a.first];
+        if let Some(&v) = folded.get() {
+            return v;
+        }
+        let a = &self.nac.aggs[a.first];
         let mut fold = Fold::new(a.op);
         for (i, &m) in self.group.members.iter().enumerate() {
             if m == self.c {
@@ -219,7 +237,7 @@ impl Env for GroupEnv<'_> {
                 }
             }
         }
-        fold.finish()
+        *folded.get_or_init(|| fold.finish())
     }
 }
 

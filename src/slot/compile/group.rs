@@ -196,6 +196,7 @@ impl RuleCompiler<'_> {
                         attr: self.attr,
                         conds: p.conds.clone(),
                         body: a.body.clone(),
+                        first: aggs.len(),
                     });
                 } else {
                     foreign.get_or_insert((a.op.name(), e.span));
@@ -209,6 +210,23 @@ impl RuleCompiler<'_> {
                     "beside aggregates over the filled cell's group, this NAC holds `{op}(...)` over other nodes, which the slot engine does not evaluate"
                 ),
             );
+        }
+        // Aggregates written alike fold once: what `GroupEnv` folds is the operation,
+        // the member's conditions and the body, over the group's other members.
+        let folds: Vec<_> = (aggs.iter())
+            .map(|a| {
+                let conds: Vec<Expr> = a.conds.iter().map(Expr::without_spans).collect();
+                (
+                    a.op,
+                    a.d,
+                    a.attr,
+                    conds,
+                    a.body.as_ref().map(Expr::without_spans),
+                )
+            })
+            .collect();
+        for (i, a) in aggs.iter_mut().enumerate() {
+            a.first = folds.iter().position(|f| *f == folds[i]).unwrap_or(i);
         }
         // Listings are kept under the conditions as written, not where: the rule files one
         // template makes (a kakuro shape each) share them.

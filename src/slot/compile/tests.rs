@@ -1079,3 +1079,18 @@ fn a_house_remainder_takes_candidates_and_blocks_nothing() {
     });
     assert!(found.1 .0 > 0, "{found:?}");
 }
+
+#[test]
+fn aggregates_written_alike_fold_once() {
+    // The kakuro run's NAC names `sum(...)` three times and `count(...)` three times.
+    let text = include_str!("../../../rules/kakuro-4x4.graft");
+    let g = load_str("kakuro-4x4.graft", text).expect("the rule file loads");
+    let model = compile(&g).expect("it compiles");
+    let aggs = &model.group_nacs[0].aggs;
+    let ops: Vec<&str> = aggs.iter().map(|a| a.op.name()).collect();
+    assert_eq!(ops, ["sum", "count", "sum", "count", "count", "sum"]);
+    let firsts: Vec<usize> = aggs.iter().map(|a| a.first).collect();
+    assert_eq!(firsts, [0, 1, 0, 1, 1, 0]);
+    // That the shared folds judge as the matcher does: the file's counts on both engines
+    // (`engines::every_rule_file_solves_alike_on_both_engines`) and the janko kakuros'.
+}
