@@ -43,9 +43,9 @@ pub struct GroupAgg {
     pub attr: AttrId,
     pub conds: Vec<Expr>,
     pub body: Option<Expr>,
-    /// The NAC's first aggregate that folds alike (the same operation, conditions and
-    /// body, written again: a kakuro run's `sum(...)` in each of three alternatives),
-    /// whose value is this one's; its own index when none before it does.
+    /// The NAC's first aggregate that folds alike (the same operation, `d`, `attr`,
+    /// conditions and body, written again: a kakuro run's `sum(...)` in each of three
+    /// alternatives), whose value is this one's; its own index when none before it does.
     pub first: usize,
 }
 
@@ -194,7 +194,7 @@ struct GroupEnv<'a> {
     x: u16,
     /// The value of the group's `i`-th member, slot `m`: `value(i, m)`.
     value: &'a dyn Fn(usize, u32) -> Option<u16>,
-    /// By aggregate, its value once folded.
+    /// By aggregate, its value once folded (kept at the first of those alike).
     folded: &'a [OnceCell<Value>],
 }
 

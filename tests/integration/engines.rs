@@ -178,9 +178,10 @@ fn threads_change_neither_counts_nor_order() {
     };
     // 490,152 solutions (196 MB of JSON lines a run): compared as printed, line by line,
     // rather than read into grids, which took ten times as long as the runs.
+    const SUMMARY: &str = r#"{"type":"summary""#;
     let multi = data("sudoku9/multi.txt");
     let file = rule("sudoku-9x9");
-    let run = |threads: &str| {
+    let solve_with = |threads: &str| {
         let args = ["solve".as_ref(), file.as_os_str(), "--puzzles".as_ref()];
         let rest = ["--format", "json", "--threads", threads];
         let run = grafter(
@@ -191,10 +192,10 @@ fn threads_change_neither_counts_nor_order() {
         run.ok();
         run
     };
-    let (one, two) = (run("1"), run("2"));
+    let (one, two) = (solve_with("1"), solve_with("2"));
     let summaries = |run: &Run| -> Vec<Json> {
         (run.stdout.lines())
-            .filter(|l| l.starts_with(r#"{"type":"summary""#))
+            .filter(|l| l.starts_with(SUMMARY))
             .map(|l| {
                 let mut s = parse_json(l).expect("a summary line");
                 // The one field that differs between runs.
@@ -205,22 +206,27 @@ fn threads_change_neither_counts_nor_order() {
             })
             .collect()
     };
-    let solutions = |s: &Json| s.get("solutions").and_then(Json::as_u64);
-    let counted: Vec<_> = summaries(&one).iter().map(solutions).collect();
+    let summarised = summaries(&one);
+    let counted: Vec<_> = (summarised.iter())
+        .map(|s| s.get("solutions").and_then(Json::as_u64))
+        .collect();
     assert_eq!(counted, [Some(12_690), Some(477_462)]);
-    assert_eq!(
-        (one.stdout
-            .lines()
-            .filter(|l| l.starts_with(r#"{"type":"solution""#)))
-        .count(),
-        12_690 + 477_462,
-        "a line per solution"
-    );
-    assert_eq!(summaries(&one), summaries(&two), "same counts");
-    fn listed(run: &Run) -> impl Iterator<Item = &str> {
-        (run.stdout.lines()).filter(|l| !l.starts_with(r#"{"type":"summary""#))
+    for (puzzle, count) in [(1, 12_690), (2, 477_462)] {
+        let line = format!(r#"{{"type":"solution","puzzle":{puzzle},"#);
+        let lines = one.stdout.lines().filter(|l| l.starts_with(&line)).count();
+        assert_eq!(lines, count, "puzzle {puzzle}: a line per solution");
     }
-    assert!(listed(&one).eq(listed(&two)), "solutions in the same order");
+    assert_eq!(summarised, summaries(&two), "same counts");
+    fn listed(run: &Run) -> impl Iterator<Item = &str> {
+        (run.stdout.lines()).filter(|l| !l.starts_with(SUMMARY))
+    }
+    let differs = (listed(&one).zip(listed(&two))).position(|(a, b)| a != b);
+    assert_eq!(
+        differs.map(|i| (i, listed(&one).nth(i), listed(&two).nth(i))),
+        None,
+        "solutions in the same order: the first line that differs"
+    );
+    assert_eq!(listed(&one).count(), listed(&two).count());
     // A single run split across threads: the empty 4x4 under focus (288 solutions), and a
     // 104,489-state space under all.
     let file = rule("sudoku-4x4");

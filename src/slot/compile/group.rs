@@ -211,8 +211,9 @@ impl RuleCompiler<'_> {
                 ),
             );
         }
-        // Aggregates written alike fold once: what `GroupEnv` folds is the operation,
-        // the member's conditions and the body, over the group's other members.
+        // Aggregates written alike fold once per placement judged: what `GroupEnv`
+        // folds is the operation, the member's variable, attribute and conditions, and
+        // the body, over the group's other members.
         let folds: Vec<_> = (aggs.iter())
             .map(|a| {
                 let conds: Vec<Expr> = a.conds.iter().map(Expr::without_spans).collect();
@@ -226,7 +227,7 @@ impl RuleCompiler<'_> {
             })
             .collect();
         for (i, a) in aggs.iter_mut().enumerate() {
-            a.first = folds.iter().position(|f| *f == folds[i]).unwrap_or(i);
+            a.first = folds[..i].iter().position(|f| *f == folds[i]).unwrap_or(i);
         }
         // Listings are kept under the conditions as written, not where: the rule files one
         // template makes (a kakuro shape each) share them.
@@ -377,24 +378,21 @@ pub(super) fn list_feasible(model: &mut SlotModel) {
         let n = members.len();
         let feasible = feasible_contents(key, &nac.written, || {
             // On the stack: one content of many, a cage's or a run's few values.
-            let allowed = |l: &[u8]| {
-                let values: SmallVec<[u16; 16]> = l.iter().map(|&x| u16::from(x)).collect();
-                nac.allows_full(group, &values)
-            };
+            let allowed = |values: &[u16]| nac.allows_full(group, values);
             Some(if domain & !once == 0 {
-                // Sets, listed as masks: only those the NAC allows become lists.
+                // Sets, listed as masks: each judged from its values, and listed only
+                // where the NAC allows it.
                 let lists = subsets(domain, n)?.into_iter().filter_map(|set| {
-                    let l: SmallVec<[u8; 16]> = values_of(set).collect();
-                    allowed(&l).then_some(l)
+                    let values: SmallVec<[u16; 16]> = values_of(set).map(u16::from).collect();
+                    allowed(&values).then(|| values_of(set).collect::<SmallVec<[u8; 16]>>())
                 });
                 Contents::new(n, lists)
             } else {
-                Contents::new(
-                    n,
-                    multisets(domain, once, n)?
-                        .into_iter()
-                        .filter(|l| allowed(l)),
-                )
+                let lists = multisets(domain, once, n)?.into_iter().filter(|l| {
+                    let values: SmallVec<[u16; 16]> = l.iter().map(|&x| u16::from(x)).collect();
+                    allowed(&values)
+                });
+                Contents::new(n, lists)
             })
         });
         Arc::make_mut(&mut model.groups)[gi].feasible = feasible;

@@ -1091,6 +1091,16 @@ fn aggregates_written_alike_fold_once() {
     assert_eq!(ops, ["sum", "count", "sum", "count", "count", "sum"]);
     let firsts: Vec<usize> = aggs.iter().map(|a| a.first).collect();
     assert_eq!(firsts, [0, 1, 0, 1, 1, 0]);
+    // A count of other members (nines, beside the empty ones) is a fold of its own.
+    let other = text.replace(
+        "+ v != k.sum",
+        "+ v + 0 * (count(k <-run- d: Cell { int(val) == 9 }) + int(int(v) == 9)) != k.sum",
+    );
+    assert_ne!(other, text, "the rule file's NAC has changed");
+    let g = load_str("kakuro-4x4.graft", &other).expect("the rule file loads");
+    let model = compile(&g).expect("it compiles");
+    let firsts: Vec<usize> = (model.group_nacs[0].aggs.iter()).map(|a| a.first).collect();
+    assert_eq!(firsts, [0, 1, 0, 1, 1, 0, 6]);
     // That the shared folds judge as the matcher does: the file's counts on both engines
     // (`engines::every_rule_file_solves_alike_on_both_engines`) and the janko kakuros'.
 }
