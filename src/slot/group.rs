@@ -138,16 +138,18 @@ impl Contents {
             .take(self.masks.len())
     }
 
+    /// The contents listed as value sets (bit x: value x), each of `n` values.
+    pub fn of_sets(n: usize, sets: impl IntoIterator<Item = u128>) -> Contents {
+        let lists = sets
+            .into_iter()
+            .map(|set| values_of(set).collect::<SmallVec<[u8; 16]>>());
+        Contents::new(n, lists)
+    }
+
     /// The contents both `self` and `other` list.
     pub fn intersect(&self, other: &Contents) -> Contents {
         let theirs: std::collections::HashSet<&[u8]> = other.lists().collect();
-        Contents::new(
-            self.n,
-            self.lists()
-                .filter(|l| theirs.contains(l))
-                .map(<[u8]>::to_vec)
-                .collect::<Vec<_>>(),
-        )
+        Contents::new(self.n, self.lists().filter(|l| theirs.contains(l)))
     }
 }
 

@@ -180,6 +180,10 @@ impl RuleCompiler<'_> {
         }
         // The aggregates over the group: one cell `d` of the filled type each.
         let mut aggs = Vec::new();
+        // Per aggregate, what `GroupEnv` folds (the operation, the member's variable and
+        // conditions, the body, spans aside; the attribute is the rule's for all):
+        // aggregates written alike fold once per placement judged.
+        let mut folds = Vec::new();
         let mut foreign = None;
         for e in &nac.conds {
             e.visit_aggregates(&mut |a| {
@@ -189,14 +193,23 @@ impl RuleCompiler<'_> {
                     _ => false,
                 };
                 if cell && p.nacs.is_empty() {
+                    let (d, conds) = (VarId(p.bound), &p.conds);
+                    let fold = (
+                        a.op,
+                        d,
+                        conds.iter().map(Expr::without_spans).collect::<Vec<_>>(),
+                        a.body.as_ref().map(Expr::without_spans),
+                    );
+                    let first = folds.iter().position(|f| *f == fold).unwrap_or(aggs.len());
+                    folds.push(fold);
                     aggs.push(GroupAgg {
                         id: a.id,
                         op: a.op,
-                        d: VarId(p.bound),
+                        d,
                         attr: self.attr,
-                        conds: p.conds.clone(),
+                        conds: conds.clone(),
                         body: a.body.clone(),
-                        first: aggs.len(),
+                        first,
                     });
                 } else {
                     foreign.get_or_insert((a.op.name(), e.span));
@@ -210,24 +223,6 @@ impl RuleCompiler<'_> {
                     "beside aggregates over the filled cell's group, this NAC holds `{op}(...)` over other nodes, which the slot engine does not evaluate"
                 ),
             );
-        }
-        // Aggregates written alike fold once per placement judged: what `GroupEnv`
-        // folds is the operation, the member's variable, attribute and conditions, and
-        // the body, over the group's other members.
-        let folds: Vec<_> = (aggs.iter())
-            .map(|a| {
-                let conds: Vec<Expr> = a.conds.iter().map(Expr::without_spans).collect();
-                (
-                    a.op,
-                    a.d,
-                    a.attr,
-                    conds,
-                    a.body.as_ref().map(Expr::without_spans),
-                )
-            })
-            .collect();
-        for (i, a) in aggs.iter_mut().enumerate() {
-            a.first = folds[..i].iter().position(|f| *f == folds[i]).unwrap_or(i);
         }
         // Listings are kept under the conditions as written, not where: the rule files one
         // template makes (a kakuro shape each) share them.
@@ -382,11 +377,11 @@ pub(super) fn list_feasible(model: &mut SlotModel) {
             Some(if domain & !once == 0 {
                 // Sets, listed as masks: each judged from its values, and listed only
                 // where the NAC allows it.
-                let lists = subsets(domain, n)?.into_iter().filter_map(|set| {
+                let sets = subsets(domain, n)?.into_iter().filter(|&set| {
                     let values: SmallVec<[u16; 16]> = values_of(set).map(u16::from).collect();
-                    allowed(&values).then(|| values_of(set).collect::<SmallVec<[u8; 16]>>())
+                    allowed(&values)
                 });
-                Contents::new(n, lists)
+                Contents::of_sets(n, sets)
             } else {
                 let lists = multisets(domain, once, n)?.into_iter().filter(|l| {
                     let values: SmallVec<[u16; 16]> = l.iter().map(|&x| u16::from(x)).collect();

@@ -14,7 +14,6 @@
 use std::sync::Arc;
 
 use super::super::group::{Contents, Group};
-use super::super::mask::values_of;
 use super::super::model::SlotModel;
 use super::kept::Kept;
 use crate::model::grouped;
@@ -157,10 +156,7 @@ fn remainder_of(mut listed: Vec<Arc<Contents>>, d: usize) -> Option<Arc<Contents
             left
         })
         .filter(|left| (left.len() as u128) < binomial(d as u128, size as u128))
-        .map(|left| {
-            let lists = (left.iter()).map(|&m| values_of(m).collect::<Vec<u8>>());
-            Arc::new(Contents::new(size, lists))
-        });
+        .map(|left| Arc::new(Contents::of_sets(size, left)));
     KEPT.keep(key, (listed, found.clone()));
     found
 }
