@@ -23,10 +23,49 @@ use super::BaseGraph;
 
 /// A state: slot values packed `bits` to a slot, whole slots per word, and the last slot
 /// placed by a transition (for orderly generation; not part of the key).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Packed {
     words: SmallVec<[u64; 2]>,
     last: u32,
+}
+
+impl Clone for Packed {
+    fn clone(&self) -> Self {
+        Packed {
+            words: SmallVec::from_slice(&self.words),
+            last: self.last,
+        }
+    }
+
+    /// Copies the words as one slice (a state is copied for every transition).
+    fn clone_from(&mut self, src: &Self) {
+        copy_words(&mut self.words, &src.words);
+        self.last = src.last;
+    }
+}
+
+fn copy_words(to: &mut SmallVec<[u64; 2]>, from: &[u64]) {
+    if to.len() == from.len() {
+        to.copy_from_slice(from);
+    } else {
+        *to = SmallVec::from_slice(from);
+    }
+}
+
+/// The states of a depth-first walk's current path, unpacked (their packed words beside
+/// them), shallowest first; entries from `len` on are buffers kept for reuse.
+pub struct Path<M: Mask> {
+    states: Vec<(SmallVec<[u64; 2]>, Work<M>)>,
+    len: usize,
+}
+
+impl<M: Mask> Default for Path<M> {
+    fn default() -> Self {
+        Path {
+            states: Vec::new(),
+            len: 0,
+        }
+    }
 }
 
 pub struct FullSpace<'a, M: Mask> {
@@ -41,6 +80,8 @@ pub struct FullSpace<'a, M: Mask> {
     start_forbidden: bool,
     bits: u32,
     per_word: u32,
+    /// The lowest bit of each slot's field in a word.
+    lows: u64,
 }
 
 impl<'a, M: Mask> FullSpace<'a, M> {
@@ -68,6 +109,7 @@ impl<'a, M: Mask> FullSpace<'a, M> {
             start_forbidden,
             bits,
             per_word: u64::BITS / bits,
+            lows: (0..u64::BITS / bits).fold(0, |l, f| l | 1 << (f * bits)),
         }
     }
 
@@ -114,6 +156,73 @@ impl<'a, M: Mask> FullSpace<'a, M> {
         w.last = p.last;
     }
 
+    /// True when `p` is `parent` with one more slot placed, the slot `p.last`.
+    fn extends(&self, parent: &[u64], p: &Packed) -> bool {
+        let s = p.last as usize;
+        let (at, shift) = (
+            s / self.per_word as usize,
+            (s % self.per_word as usize) as u32 * self.bits,
+        );
+        let slot = ((1u64 << self.bits) - 1) << shift;
+        parent.len() == p.words.len()
+            && parent
+                .iter()
+                .zip(&p.words)
+                .enumerate()
+                .all(|(i, (&a, &b))| {
+                    if i == at {
+                        a & slot == 0 && b & slot != 0 && a == b & !slot
+                    } else {
+                        a == b
+                    }
+                })
+    }
+
+    /// The indexes of `p`: from its parent's by one placement where the parent is on
+    /// `path` (a depth-first walk expands a state's children right after it, or after
+    /// their siblings' subtrees), else unpacked from the start. Leaves `p` deepest on
+    /// the path.
+    fn rebuild<'p>(&self, p: &Packed, path: &'p mut Path<M>) -> &'p Work<M> {
+        let placed = p.last != u32::MAX && (p.last as usize) < self.tables.n;
+        while path.len > 0 && !(placed && self.extends(&path.states[path.len - 1].0, p)) {
+            path.len -= 1;
+        }
+        if path.states.len() == path.len {
+            path.states.push((SmallVec::new(), self.start.clone()));
+        }
+        let (above, below) = path.states.split_at_mut(path.len);
+        let (words, w) = &mut below[0];
+        match above.last() {
+            Some((_, parent)) => {
+                let s = p.last as usize;
+                w.clone_from(parent);
+                self.tables
+                    .place_unchecked::<DYN>(w, s, u32::from(self.get(p, s)) - 1);
+                w.last = p.last;
+            }
+            None => self.unpack(p, w),
+        }
+        copy_words(words, &p.words);
+        path.len += 1;
+        w
+    }
+
+    /// True when every slot of `p` holds a value: each word's fields folded onto their
+    /// lowest bits, against the lowest bits of the fields in use.
+    fn filled(&self, p: &Packed) -> bool {
+        let (per_word, lows) = (self.per_word as usize, self.lows);
+        p.words.iter().enumerate().all(|(i, &w)| {
+            let fields = (self.tables.n - i * per_word).min(per_word);
+            let want = if fields == per_word {
+                lows
+            } else {
+                lows & ((1u64 << (fields as u32 * self.bits)) - 1)
+            };
+            let folded = (0..self.bits).fold(0, |m, k| m | w >> k);
+            folded & want == want
+        })
+    }
+
     fn vals(&self, p: &Packed) -> Vec<u8> {
         (0..self.tables.n).map(|s| self.get(p, s)).collect()
     }
@@ -121,8 +230,9 @@ impl<'a, M: Mask> FullSpace<'a, M> {
 
 impl<M: Mask> Space for FullSpace<'_, M> {
     type State = Packed;
-    /// The unpacked state being expanded, and the mirror `forbid` patterns are checked on.
-    type Scratch = (Option<Work<M>>, ForbidScratch);
+    /// The unpacked states of the walk's path, and the mirror `forbid` patterns are
+    /// checked on.
+    type Scratch = (Path<M>, ForbidScratch);
 
     fn initial(&self) -> Option<Packed> {
         (!self.start_forbidden).then(|| self.pack(&self.start.vals))
@@ -131,18 +241,16 @@ impl<M: Mask> Space for FullSpace<'_, M> {
     fn expand(
         &self,
         state: &Packed,
-        (scratch, mirror): &mut (Option<Work<M>>, ForbidScratch),
+        (path, mirror): &mut (Path<M>, ForbidScratch),
         succ: &mut Successors<'_, Packed>,
     ) -> Expansion {
-        let w = scratch.get_or_insert_with(|| self.start.clone());
-        self.unpack(state, w);
+        let w = self.rebuild(state, path);
         let t = self.tables;
         let from = if self.orderly {
             state.last.wrapping_add(1) as usize
         } else {
             0
         };
-        let w = &*w;
         let (grammar, model) = (self.grammar, self.model);
         if let Some(f) = &model.forbids {
             // A placement a `forbid` pattern then matches leads nowhere.
@@ -193,7 +301,7 @@ impl<M: Mask> Space for FullSpace<'_, M> {
     }
 
     fn is_final(&self, state: &Packed, exp: &Expansion) -> bool {
-        let full = || (0..self.tables.n).all(|s| self.get(state, s) != 0);
+        let full = || self.filled(state);
         match &self.model.final_kind {
             FinalKind::Full => full(),
             FinalKind::FullAnd(c) => full() && c.holds(&self.grammar.types, &self.to_graph(state)),
@@ -239,5 +347,116 @@ impl<M: Mask> Space for FullSpace<'_, M> {
                 .collect(),
             last: u32::from_le_bytes(last.try_into().expect("4 bytes")),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{HashSet, VecDeque};
+
+    use super::{FullSpace, Packed, Path};
+    use crate::explore::config::Order;
+    use crate::explore::frontier::Frontier;
+    use crate::explore::{Space, Successors};
+    use crate::slot::{compile, BaseGraph, Tables};
+
+    /// The 3x3 Latin square with its first row rising along `up` edges: placements
+    /// written through tables as well as the equal-values peers.
+    const RISING_LATIN: &str = "values 1..3
+        node Cell { row: int, col: int, val: value? }
+        node Group
+        edge in: Cell -> Group
+        edge up: Cell -> Cell
+        grid 3x3 of Cell
+        groups rows, columns
+        r1c1 -up-> r1c2
+        r2c1 -up-> r2c2
+        rule place(v: value) {
+          c: Cell { val == none }
+          not { c -in-> g: Group <-in- d: Cell { val == v } }
+          not { c -up-> d: Cell { val <= v } }
+          not { d: Cell { val >= v } -up-> c }
+          set c.val = v
+        }
+        final: not { c: Cell { val == none } }";
+
+    /// How the walk picks the next state: the explorer's depth-first and breadth-first
+    /// orders, and a seeded pick from anywhere in the frontier (paths cut anywhere).
+    #[derive(Clone, Copy, Debug)]
+    enum Pick {
+        Dfs,
+        Bfs,
+        Random(u64),
+    }
+
+    /// Walks the whole space of `text` in `pick`'s order, and checks that every state's
+    /// indexes, as `expand` rebuilt them from the path, are those unpacked from the
+    /// start. Returns the number of states.
+    fn rebuilt_as_unpacked(name: &str, text: &str, pick: Pick) -> usize {
+        let g = crate::load_str(name, text).expect("the rule file loads");
+        let model = compile(&g).expect("slots");
+        let tables = Tables::<u16>::new(&model);
+        let base = g.start_graph(None);
+        let start = tables.empty();
+        let space = FullSpace::new(&g, &model, &tables, BaseGraph::Built(&base), start);
+        let mut scratch = <FullSpace<'_, u16> as Space>::Scratch::default();
+        let mut fresh = tables.empty();
+        let mut pool = Frontier::new(Order::Dfs);
+        let mut todo: VecDeque<Packed> = space.initial().into_iter().collect();
+        let mut seen = HashSet::new();
+        let mut rng = match pick {
+            Pick::Random(seed) => seed,
+            _ => 0,
+        };
+        let mut states = 0;
+        while let Some(state) = match pick {
+            Pick::Dfs => todo.pop_back(),
+            Pick::Bfs => todo.pop_front(),
+            Pick::Random(_) => {
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                let len = todo.len().max(1) as u64;
+                todo.swap_remove_back((rng % len) as usize)
+            }
+        } {
+            states += 1;
+            let mut succ = Successors::collect(&mut pool);
+            space.expand(&state, &mut scratch, &mut succ);
+            let children = succ.into_items();
+            let path: &Path<u16> = &scratch.0;
+            space.unpack(&state, &mut fresh);
+            assert_eq!(
+                path.states[path.len - 1].1,
+                fresh,
+                "{name} {pick:?}: {state:?}"
+            );
+            for child in children {
+                let mut key = Vec::new();
+                space.key(&child, &mut key);
+                if !space.needs_visited() || seen.insert(key) {
+                    todo.push_back(child);
+                }
+            }
+        }
+        states
+    }
+
+    #[test]
+    fn a_state_rebuilt_from_its_parent_is_the_state_unpacked() {
+        let kakuro = include_str!("../../rules/kakuro-4x4.graft");
+        for (name, text, states) in [
+            ("latin.graft", crate::test_grammars::LATIN_3X3, 0),
+            ("rising.graft", RISING_LATIN, 0),
+            ("kakuro-4x4.graft", kakuro, 5_803),
+        ] {
+            for pick in [Pick::Dfs, Pick::Bfs, Pick::Random(7), Pick::Random(2024)] {
+                let n = rebuilt_as_unpacked(name, text, pick);
+                if states > 0 {
+                    assert_eq!(n, states, "{name} {pick:?}");
+                }
+                assert!(n > 100, "{name} {pick:?}: only {n} states");
+            }
+        }
     }
 }
