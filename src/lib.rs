@@ -48,7 +48,9 @@
 mod analysis;
 mod check;
 mod diag;
-#[cfg(feature = "distributed")]
+// The spreads are compiled for the unit tests too, which run them over a local exchange;
+// only the joining over TCP (timely) needs the feature.
+#[cfg(any(feature = "distributed", test))]
 pub mod distributed;
 mod engine;
 mod explore;

@@ -1,6 +1,10 @@
 //! Distributed runs (the `distributed` feature): three processes of the binary on
 //! 127.0.0.1 against one process on one machine, for each way a run is spread, and a
 //! run that loses a process or never gets one.
+//!
+//! A test binary of its own, so that a build with the feature compiles only these beside
+//! the library (the spreads' unit tests run in the default build, see
+//! `src/distributed/tests.rs`).
 
 use std::io::Read;
 use std::net::TcpListener;
@@ -10,7 +14,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::support::{data, fixture, grafter, root, rule, Run, BIN};
+// The integration binary's helpers, of which these tests use a few.
+#[allow(dead_code)]
+#[path = "integration/support.rs"]
+mod support;
+
+use support::{data, fixture, grafter, root, rule, Run, BIN};
 
 /// Longer than any run here takes on a loaded machine: past it the processes are killed
 /// and the test fails.

@@ -13,8 +13,14 @@
 //! Whatever cannot be spread exactly (a linear walk, a depth-first walk with a visited
 //! set or with state and solution limits) runs on worker 0 alone, as on one machine. The
 //! output is the same as one machine's in every case.
+//!
+//! Without the feature only the unit tests build this module: they drive the spreads over
+//! a local exchange (`tests.rs`); joining over TCP (`cluster.rs`, `timely_exchange.rs`) is
+//! the feature's alone, and what only it calls goes unused there.
+#![cfg_attr(not(feature = "distributed"), allow(dead_code, unused_imports))]
 
 mod batch;
+#[cfg(feature = "distributed")]
 mod cluster;
 mod connect;
 mod context;
@@ -26,9 +32,11 @@ mod levels;
 mod split;
 #[cfg(test)]
 mod tests;
+#[cfg(feature = "distributed")]
 mod timely_exchange;
 mod wire;
 
+#[cfg(feature = "distributed")]
 pub use cluster::{Cluster, ClusterSpec, Worker};
 pub use connect::JoinError;
 pub use failure::LOST;

@@ -92,7 +92,7 @@ pub fn explore_budget<S: Space>(
 }
 
 /// What a depth-first walk that stops at a deadline found, and what it left.
-#[cfg(feature = "distributed")]
+#[cfg(any(feature = "distributed", test))]
 pub struct Walked {
     pub counts: Counts,
     pub stop: Option<StopReason>,
@@ -104,7 +104,7 @@ pub struct Walked {
 /// Explores the tree below `start` depth-first (as [`explore_from`]) until `until`, and
 /// hands back the subtrees not explored by the paths of their roots. `on_solution` gets
 /// each final state with its path from `start`. For trees explored depth-first only.
-#[cfg(feature = "distributed")]
+#[cfg(any(feature = "distributed", test))]
 pub fn explore_until<S: Space>(
     space: &S,
     config: &Config,

@@ -65,7 +65,7 @@ where
     S::State: Send + Sync,
 {
     // A worker of a distributed run spreads the exploration over the run's workers.
-    #[cfg(feature = "distributed")]
+    #[cfg(any(feature = "distributed", test))]
     if let Some(done) = crate::distributed::explore_here(space, config, sink) {
         return done;
     }

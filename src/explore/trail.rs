@@ -7,7 +7,7 @@
 //! A distributed run hands such paths to other workers, which rebuild a subtree's root by
 //! replaying its path from the start (see [`replay`]).
 
-#[cfg(feature = "distributed")]
+#[cfg(any(feature = "distributed", test))]
 use super::{frontier::Frontier, space::Space, successors::Successors};
 
 /// Where a depth-first walk is.
@@ -54,7 +54,7 @@ impl Trail {
     }
 }
 
-#[cfg(feature = "distributed")]
+#[cfg(any(feature = "distributed", test))]
 /// The state `path` leads to from `start`: each number picks a child in the order the
 /// space makes them (the order a walk pushes them). `None` when a number has no child.
 pub fn replay<S: Space>(space: &S, start: &S::State, path: &[u32]) -> Option<S::State> {

@@ -10,8 +10,6 @@ mod checker;
 mod cli;
 mod counts;
 mod diagnostics;
-#[cfg(feature = "distributed")]
-mod distributed;
 mod draw;
 mod encodings;
 mod engines;
