@@ -180,12 +180,25 @@ impl<'a, M: Mask> FullSpace<'a, M> {
 
     /// The indexes of `p`: from its parent's by one placement where the parent is on
     /// `path` (a depth-first walk expands a state's children right after it, or after
-    /// their siblings' subtrees), else unpacked from the start. Leaves `p` deepest on
-    /// the path.
+    /// their siblings' subtrees), else from its parent unpacked from the start. Leaves
+    /// `p` deepest on the path, below its parent.
     fn rebuild<'p>(&self, p: &Packed, path: &'p mut Path<M>) -> &'p Work<M> {
         let placed = p.last != u32::MAX && (p.last as usize) < self.tables.n;
         while path.len > 0 && !(placed && self.extends(&path.states[path.len - 1].0, p)) {
             path.len -= 1;
+        }
+        if path.len == 0 && placed {
+            // Unpack the parent instead: a breadth-first walk expands siblings one after
+            // another, and each sibling after this state then costs one placement.
+            let mut parent = p.clone();
+            self.set(&mut parent, p.last as usize, 0);
+            if path.states.is_empty() {
+                path.states.push((SmallVec::new(), self.start.clone()));
+            }
+            let (words, w) = &mut path.states[0];
+            self.unpack(&parent, w);
+            copy_words(words, &parent.words);
+            path.len = 1;
         }
         if path.states.len() == path.len {
             path.states.push((SmallVec::new(), self.start.clone()));
