@@ -183,7 +183,7 @@ impl<'a, M: Mask> FullSpace<'a, M> {
     /// their siblings' subtrees), else from its parent unpacked from the start. Leaves
     /// `p` deepest on the path, below its parent.
     fn rebuild<'p>(&self, p: &Packed, path: &'p mut Path<M>) -> &'p Work<M> {
-        let placed = p.last != u32::MAX && (p.last as usize) < self.tables.n;
+        let placed = (p.last as usize) < self.tables.n && self.get(p, p.last as usize) != 0;
         while path.len > 0 && !(placed && self.extends(&path.states[path.len - 1].0, p)) {
             path.len -= 1;
         }
@@ -371,6 +371,7 @@ mod tests {
     use crate::explore::config::Order;
     use crate::explore::frontier::Frontier;
     use crate::explore::{Space, Successors};
+    use crate::slot::solver::DYN;
     use crate::slot::{compile, BaseGraph, Tables};
 
     /// The 3x3 Latin square with its first row rising along `up` edges: placements
@@ -393,6 +394,26 @@ mod tests {
         }
         final: not { c: Cell { val == none } }";
 
+    /// The 3x3 Latin square where a cell waits for a larger value in the cell it points
+    /// to along `lt`: blocking is one-sided, so the space goes through the visited set and
+    /// its states are reached by placements in any order.
+    const WAITING_LATIN: &str = "values 1..3
+        node Cell { row: int, col: int, val: value? }
+        node Group
+        edge in: Cell -> Group
+        edge lt: Cell -> Cell
+        grid 3x3 of Cell
+        groups rows, columns
+        r1c1 -lt-> r1c2
+        r2c2 -lt-> r2c3
+        rule place(v: value) {
+          c: Cell { val == none }
+          not { c -in-> g: Group <-in- d: Cell { val == v } }
+          not { c -lt-> d: Cell { val <= v } }
+          set c.val = v
+        }
+        final: not { c: Cell { val == none } }";
+
     /// How the walk picks the next state: the explorer's depth-first and breadth-first
     /// orders, and a seeded pick from anywhere in the frontier (paths cut anywhere).
     #[derive(Clone, Copy, Debug)]
@@ -402,15 +423,27 @@ mod tests {
         Random(u64),
     }
 
-    /// Walks the whole space of `text` in `pick`'s order, and checks that every state's
-    /// indexes, as `expand` rebuilt them from the path, are those unpacked from the
-    /// start. Returns the number of states.
-    fn rebuilt_as_unpacked(name: &str, text: &str, pick: Pick) -> usize {
+    /// Walks the whole space of `text` from `givens` (slot, value from 0) in `pick`'s
+    /// order, and checks that every state's indexes, as `expand` rebuilt them from the
+    /// path, are those unpacked from the start. Returns the number of states and whether
+    /// the space went through the visited set.
+    fn rebuilt_as_unpacked(
+        name: &str,
+        text: &str,
+        givens: &[(usize, u32)],
+        pick: Pick,
+    ) -> (usize, bool) {
         let g = crate::load_str(name, text).expect("the rule file loads");
         let model = compile(&g).expect("slots");
         let tables = Tables::<u16>::new(&model);
         let base = g.start_graph(None);
-        let start = tables.empty();
+        let mut start = tables.empty();
+        for &(s, y) in givens {
+            assert!(
+                tables.place::<DYN>(&mut start, s, y),
+                "{name}: given {s} = {y}"
+            );
+        }
         let space = FullSpace::new(&g, &model, &tables, BaseGraph::Built(&base), start);
         let mut scratch = <FullSpace<'_, u16> as Space>::Scratch::default();
         let mut fresh = tables.empty();
@@ -452,23 +485,77 @@ mod tests {
                 }
             }
         }
-        states
+        (states, space.needs_visited())
     }
+
+    /// A space to walk: file, text, givens, its states if known, whether it goes through
+    /// the visited set.
+    type Case = (
+        &'static str,
+        &'static str,
+        &'static [(usize, u32)],
+        usize,
+        bool,
+    );
 
     #[test]
     fn a_state_rebuilt_from_its_parent_is_the_state_unpacked() {
         let kakuro = include_str!("../../rules/kakuro-4x4.graft");
-        for (name, text, states) in [
-            ("latin.graft", crate::test_grammars::LATIN_3X3, 0),
-            ("rising.graft", RISING_LATIN, 0),
-            ("kakuro-4x4.graft", kakuro, 5_803),
-        ] {
+        let latin = crate::test_grammars::LATIN_3X3;
+        let spaces: [Case; 6] = [
+            ("latin.graft", latin, &[], 0, false),
+            ("latin.graft", latin, &[(0, 0), (5, 2)], 0, false),
+            ("rising.graft", RISING_LATIN, &[], 0, false),
+            ("waiting.graft", WAITING_LATIN, &[], 0, true),
+            ("waiting.graft", WAITING_LATIN, &[(4, 1)], 0, true),
+            ("kakuro-4x4.graft", kakuro, &[], 5_803, false),
+        ];
+        for (name, text, givens, states, visited) in spaces {
             for pick in [Pick::Dfs, Pick::Bfs, Pick::Random(7), Pick::Random(2024)] {
-                let n = rebuilt_as_unpacked(name, text, pick);
+                let (n, through) = rebuilt_as_unpacked(name, text, givens, pick);
                 if states > 0 {
                     assert_eq!(n, states, "{name} {pick:?}");
                 }
-                assert!(n > 100, "{name} {pick:?}: only {n} states");
+                assert!(n > 20, "{name} {givens:?} {pick:?}: only {n} states");
+                assert_eq!(through, visited, "{name}: the visited set");
+            }
+        }
+    }
+
+    /// A row of `n` cells over `values 1..d`, no NACs.
+    fn row(d: u32, n: usize) -> String {
+        format!(
+            "values 1..{d}
+            node Cell {{ row: int, col: int, val: value? }}
+            grid 1x{n} of Cell
+            rule place(v: value) {{ c: Cell {{ val == none }} set c.val = v }}
+            final: not {{ c: Cell {{ val == none }} }}"
+        )
+    }
+
+    #[test]
+    fn filled_reads_every_slot_from_the_packed_words() {
+        for d in [1u32, 2, 3, 4, 7, 8, 16, 100, 128] {
+            let bits = u32::BITS - d.leading_zeros();
+            let per_word = (u64::BITS / bits) as usize;
+            for n in [1, per_word - 1, per_word, per_word + 1, 2 * per_word] {
+                let g = crate::load_str("row.graft", &row(d, n)).expect("the rule file loads");
+                let model = compile(&g).expect("slots");
+                let tables = Tables::<u128>::new(&model);
+                let base = g.start_graph(None);
+                let space =
+                    FullSpace::new(&g, &model, &tables, BaseGraph::Built(&base), tables.empty());
+                assert_eq!((space.bits, space.per_word as usize), (bits, per_word));
+                for empty in [None, Some(0), Some(n / 2), Some(n - 1)] {
+                    let vals: Vec<u8> = (0..n)
+                        .map(|s| match empty {
+                            Some(e) if e == s => 0,
+                            _ => (s % d as usize) as u8 + 1,
+                        })
+                        .collect();
+                    let p = space.pack(&vals);
+                    assert_eq!(space.filled(&p), empty.is_none(), "d {d}, n {n}, {empty:?}");
+                }
             }
         }
     }
