@@ -59,6 +59,16 @@ pub struct Path<M: Mask> {
     len: usize,
 }
 
+impl<M: Mask> Path<M> {
+    /// Entry `i`, a buffer added (a copy of `start`) where the path never went so deep.
+    fn grow(&mut self, i: usize, start: &Work<M>) -> &mut (SmallVec<[u64; 2]>, Work<M>) {
+        if self.states.len() == i {
+            self.states.push((SmallVec::new(), start.clone()));
+        }
+        &mut self.states[i]
+    }
+}
+
 impl<M: Mask> Default for Path<M> {
     fn default() -> Self {
         Path {
@@ -113,23 +123,26 @@ impl<'a, M: Mask> FullSpace<'a, M> {
         }
     }
 
+    /// Where slot `s` is packed: its word, and the mask of its field there.
+    #[inline]
+    fn field(&self, s: usize) -> (usize, u64) {
+        let shift = (s % self.per_word as usize) as u32 * self.bits;
+        (
+            s / self.per_word as usize,
+            ((1u64 << self.bits) - 1) << shift,
+        )
+    }
+
     #[inline]
     fn get(&self, p: &Packed, s: usize) -> u8 {
-        let (w, o) = (
-            s / self.per_word as usize,
-            (s % self.per_word as usize) as u32 * self.bits,
-        );
-        ((p.words[w] >> o) & ((1 << self.bits) - 1)) as u8
+        let (w, mask) = self.field(s);
+        ((p.words[w] & mask) >> mask.trailing_zeros()) as u8
     }
 
     #[inline]
     fn set(&self, p: &mut Packed, s: usize, v: u8) {
-        let (w, o) = (
-            s / self.per_word as usize,
-            (s % self.per_word as usize) as u32 * self.bits,
-        );
-        let mask = ((1u64 << self.bits) - 1) << o;
-        p.words[w] = (p.words[w] & !mask) | (u64::from(v) << o);
+        let (w, mask) = self.field(s);
+        p.words[w] = (p.words[w] & !mask) | (u64::from(v) << mask.trailing_zeros());
     }
 
     fn pack(&self, vals: &[u8]) -> Packed {
@@ -158,12 +171,7 @@ impl<'a, M: Mask> FullSpace<'a, M> {
 
     /// True when `p` is `parent` with one more slot placed, the slot `p.last`.
     fn extends(&self, parent: &[u64], p: &Packed) -> bool {
-        let s = p.last as usize;
-        let (at, shift) = (
-            s / self.per_word as usize,
-            (s % self.per_word as usize) as u32 * self.bits,
-        );
-        let slot = ((1u64 << self.bits) - 1) << shift;
+        let (at, slot) = self.field(p.last as usize);
         parent.len() == p.words.len()
             && parent
                 .iter()
@@ -187,34 +195,30 @@ impl<'a, M: Mask> FullSpace<'a, M> {
         while path.len > 0 && !(placed && self.extends(&path.states[path.len - 1].0, p)) {
             path.len -= 1;
         }
-        if path.len == 0 && placed {
-            // Unpack the parent instead: a breadth-first walk expands siblings one after
-            // another, and each sibling after this state then costs one placement.
-            let mut parent = p.clone();
-            self.set(&mut parent, p.last as usize, 0);
-            if path.states.is_empty() {
-                path.states.push((SmallVec::new(), self.start.clone()));
+        if path.len == 0 {
+            // Unpack the parent rather than the state: a breadth-first walk expands
+            // siblings one after another, and each sibling after this state then costs
+            // one placement. A state without a parent is unpacked itself.
+            let mut root = p.clone();
+            if placed {
+                self.set(&mut root, p.last as usize, 0);
             }
-            let (words, w) = &mut path.states[0];
-            self.unpack(&parent, w);
-            copy_words(words, &parent.words);
+            let (words, w) = path.grow(0, &self.start);
+            self.unpack(&root, w);
+            copy_words(words, &root.words);
             path.len = 1;
+            if !placed {
+                return &path.states[0].1;
+            }
         }
-        if path.states.len() == path.len {
-            path.states.push((SmallVec::new(), self.start.clone()));
-        }
+        path.grow(path.len, &self.start);
         let (above, below) = path.states.split_at_mut(path.len);
         let (words, w) = &mut below[0];
-        match above.last() {
-            Some((_, parent)) => {
-                let s = p.last as usize;
-                w.clone_from(parent);
-                self.tables
-                    .place_unchecked::<DYN>(w, s, u32::from(self.get(p, s)) - 1);
-                w.last = p.last;
-            }
-            None => self.unpack(p, w),
-        }
+        let s = p.last as usize;
+        w.clone_from(&above[path.len - 1].1);
+        self.tables
+            .place_unchecked::<DYN>(w, s, u32::from(self.get(p, s)) - 1);
+        w.last = p.last;
         copy_words(words, &p.words);
         path.len += 1;
         w
@@ -374,45 +378,49 @@ mod tests {
     use crate::slot::solver::DYN;
     use crate::slot::{compile, BaseGraph, Tables};
 
-    /// The 3x3 Latin square with its first row rising along `up` edges: placements
-    /// written through tables as well as the equal-values peers.
-    const RISING_LATIN: &str = "values 1..3
-        node Cell { row: int, col: int, val: value? }
-        node Group
-        edge in: Cell -> Group
-        edge up: Cell -> Cell
-        grid 3x3 of Cell
-        groups rows, columns
-        r1c1 -up-> r1c2
-        r2c1 -up-> r2c2
-        rule place(v: value) {
-          c: Cell { val == none }
-          not { c -in-> g: Group <-in- d: Cell { val == v } }
-          not { c -up-> d: Cell { val <= v } }
-          not { d: Cell { val >= v } -up-> c }
-          set c.val = v
-        }
-        final: not { c: Cell { val == none } }";
+    /// The 3x3 Latin square with `lt` edges between `links` (pairs of cells) and `nacs`
+    /// on them.
+    fn linked_latin(links: [(&str, &str); 2], nacs: &str) -> String {
+        let [(a, b), (c, d)] = links;
+        format!(
+            "values 1..3
+            node Cell {{ row: int, col: int, val: value? }}
+            node Group
+            edge in: Cell -> Group
+            edge lt: Cell -> Cell
+            grid 3x3 of Cell
+            groups rows, columns
+            {a} -lt-> {b}
+            {c} -lt-> {d}
+            rule place(v: value) {{
+              c: Cell {{ val == none }}
+              not {{ c -in-> g: Group <-in- d: Cell {{ val == v }} }}
+              {nacs}
+              set c.val = v
+            }}
+            final: not {{ c: Cell {{ val == none }} }}"
+        )
+    }
 
-    /// The 3x3 Latin square where a cell waits for a larger value in the cell it points
-    /// to along `lt`: blocking is one-sided, so the space goes through the visited set and
-    /// its states are reached by placements in any order.
-    const WAITING_LATIN: &str = "values 1..3
-        node Cell { row: int, col: int, val: value? }
-        node Group
-        edge in: Cell -> Group
-        edge lt: Cell -> Cell
-        grid 3x3 of Cell
-        groups rows, columns
-        r1c1 -lt-> r1c2
-        r2c2 -lt-> r2c3
-        rule place(v: value) {
-          c: Cell { val == none }
-          not { c -in-> g: Group <-in- d: Cell { val == v } }
-          not { c -lt-> d: Cell { val <= v } }
-          set c.val = v
-        }
-        final: not { c: Cell { val == none } }";
+    /// Two pairs of cells rising along `lt`: placements written through tables as well
+    /// as the equal-values peers.
+    fn rising_latin() -> String {
+        linked_latin(
+            [("r1c1", "r1c2"), ("r2c1", "r2c2")],
+            "not { c -lt-> d: Cell { val <= v } }
+             not { d: Cell { val >= v } -lt-> c }",
+        )
+    }
+
+    /// A cell waits for a larger value in the cell it points to: blocking is one-sided,
+    /// so the space goes through the visited set and its states are reached by
+    /// placements in any order.
+    fn waiting_latin() -> String {
+        linked_latin(
+            [("r1c1", "r1c2"), ("r2c2", "r2c3")],
+            "not { c -lt-> d: Cell { val <= v } }",
+        )
+    }
 
     /// How the walk picks the next state: the explorer's depth-first and breadth-first
     /// orders, and a seeded pick from anywhere in the frontier (paths cut anywhere).
@@ -490,24 +498,19 @@ mod tests {
 
     /// A space to walk: file, text, givens, its states if known, whether it goes through
     /// the visited set.
-    type Case = (
-        &'static str,
-        &'static str,
-        &'static [(usize, u32)],
-        usize,
-        bool,
-    );
+    type Case<'a> = (&'a str, &'a str, &'a [(usize, u32)], usize, bool);
 
     #[test]
     fn a_state_rebuilt_from_its_parent_is_the_state_unpacked() {
         let kakuro = include_str!("../../rules/kakuro-4x4.graft");
         let latin = crate::test_grammars::LATIN_3X3;
+        let (rising, waiting) = (rising_latin(), waiting_latin());
         let spaces: [Case; 6] = [
             ("latin.graft", latin, &[], 0, false),
             ("latin.graft", latin, &[(0, 0), (5, 2)], 0, false),
-            ("rising.graft", RISING_LATIN, &[], 0, false),
-            ("waiting.graft", WAITING_LATIN, &[], 0, true),
-            ("waiting.graft", WAITING_LATIN, &[(4, 1)], 0, true),
+            ("rising.graft", &rising, &[], 0, false),
+            ("waiting.graft", &waiting, &[], 0, true),
+            ("waiting.graft", &waiting, &[(4, 1)], 0, true),
             ("kakuro-4x4.graft", kakuro, &[], 5_803, false),
         ];
         for (name, text, givens, states, visited) in spaces {
