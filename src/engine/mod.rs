@@ -111,7 +111,9 @@ impl<'g> Engine<'g> {
         }
         let puzzle = PuzzleGrammar::new(self.rules(), layers);
         let shared = match &self.kind {
-            Kind::Slot(s) => s.regrouped(&puzzle).or_else(|| s.narrowed(&puzzle)),
+            Kind::Slot(s) => (s.regrouped(&puzzle))
+                .or_else(|| s.narrowed(&puzzle))
+                .or_else(|| s.retabled(&puzzle)),
             Kind::Graph(_) => None,
         };
         let engine = match shared {

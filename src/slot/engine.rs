@@ -10,7 +10,7 @@ use crate::grammar::{Givens, Grammar};
 
 use super::solver::DYN;
 use super::{
-    compile::{compile_reusing, FixedNacs, Narrowing, PuzzleMarks, Regrouping, Removed},
+    compile::{compile_reusing, FixedNacs, Narrowing, PuzzleMarks, Regrouping, Removed, Retabling},
     BaseGraph, ColouringSpace, Conflict, FocusSpace, FullSpace, Mask, SlotModel, Tables, Work,
 };
 
@@ -99,6 +99,9 @@ pub enum PuzzleLines {
     /// The file's model with the line's regions' hubs in place of the file's own regions'
     /// (see [`Regrouping`]).
     Regrouped,
+    /// The file's model with the hubs of the NACs the line's marks reach tabled from
+    /// them (see [`Retabling`]).
+    Retabled,
     /// A compilation of its own, replaying what no layer reaches.
     Compiled,
 }
@@ -109,6 +112,7 @@ impl PuzzleLines {
         match self {
             PuzzleLines::Narrowed => "narrowed",
             PuzzleLines::Regrouped => "regrouped",
+            PuzzleLines::Retabled => "retabled",
             PuzzleLines::Compiled => "compiled",
         }
     }
@@ -121,6 +125,9 @@ impl PuzzleLines {
             }
             PuzzleLines::Regrouped => {
                 "run on this engine's model, their regions' groups in place of the file's own (only the solver's tables built per line; a line that changes the regions' table is compiled)"
+            }
+            PuzzleLines::Retabled => {
+                "run on this engine's model, the hubs of the NACs that read their marks tabled from those marks (only those hubs and the solver's tables built per line; a line whose marks make a NAC hold with its witness empty is compiled)"
             }
             PuzzleLines::Compiled => {
                 "each compiled, with what no layer reaches taken from this engine"
@@ -158,6 +165,9 @@ pub struct SlotEngine<'g> {
     narrowing: Option<Arc<Narrowing>>,
     /// How layered puzzles may add their groups to this engine's model, when they may.
     regrouping: Option<Arc<Regrouping>>,
+    /// How layered puzzles may table the NACs their marks reach on this engine's model,
+    /// when they may.
+    retabling: Option<Arc<Retabling>>,
     /// The values this puzzle's layers take from the model's slots, by slot: taken from
     /// the candidates before anything is placed.
     narrowed: Removed,
@@ -209,6 +219,19 @@ impl<'g> SlotEngine<'g> {
         Some(self.beside(puzzle, parts, Removed::new()))
     }
 
+    /// The engine of `puzzle`, a puzzle line of this engine's rule file, when its layers
+    /// only set marks that NACs read: this model with those NACs' hubs tabled from the
+    /// marks (see [`Retabling`]), read from the layers without building the puzzle's
+    /// graph.
+    pub fn retabled<'p>(&self, puzzle: &'p PuzzleGrammar<'p>) -> Option<SlotEngine<'p>> {
+        let retabling = self.retabling.as_ref()?;
+        let marks = PuzzleMarks::of(puzzle, retabling.positions())?;
+        let model = retabling.retabled(&self.model, puzzle.file(), &marks)?;
+        let width = Width::of(&model);
+        let parts = (Arc::new(model), Arc::new(width), Arc::default());
+        Some(self.beside(puzzle, parts, Removed::new()))
+    }
+
     /// The grammar whose base graph states are written into: the puzzle's, built now if
     /// it is not yet.
     fn written_grammar(&self) -> &'g Grammar {
@@ -236,6 +259,7 @@ impl<'g> SlotEngine<'g> {
             // Only a rule file's own engine shares its model with puzzles.
             narrowing: None,
             regrouping: None,
+            retabling: None,
             narrowed,
         }
     }
@@ -267,6 +291,11 @@ impl<'g> SlotEngine<'g> {
             .then(|| Regrouping::of(grammar, &model, &fixed))
             .flatten()
             .map(Arc::new);
+        let retabling = reuse
+            .is_none()
+            .then(|| Retabling::of(grammar, &model, &fixed))
+            .flatten()
+            .map(Arc::new);
         Ok(SlotEngine {
             grammar,
             puzzle: None,
@@ -278,6 +307,7 @@ impl<'g> SlotEngine<'g> {
             fixed: Arc::new(fixed),
             narrowing,
             regrouping,
+            retabling,
             narrowed: Removed::new(),
         })
     }
@@ -292,10 +322,11 @@ impl<'g> SlotEngine<'g> {
         if self.grammar.layers.is_empty() {
             return None;
         }
-        Some(match (&self.narrowing, &self.regrouping) {
-            (Some(_), _) => PuzzleLines::Narrowed,
-            (None, Some(_)) => PuzzleLines::Regrouped,
-            (None, None) => PuzzleLines::Compiled,
+        Some(match (&self.narrowing, &self.regrouping, &self.retabling) {
+            (Some(_), _, _) => PuzzleLines::Narrowed,
+            (None, Some(_), _) => PuzzleLines::Regrouped,
+            (None, None, Some(_)) => PuzzleLines::Retabled,
+            (None, None, None) => PuzzleLines::Compiled,
         })
     }
 

@@ -487,9 +487,10 @@ fn check_in_json_states_what_the_text_states() {
         }
     }
     assert!(graphs >= 10, "whole-graph files: {graphs}");
-    // Even/odd marks narrow, jigsaw regions regroup, killer cages compile.
+    // Even/odd marks narrow, jigsaw regions regroup, consecutive bars retable, killer
+    // cages compile.
     let ways: Vec<&str> = ways.keys().map(String::as_str).collect();
-    assert_eq!(ways, ["compiled", "narrowed", "regrouped"]);
+    assert_eq!(ways, ["compiled", "narrowed", "regrouped", "retabled"]);
 }
 
 /// `grafter heuristics --format json`: one `"type":"heuristics"` object.

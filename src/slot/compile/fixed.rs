@@ -202,6 +202,14 @@ impl FixedNacs {
         self.group_nac_of.get(&key)
     }
 
+    /// Whether the hubs of every NAC of `g`'s rules are recorded, in the order compiled,
+    /// up to the last of `model` (compiled with this record): which NAC made which hubs.
+    pub(super) fn records_every_nac(&self, g: &Grammar, model: &SlotModel) -> bool {
+        let nacs: usize = g.rules.iter().map(|r| r.lhs.nacs.len()).sum();
+        self.hub_ends.len() == nacs
+            && (self.hub_ends.last()).is_none_or(|&(_, end)| end == model.hubs.len())
+    }
+
     /// Records what NAC `nac` of rule `rule` added to `model` since `mark`, and narrows
     /// the values allowed before by what it removed.
     pub(super) fn record(&mut self, key: (usize, usize), model: &mut SlotModel, mark: Mark) {

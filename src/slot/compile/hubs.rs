@@ -58,8 +58,7 @@ pub(super) fn add_hubs(
     }
     let mut fixed: Vec<(u32, NodeId)> = Vec::new();
     let Some(hub_var) = hub_var else {
-        // A hub per witness that is a slot, in node order: the pairs sorted by witness
-        // give each one's readers together, already in order.
+        // A hub per witness that is a slot.
         let mut pairs: Vec<(NodeId, u32, u32)> = Vec::with_capacity(exact.len());
         for &(cn, dn) in &exact {
             let Some(reader) = reader_slot(cn) else {
@@ -70,15 +69,7 @@ pub(super) fn add_hubs(
                 None => fixed.push((reader, dn)),
             }
         }
-        pairs.sort_unstable();
-        pairs.dedup();
-        for run in pairs.chunk_by(|a, b| a.0 == b.0) {
-            model.hubs.push(Hub {
-                writers: Slots::from_elem(run[0].1, 1),
-                readers: run.iter().map(|&(_, _, r)| r).collect(),
-                table: table_id,
-            });
-        }
+        add_witness_hubs(model, pairs, table_id);
         narrow_by_fixed(model, host, &fixed, wattr, table_id);
         return;
     };
@@ -112,6 +103,24 @@ pub(super) fn add_hubs(
         }
     }
     narrow_by_fixed(model, host, &fixed, wattr, table_id);
+}
+
+/// A hub per witness that is a slot, in node order, from its (witness, writer, reader)
+/// arcs: sorted by witness, each one's readers come together, already in order.
+pub(super) fn add_witness_hubs(
+    model: &mut SlotModel,
+    mut arcs: Vec<(NodeId, u32, u32)>,
+    table_id: u32,
+) {
+    arcs.sort_unstable();
+    arcs.dedup();
+    for run in arcs.chunk_by(|a, b| a.0 == b.0) {
+        model.hubs.push(Hub {
+            writers: Slots::from_elem(run[0].1, 1),
+            readers: run.iter().map(|&(_, _, r)| r).collect(),
+            table: table_id,
+        });
+    }
 }
 
 /// Witnesses that are not slots hold their start value for ever: each `(reader, witness)`

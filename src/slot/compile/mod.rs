@@ -29,8 +29,9 @@
 //! makes the all-different NAC's table and hubs straight from the group nodes, as `nac`
 //! and `hubs` would from its matches. For batches of layered puzzles, `fixed` records what
 //! no layer can change, and `narrow` tells when a puzzle's layers only take values away, so
-//! that it runs on the rule file's model, and `regroup` when they only add groups to an
-//! all-different NAC, whose hubs are then added to the rule file's model.
+//! that it runs on the rule file's model, `regroup` when they only add groups to an
+//! all-different NAC, whose hubs are then added to the rule file's model, and `retable`
+//! when they only set marks that NACs read, whose hubs are then tabled from the marks.
 
 use std::borrow::Cow;
 use std::cell::OnceCell;
@@ -40,7 +41,7 @@ use rustc_hash::FxHashMap;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
-use crate::analysis::slot_fill::{not_slot, slot_fill};
+use crate::analysis::slot_fill::{not_slot, slot_fill, Target};
 use crate::analysis::{Monotone, Refusal};
 use crate::grammar::Grammar;
 use crate::matcher::{GraphIndex, Matcher, SearchPlan};
@@ -65,6 +66,7 @@ mod narrow;
 mod recognise;
 mod regroup;
 mod remainder;
+mod retable;
 mod star;
 mod tuples;
 
@@ -73,6 +75,7 @@ pub use instances::slot_values;
 pub use marks::PuzzleMarks;
 pub use narrow::{Narrowing, Removed};
 pub use regroup::Regrouping;
+pub use retable::Retabling;
 
 /// An attribute identified by the type that declares it, so that reads through a subtype
 /// and writes through a supertype meet.
@@ -87,6 +90,13 @@ fn attr_key(types: &TypeSystem, mut ty: NodeTypeId, attr: AttrId) -> AttrKey {
         }
     }
     (ty, attr)
+}
+
+/// The attributes the rules set, where each rule sets its cell's (no replacement).
+fn set_attrs(g: &Grammar, targets: &[Target]) -> BTreeSet<AttrKey> {
+    (g.rules.iter().zip(targets))
+        .map(|(r, t)| attr_key(&g.types, var_type(&r.lhs, None, t.c), t.attr))
+        .collect()
 }
 
 /// The most matches of one NAC's structure the compiler lists; past it the grammar runs
@@ -159,14 +169,12 @@ pub fn compile_reusing(
     let (targets, replaced) = (&fill.targets, fill.replaced);
     // Which attributes rules set, and the slots: every start node with one of them, or,
     // for replacements, every node some rule may delete.
-    let mut dynamic: BTreeSet<AttrKey> = BTreeSet::new();
+    let dynamic: BTreeSet<AttrKey>;
     let mut slots = Vec::new();
     let mut slot_of: FxHashMap<(NodeId, AttrId), u32> = FxHashMap::default();
     match replaced {
         None => {
-            for (r, t) in g.rules.iter().zip(targets) {
-                dynamic.insert(attr_key(types, var_type(&r.lhs, None, t.c), t.attr));
-            }
+            dynamic = set_attrs(g, targets);
             for n in g.base.find_nodes() {
                 let ty = g.base.ty(n);
                 for a in 0..types.node(ty).attrs.len() {
@@ -179,7 +187,7 @@ pub fn compile_reusing(
             }
         }
         Some((ty, attr)) => {
-            dynamic.insert(attr_key(types, ty, attr));
+            dynamic = BTreeSet::from([attr_key(types, ty, attr)]);
             let deleted: Vec<NodeTypeId> = g
                 .rules
                 .iter()

@@ -143,57 +143,13 @@ impl RuleCompiler<'_> {
     ) -> Result<(), Refusal> {
         let (g, r, c, attr) = (self.g, self.r, self.c, self.attr);
         let types = &g.types;
-        if !nac.nacs.is_empty() {
-            return not_slot(nac.span, "a NAC inside a NAC needs the general engine");
-        }
-        // Conditions on the witness's value, the parameter or the left side make the
-        // tables; the rest is the NAC's static structure.
-        let mut witness: Option<(VarId, AttrId)> = None;
-        let mut dyn_conds: SmallVec<[&Expr; 4]> = SmallVec::new();
-        let mut static_conds = Vec::new();
-        for e in &nac.conds {
-            let reads_lhs = {
-                let mut any = false;
-                e.visit_attrs(&mut |v, _| any |= v.0 < nac.bound && v != c);
-                any
-            };
-            if e.reads_params() || reads_lhs || self.reads_dynamic(e, Some(nac)).is_some() {
-                let mut bad = false;
-                e.visit_attrs(&mut |v, a| {
-                    if !self.is_dynamic(Some(nac), v, a) {
-                        return;
-                    }
-                    if v.0 < nac.bound {
-                        bad = true;
-                        return;
-                    }
-                    match witness {
-                        None => witness = Some((v, a)),
-                        Some(w) if w == (v, a) => {}
-                        Some(_) => bad = true,
-                    }
-                });
-                if bad {
-                    return not_slot(
-                        e.span,
-                        "a NAC condition that compares a changing attribute may read only that one changing attribute, of one NAC node, besides the parameter, constants and unchanging attributes",
-                    );
-                }
-                dyn_conds.push(e);
-            } else {
-                static_conds.push(e.clone());
-            }
-        }
-        for e in &nac.edges {
-            for v in [e.src, e.tgt] {
-                if v.0 < nac.bound && v != c {
-                    return not_slot(
-                        e.span,
-                        "a NAC may join the rule's left side only at the cell it fills",
-                    );
-                }
-            }
-        }
+        let NacShape {
+            witness,
+            dyn_conds,
+            static_conds,
+            reads,
+            match_reads,
+        } = self.nac_shape(nac)?;
         // The NAC's structure as a pattern of its own, over the left side's nodes (so
         // variables keep their numbers) without the left side's conditions.
         let structure = Pattern {
@@ -250,27 +206,6 @@ impl RuleCompiler<'_> {
                 );
             }
         }
-        // What the changing conditions read besides the witness: unchanging attributes of
-        // the cell and the NAC's nodes, which split the matches into parts, then those of
-        // the left side's other nodes (a `Val` node), which follow the value placed: the
-        // instances of one part must block alike whatever these read, as they do when the
-        // value is read from such a node.
-        let mut reads: Vec<(VarId, AttrId)> = Vec::new();
-        let mut lhs_reads: Vec<(VarId, AttrId)> = Vec::new();
-        for e in &dyn_conds {
-            e.visit_attrs(&mut |v, a| {
-                let list = if v == c || v.0 >= nac.bound {
-                    &mut reads
-                } else {
-                    &mut lhs_reads
-                };
-                if Some((v, a)) != witness && !list.contains(&(v, a)) {
-                    list.push((v, a));
-                }
-            });
-        }
-        let match_reads = reads.len();
-        reads.extend(lhs_reads.iter().copied());
         let holds = |params: &[Value], statics: &[Value], y: Value| {
             let env = StaticEnv {
                 params,
@@ -281,6 +216,7 @@ impl RuleCompiler<'_> {
             };
             dyn_conds.iter().all(|e| e.holds(&env))
         };
+        let lhs_reads = &reads[match_reads..];
         let d = model.d;
         let mut parts = Parts::new(d);
         // Per left-side binding: the parts its matches fall into, each with whether one
@@ -470,6 +406,108 @@ impl RuleCompiler<'_> {
         }
         Ok(())
     }
+
+    /// What `nac`'s conditions read, for [`RuleCompiler::compile_nac`]: refused where
+    /// they compare more than one changing attribute, or the NAC joins the left side
+    /// elsewhere than at the cell filled.
+    pub(super) fn nac_shape<'n>(&self, nac: &'n Pattern) -> Result<NacShape<'n>, Refusal> {
+        let c = self.c;
+        if !nac.nacs.is_empty() {
+            return not_slot(nac.span, "a NAC inside a NAC needs the general engine");
+        }
+        // Conditions on the witness's value, the parameter or the left side make the
+        // tables; the rest is the NAC's static structure.
+        let mut witness: Option<(VarId, AttrId)> = None;
+        let mut dyn_conds: SmallVec<[&Expr; 4]> = SmallVec::new();
+        let mut static_conds = Vec::new();
+        for e in &nac.conds {
+            let reads_lhs = {
+                let mut any = false;
+                e.visit_attrs(&mut |v, _| any |= v.0 < nac.bound && v != c);
+                any
+            };
+            if e.reads_params() || reads_lhs || self.reads_dynamic(e, Some(nac)).is_some() {
+                let mut bad = false;
+                e.visit_attrs(&mut |v, a| {
+                    if !self.is_dynamic(Some(nac), v, a) {
+                        return;
+                    }
+                    if v.0 < nac.bound {
+                        bad = true;
+                        return;
+                    }
+                    match witness {
+                        None => witness = Some((v, a)),
+                        Some(w) if w == (v, a) => {}
+                        Some(_) => bad = true,
+                    }
+                });
+                if bad {
+                    return not_slot(
+                        e.span,
+                        "a NAC condition that compares a changing attribute may read only that one changing attribute, of one NAC node, besides the parameter, constants and unchanging attributes",
+                    );
+                }
+                dyn_conds.push(e);
+            } else {
+                static_conds.push(e.clone());
+            }
+        }
+        for e in &nac.edges {
+            for v in [e.src, e.tgt] {
+                if v.0 < nac.bound && v != c {
+                    return not_slot(
+                        e.span,
+                        "a NAC may join the rule's left side only at the cell it fills",
+                    );
+                }
+            }
+        }
+        // What the changing conditions read besides the witness: unchanging attributes of
+        // the cell and the NAC's nodes, which split the matches into parts, then those of
+        // the left side's other nodes (a `Val` node), which follow the value placed: the
+        // instances of one part must block alike whatever these read, as they do when the
+        // value is read from such a node.
+        let mut reads: Vec<(VarId, AttrId)> = Vec::new();
+        let mut lhs_reads: Vec<(VarId, AttrId)> = Vec::new();
+        for e in &dyn_conds {
+            e.visit_attrs(&mut |v, a| {
+                let list = if v == c || v.0 >= nac.bound {
+                    &mut reads
+                } else {
+                    &mut lhs_reads
+                };
+                if Some((v, a)) != witness && !list.contains(&(v, a)) {
+                    list.push((v, a));
+                }
+            });
+        }
+        let match_reads = reads.len();
+        reads.extend(lhs_reads);
+        Ok(NacShape {
+            witness,
+            dyn_conds,
+            static_conds,
+            reads,
+            match_reads,
+        })
+    }
+}
+
+/// What a table NAC's conditions read (see [`RuleCompiler::nac_shape`]).
+pub(super) struct NacShape<'n> {
+    /// The one NAC node whose changing attribute the conditions compare, with it.
+    pub(super) witness: Option<(VarId, AttrId)>,
+    /// The conditions that read the witness, the parameters or the left side: they make
+    /// the tables.
+    pub(super) dyn_conds: SmallVec<[&'n Expr; 4]>,
+    /// The rest: the NAC's static structure.
+    pub(super) static_conds: Vec<Expr>,
+    /// The unchanging attributes `dyn_conds` read besides the witness: the first
+    /// `match_reads` of the cell and the NAC's nodes, which split its matches into parts,
+    /// then those of the left side's other nodes.
+    pub(super) reads: Vec<(VarId, AttrId)>,
+    pub(super) match_reads: usize,
 }
 
 /// What a puzzle's compilation of one NAC takes from its rule file's, and what the rule
@@ -545,12 +583,12 @@ impl Parts {
 /// Evaluates a NAC's changing condition for one part of its matches: the parameters, the
 /// unchanging attributes read (`reads`, holding `statics`) and the witness's attribute set
 /// to `value`.
-struct StaticEnv<'a> {
-    params: &'a [Value],
-    reads: &'a [(VarId, AttrId)],
-    statics: &'a [Value],
-    witness: Option<(VarId, AttrId)>,
-    value: Value,
+pub(super) struct StaticEnv<'a> {
+    pub(super) params: &'a [Value],
+    pub(super) reads: &'a [(VarId, AttrId)],
+    pub(super) statics: &'a [Value],
+    pub(super) witness: Option<(VarId, AttrId)>,
+    pub(super) value: Value,
 }
 
 impl Env for StaticEnv<'_> {

@@ -118,13 +118,7 @@ impl Regrouping {
         let group_nacs = fixed.group_nacs.as_ref()?;
         let lhs_free = (g.rules.iter().zip(&fill.targets))
             .all(|(r, t)| vocabulary.cannot_reach_lhs(g, &r.lhs, t.value));
-        let nacs: usize = g.rules.iter().map(|r| r.lhs.nacs.len()).sum();
-        // Every NAC's hubs recorded, in the order compiled.
-        let recorded = fixed.hub_ends.len() == nacs
-            && fixed
-                .hub_ends
-                .last()
-                .is_none_or(|&(_, end)| end == model.hubs.len());
+        let recorded = fixed.records_every_nac(g, model);
         if !lhs_free || !recorded || !slot_free {
             return None;
         }

@@ -1104,3 +1104,150 @@ fn aggregates_written_alike_fold_once() {
     // That the shared folds judge as the matcher does: the file's counts on both engines
     // (`engines::every_rule_file_solves_alike_on_both_engines`) and the janko kakuros'.
 }
+
+/// The hubs of `m` with their tables by content, its values, what `finish` derives and
+/// its exactly-once hubs: what a retabled model must share with a compilation, whose
+/// tables may be numbered otherwise (a file's own marks' tables come first).
+fn tabled_shape(m: &super::SlotModel) -> String {
+    let hubs: Vec<_> = (m.hubs.iter())
+        .map(|h| (&h.writers, &h.readers, &m.tables[h.table as usize]))
+        .collect();
+    format!(
+        "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
+        m.slots,
+        m.allowed,
+        m.rule_of,
+        hubs,
+        m.once,
+        m.final_kind,
+        m.symmetric.is_ok(),
+        m.focus_sound.is_ok()
+    )
+}
+
+/// [`assert_batch_runs_as_compiled`] where the shortcut is the rule file's retabling:
+/// the model it makes, reading the marks from the lines' layers or from the puzzles'
+/// graphs alike, is the one a compilation from scratch makes (the same tables too where
+/// `same_tables`). Returns how many puzzles were retabled and how many compiled.
+fn assert_retabling_is_the_compilation(
+    (name, rules): (&str, &str),
+    batch: &str,
+    expands: &[Expand],
+    same_tables: bool,
+) -> (usize, usize) {
+    let g = load_str(name, rules).expect("the rule file loads");
+    let (model, fixed) = super::compile_reusing(&g, None).expect("the rules fill slots");
+    let retabling = super::Retabling::of(&g, &model, &fixed).expect("the layers set marks");
+    assert_batch_runs_as_compiled((name, &g), batch, expands, |p, layered, fresh| {
+        let at = format!("{name} puzzle {}", p.number);
+        let puzzle = crate::grammar::puzzle::PuzzleGrammar::new(&g, &p.layers);
+        let marks =
+            super::PuzzleMarks::of(&puzzle, retabling.positions()).expect("the layers set marks");
+        let read = retabling.retabled(&model, &g, &marks);
+        let from_graph = retabling.retabled(&model, &g, &layered.base);
+        assert!(!puzzle.is_built(), "{at}: the marks are read from the line");
+        let shape = |m: &Option<super::SlotModel>| m.as_ref().map(tabled_shape);
+        assert_eq!(shape(&read), shape(&from_graph), "{at}");
+        let Some(m) = read else {
+            return false;
+        };
+        assert_eq!(tabled_shape(&m), tabled_shape(fresh), "{at}");
+        if same_tables {
+            assert_eq!(finished_shape(&m), finished_shape(fresh), "{at}");
+        }
+        true
+    })
+}
+
+/// Bars between neighbours, read by the NACs over a neighbour, retable the rule file's
+/// model: every line of a batch runs on it with those NACs' hubs tabled from its bars,
+/// as it would on its own compilation; a file's own bars are the bare graph's for lines
+/// that give their own.
+#[test]
+fn marks_read_by_nacs_retable_the_rule_files_model() {
+    let rules = consecutive_4x4();
+    let empty = ". ".repeat(16);
+    let batch: String = CONSECUTIVE_BARS
+        .iter()
+        .map(|bars| format!("{empty}| {bars}\n"))
+        .collect();
+    let counts = assert_retabling_is_the_compilation(
+        ("consecutive-4x4.graft", &rules),
+        &batch,
+        &[Expand::Focus],
+        true,
+    );
+    assert_eq!(counts, (4, 0));
+    // Every state of every order of placements, from givens.
+    let givens = [
+        "1 2 . . . 4 . . . . 4 . . . . 1",
+        "2 . . 3 . 1 . . . . 3 . 1 . . .",
+    ];
+    let batch: String = givens
+        .iter()
+        .zip(CONSECUTIVE_BARS)
+        .map(|(g, bars)| format!("{g} | {bars}\n"))
+        .collect();
+    let counts = assert_retabling_is_the_compilation(
+        ("consecutive-4x4.graft", &rules),
+        &batch,
+        &[Expand::All, Expand::Focus],
+        true,
+    );
+    assert_eq!(counts, (2, 0));
+    // The file of `rules/` with its own bars and puzzle: lines with bars of their own, and
+    // one without (every neighbour pair not consecutive), whose tables the file's come
+    // before.
+    let file = include_str!("../../../rules/consecutive-6x6.graft");
+    let right = "0 1 0 0 1 0 1 0 0 0 0 0 0 0 1 0 1 0 0 0 1 0 0 0 1 0 0 0 0 0 0 1 0 0 1 0";
+    let below = "0 0 1 0 0 1 0 1 0 0 1 0 1 0 0 0 0 0 0 1 0 1 0 0 0 0 0 1 0 0 0 0 0 0 0 0";
+    let none = "0 ".repeat(36);
+    let empty = ". ".repeat(36);
+    let batch = format!(
+        "{empty}| right: {right} | below: {below}\n{empty}| right: {none}| below: {none}\n{empty}| right: {below} | below: {right}\n"
+    );
+    let counts = assert_retabling_is_the_compilation(
+        ("consecutive-6x6.graft", file),
+        &batch,
+        &[Expand::Focus],
+        false,
+    );
+    assert_eq!(counts, (3, 0));
+}
+
+/// Marks that make a NAC hold with its witness empty, which a compilation refuses, are
+/// compiled (and refused there); layers that add nodes, that only the left side reads, or
+/// that a group's aggregates or an all-different star read, do not retable.
+#[test]
+fn layers_other_than_marks_read_by_table_nacs_do_not_retable() {
+    // With a bar on its right, a cell's neighbour must be filled first.
+    let text = consecutive_4x4().replace(
+        "  set c.val = v",
+        "  not { c -beside-> d: Cell where c.right == true and d.val == none and v == 4 }\n  set c.val = v",
+    );
+    let g = load_str("first-filled.graft", &text).expect("the rule file loads");
+    let (model, fixed) = super::compile_reusing(&g, None).expect("the rules fill slots");
+    let retabling = super::Retabling::of(&g, &model, &fixed).expect("the layers set marks");
+    let retabled = |bars: &str| {
+        let source =
+            crate::diag::Source::new("batch.txt", format!("{} | {bars}\n", ". ".repeat(16)));
+        let p = &crate::read_puzzles(&g, &source).expect("the batch reads")[0];
+        let puzzle = crate::grammar::puzzle::PuzzleGrammar::new(&g, &p.layers);
+        let marks = super::PuzzleMarks::of(&puzzle, retabling.positions()).expect("marks");
+        let layered = g.with_layers(&p.layers);
+        let refused = compile(&layered).is_err();
+        (retabling.retabled(&model, &g, &marks).is_some(), refused)
+    };
+    assert_eq!(retabled(CONSECUTIVE_BARS[3]), (true, false));
+    assert_eq!(retabled(CONSECUTIVE_BARS[0]), (false, true));
+    for (name, text) in [
+        ("even-odd.graft", even_odd_bare()),
+        ("jigsaw-4x4.graft", jigsaw_bare()),
+        ("killer-4x4.graft", KILLER_4X4.to_string()),
+        ("skyscraper-4x4.graft", skyscraper_4x4("values 0..3")),
+    ] {
+        let g = load_str(name, &text).expect("the rule file loads");
+        let (model, fixed) = super::compile_reusing(&g, None).expect("the rules fill slots");
+        assert!(super::Retabling::of(&g, &model, &fixed).is_none(), "{name}");
+    }
+}

@@ -36,6 +36,11 @@ impl Tuples {
         self.flat.extend_from_slice(&other.flat);
     }
 
+    /// How many nodes each tuple holds.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
     /// The tuples in the order added. (A width of zero holds no tuple.)
     pub fn iter(&self) -> std::slice::ChunksExact<'_, NodeId> {
         self.flat.chunks_exact(self.width.max(1))
@@ -114,6 +119,11 @@ impl ByLeftSide {
             None => (0, 0),
         };
         self.flat[from as usize * w..to as usize * w].chunks_exact(w)
+    }
+
+    /// How many nodes each match holds.
+    pub fn width(&self) -> usize {
+        self.width
     }
 
     /// Every match, left side by left side.
