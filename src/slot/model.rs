@@ -429,7 +429,26 @@ impl SlotModel {
         // the values each slot allows. Most pairs repeat one of a few (a bar or none
         // between neighbours of one row), compared once.
         let mut symmetric: FxHashSet<PairKey> = FxHashSet::default();
+        // Whether table `t` is table `u` transposed, per pair of tables asked.
+        let mut transposed: FxHashMap<(u32, u32), bool> = FxHashMap::default();
         for pair in arcs.chunk_by(|p, q| (p.0, p.1) == (q.0, q.1)) {
+            // One hub each way, whose tables are each other's transposes (the bar between
+            // two neighbours, read by a NAC from either side): with the self-symmetric
+            // hubs both slots write, the pair blocks alike both ways, whatever values
+            // either slot allows. Most pairs of a model with such marks are this.
+            if let [(_, _, r, t), (_, _, s, u)] = *pair {
+                let transpose = |(t, u): (u32, u32)| {
+                    let (t, u) = (&self.tables[t as usize], &self.tables[u as usize]);
+                    (0..d).all(|y| (0..d).all(|x| (t[y] >> x & 1) == (u[x] >> y & 1)))
+                };
+                if r != s
+                    && *transposed
+                        .entry((t, u))
+                        .or_insert_with_key(|&k| transpose(k))
+                {
+                    continue;
+                }
+            }
             let (a, b) = (pair[0].0, pair[0].1);
             let (in_a, in_b) = (self.allowed[a as usize], self.allowed[b as usize]);
             let mut key = PairKey {

@@ -165,6 +165,26 @@ fn one_sided_nacs_are_named_by_the_placement_they_allow() {
     assert_eq!(two_cells(3, &both).symmetric, Ok(()));
 }
 
+/// A NAC each way between two cells is symmetric where their tables are each other's
+/// transposes, and not where they are not: each cell must hold one less than the other.
+#[test]
+fn a_nac_each_way_is_symmetric_only_with_transposed_tables() {
+    let less = "not { c -lt-> d: Cell { val != none } where d.val != v + 1 }";
+    let greater = "not { d: Cell { val != none } -lt-> c where d.val != v - 1 }";
+    assert_eq!(two_cells(3, &format!("{less} {greater}")).symmetric, Ok(()));
+    let also_less = "not { d: Cell { val != none } -lt-> c where d.val != v + 1 }";
+    let model = two_cells(3, &format!("{less} {also_less}"));
+    assert_eq!((model.hubs.len(), model.tables.len()), (2, 1));
+    let why = model
+        .symmetric
+        .expect_err("each cell one less than the other");
+    assert!(
+        why.reason.starts_with("the NACs are not symmetric"),
+        "{}",
+        why.reason
+    );
+}
+
 /// What two compilations of one grammar must agree on: the slots, values, hubs, tables
 /// and groups, each slot filled by the same rule.
 pub(super) fn model_shape(m: &super::SlotModel) -> String {
