@@ -86,7 +86,8 @@ struct EngineFacts {
     exactly_once_groups: Option<usize>,
     /// For a file with layers on the slot engine, how a puzzle line's engine is built:
     /// `narrowed` (this model, less the values its marks rule out), `regrouped` (this model
-    /// with its regions' hubs added) or `compiled` (its own, replaying what no layer
+    /// with its regions' hubs added), `retabled` (this model with the hubs of the NACs its
+    /// marks reach tabled from them) or `compiled` (its own, replaying what no layer
     /// reaches).
     puzzle_lines: Option<&'static str>,
     refusal: Option<Place>,

@@ -504,8 +504,8 @@ fn run_one(
     givens: Option<&Givens>,
     out: &mut dyn Write,
 ) -> Result<grafter::Report, Failure> {
-    // Read when a solution or a message is written: a regrouped or narrowed puzzle's
-    // grammar is built then, so counting never builds it.
+    // Read when a solution or a message is written: a regrouped, narrowed or retabled
+    // puzzle's grammar is built then, so counting never builds it.
     let grammar = || engine.grammar();
     let many = puzzles.is_some();
     let mut found = 0u64;

@@ -33,8 +33,8 @@ enum Kind<'g> {
 /// Shared, so that the engine of a puzzle with layers tells the same listener.
 type PlanListener<'g> = std::sync::Arc<dyn Fn(&Plan) + Send + Sync + 'g>;
 
-/// The grammar an engine runs: a rule file's (or a puzzle's, built), or a regrouped or
-/// narrowed puzzle's, built only when something reads it.
+/// The grammar an engine runs: a rule file's (or a puzzle's, built), or a regrouped,
+/// narrowed or retabled puzzle's, built only when something reads it.
 #[derive(Clone, Copy)]
 enum Rules<'g> {
     Built(&'g Grammar),
@@ -131,8 +131,8 @@ impl<'g> Engine<'g> {
     }
 
     /// The grammar's rules, `start` block and all but its base graph and node names: for a
-    /// regrouped or narrowed puzzle, its rule file's, which does not build the puzzle's
-    /// graph.
+    /// regrouped, narrowed or retabled puzzle, its rule file's, which does not build the
+    /// puzzle's graph.
     fn rules(&self) -> &'g Grammar {
         match self.grammar {
             Rules::Built(g) => g,
@@ -140,8 +140,8 @@ impl<'g> Engine<'g> {
         }
     }
 
-    /// The grammar this engine runs (a regrouped or narrowed puzzle's is built on the
-    /// first call).
+    /// The grammar this engine runs (a regrouped, narrowed or retabled puzzle's is built
+    /// on the first call).
     pub fn grammar(&self) -> &'g Grammar {
         match self.grammar {
             Rules::Built(g) => g,

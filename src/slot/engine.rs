@@ -181,8 +181,9 @@ impl<'g> SlotEngine<'g> {
 
     /// [`SlotEngine::new`] for `grammar` with a puzzle's layers added, reusing from
     /// `base` (the engine of the same rule file) the tables its layers cannot change (a
-    /// puzzle whose layers only narrow the values placed or only add groups takes
-    /// [`SlotEngine::narrowed`] or [`SlotEngine::regrouped`] instead).
+    /// puzzle whose layers only narrow the values placed, only add groups or only set
+    /// marks that NACs read takes [`SlotEngine::narrowed`], [`SlotEngine::regrouped`] or
+    /// [`SlotEngine::retabled`] instead).
     pub fn reusing(grammar: &'g Grammar, base: &SlotEngine<'_>) -> Result<SlotEngine<'g>, Refusal> {
         SlotEngine::compiled(grammar, Some(&base.fixed))
     }

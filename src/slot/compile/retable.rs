@@ -16,9 +16,11 @@
 //! compilation makes them ([`add_hubs`]). Compiling those NACs puzzle by puzzle, over
 //! every (cell, value) a rule places, was half of a consecutive 9x9's time.
 //!
-//! The cases a compilation handles beyond that are left to it: a NAC read through the
-//! left side's other nodes, a witness that is not a slot (a value held for ever, which
-//! narrows the cell), a table NAC that holds with its witness empty (refused), a NAC
+//! The cases a compilation handles beyond that are left to it: a rule whose left side has
+//! nodes besides the cell or whose parameters are more than one, a NAC that compares no
+//! changing value (it narrows cells for good), a witness that is not a slot (a value
+//! held for ever, which narrows the cell), a NAC whose structure reads a mark (its matches
+//! differ by puzzle), a table NAC that holds with its witness empty (refused), a NAC
 //! over a group (an aggregate), an all-different star, `forbid` patterns and final
 //! conditions beyond "every cell filled".
 

@@ -1181,8 +1181,9 @@ fn assert_retabling_is_the_compilation(
 
 /// Bars between neighbours, read by the NACs over a neighbour, retable the rule file's
 /// model: every line of a batch runs on it with those NACs' hubs tabled from its bars,
-/// as it would on its own compilation; a file's own bars are the bare graph's for lines
-/// that give their own.
+/// as it would on its own compilation, whether the file has bars of its own or not, and
+/// whether a line gives both layers or one; a NAC whose relation holds both ways takes
+/// its hubs as a compilation makes them.
 #[test]
 fn marks_read_by_nacs_retable_the_rule_files_model() {
     let rules = consecutive_4x4();
@@ -1215,6 +1216,7 @@ fn marks_read_by_nacs_retable_the_rule_files_model() {
         true,
     );
     assert_eq!(counts, (2, 0));
+    let batch_4x4 = batch;
     // The file of `rules/` with its own bars and puzzle: lines with bars of their own, and
     // one without (every neighbour pair not consecutive), whose tables the file's come
     // before.
@@ -1224,7 +1226,7 @@ fn marks_read_by_nacs_retable_the_rule_files_model() {
     let none = "0 ".repeat(36);
     let empty = ". ".repeat(36);
     let batch = format!(
-        "{empty}| right: {right} | below: {below}\n{empty}| right: {none}| below: {none}\n{empty}| right: {below} | below: {right}\n"
+        "{empty}| right: {right} | below: {below}\n{empty}| right: {none}| below: {none}\n{empty}| right: {below} | below: {right}\n{empty}| right: {right}\n"
     );
     let counts = assert_retabling_is_the_compilation(
         ("consecutive-6x6.graft", file),
@@ -1232,12 +1234,35 @@ fn marks_read_by_nacs_retable_the_rule_files_model() {
         &[Expand::Focus],
         false,
     );
-    assert_eq!(counts, (3, 0));
+    assert_eq!(counts, (4, 0));
+    // Neighbours in a row both ways, read through the bar of the cell placed: a relation
+    // that holds both ways, whose hubs `add_hubs` makes.
+    let both_ways = consecutive_4x4()
+        .replace(
+            "edge over: Cell -> Cell",
+            "edge over: Cell -> Cell\nedge next: Cell -> Cell",
+        )
+        .replace(
+            "layer right: right",
+            "edges c -next-> d where d.row == c.row and abs(d.col - c.col) == 1\nlayer right: right",
+        )
+        .replace(
+            "  set c.val = v",
+            "  not { c -next-> d: Cell { val != none } where c.right == true and abs(d.val - v) == 2 }\n  set c.val = v",
+        );
+    let counts = assert_retabling_is_the_compilation(
+        ("both-ways.graft", &both_ways),
+        &batch_4x4,
+        &[Expand::All, Expand::Focus],
+        true,
+    );
+    assert_eq!(counts, (2, 0));
 }
 
 /// Marks that make a NAC hold with its witness empty, which a compilation refuses, are
-/// compiled (and refused there); layers that add nodes, that only the left side reads, or
-/// that a group's aggregates or an all-different star read, do not retable.
+/// compiled (and refused there); marks a NAC's structure or a NAC without a witness
+/// reads, and layers that add nodes, that only the left side reads or that a group's
+/// aggregates read, do not retable.
 #[test]
 fn layers_other_than_marks_read_by_table_nacs_do_not_retable() {
     // With a bar on its right, a cell's neighbour must be filled first.
@@ -1260,7 +1285,20 @@ fn layers_other_than_marks_read_by_table_nacs_do_not_retable() {
     };
     assert_eq!(retabled(CONSECUTIVE_BARS[3]), (true, false));
     assert_eq!(retabled(CONSECUTIVE_BARS[0]), (false, true));
+    // The all-different NAC with a mark in its structure: its matches differ by puzzle.
+    let star = consecutive_4x4().replace(
+        "d: Cell { val == v } }",
+        "d: Cell { val == v } where c.right == none }",
+    );
+    assert_ne!(star, consecutive_4x4(), "the all-different NAC has changed");
+    // Marks read by a NAC that compares no changing value: they narrow cells for good.
+    let unwitnessed = consecutive_4x4().replace(
+        "  set c.val = v",
+        "  not { c -beside-> d: Cell where c.right == true and v == 4 }\n  set c.val = v",
+    );
     for (name, text) in [
+        ("star.graft", star),
+        ("unwitnessed.graft", unwitnessed),
         ("even-odd.graft", even_odd_bare()),
         ("jigsaw-4x4.graft", jigsaw_bare()),
         ("killer-4x4.graft", KILLER_4X4.to_string()),
