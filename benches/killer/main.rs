@@ -24,6 +24,13 @@ struct Options {
     threads: usize,
 }
 
+const USAGE: &str = "\
+usage: GRAFTER_DATA=../shared/data cargo bench --bench killer -- [OPTIONS]
+  --reps K       runs per puzzle, median shown (default 5)
+  --threads N    threads of the batch's second run (default: every core)
+  -h, --help     this text
+";
+
 fn options() -> Result<Options, String> {
     let mut o = Options {
         reps: 5,
@@ -41,7 +48,8 @@ fn options() -> Result<Options, String> {
             "--threads" => o.threads = number()?.max(1),
             // `cargo bench` passes `--bench` to every bench program.
             "--bench" => {}
-            _ => return Err(format!("unexpected `{a}`: usage: --reps K --threads N")),
+            "-h" | "--help" => return Err(String::new()),
+            _ => return Err(format!("unexpected argument `{a}`")),
         }
     }
     Ok(o)
@@ -119,8 +127,12 @@ fn ms(d: Duration) -> String {
 fn main() -> ExitCode {
     let o = match options() {
         Ok(o) => o,
+        Err(e) if e.is_empty() => {
+            eprint!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
         Err(e) => {
-            eprintln!("error: {e}");
+            eprint!("error: {e}\n{USAGE}");
             return ExitCode::from(2);
         }
     };

@@ -28,6 +28,15 @@ use grafter::{read_puzzles, Config, Engine, Grammar, Puzzle, Source};
 /// The bound the issue sets: a kind's median at most this many times the classic's.
 const WITHIN: f64 = 3.0;
 
+const USAGE: &str = "\
+usage: GRAFTER_DATA=../shared/data cargo bench --bench kinds -- [OPTIONS]
+  --reps K         runs per puzzle, median shown (default 5; one run when the first takes over 1 s)
+  --timeout SECS   time limit of one run (default 30)
+  --kind NAME      only this janko kind (repeatable; default: every kind)
+  --make-classic   write benches/kinds/classic/ anew and exit
+  -h, --help       this text
+";
+
 struct Options {
     reps: usize,
     timeout: Duration,
@@ -67,13 +76,10 @@ fn options() -> Result<Options, String> {
                 o.kinds.push(v);
             }
             "--make-classic" => o.make_classic = true,
+            "-h" | "--help" => return Err(String::new()),
             // `cargo bench` passes `--bench` to every bench program.
             "--bench" => {}
-            _ => {
-                return Err(format!(
-                    "unexpected `{a}`: usage: --reps K --timeout SECS --kind NAME --make-classic"
-                ))
-            }
+            _ => return Err(format!("unexpected argument `{a}`")),
         }
     }
     Ok(o)
@@ -321,8 +327,12 @@ fn row(kind: &str, size: &str, s: &Summary, classic: Option<&Summary>, limit: Du
 fn main() -> ExitCode {
     let o = match options() {
         Ok(o) => o,
+        Err(e) if e.is_empty() => {
+            eprint!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
         Err(e) => {
-            eprintln!("error: {e}");
+            eprint!("error: {e}\n{USAGE}");
             return ExitCode::from(2);
         }
     };
