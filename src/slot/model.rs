@@ -167,6 +167,15 @@ impl SlotModel {
         }
     }
 
+    /// Whether cells are set, not replaced, and the model has no `forbid` instances, no
+    /// groups and no group NACs: what a puzzle's layers may reuse it by.
+    pub(super) fn is_plain(&self) -> bool {
+        self.replaced.is_none()
+            && self.forbids.is_none()
+            && self.groups.is_empty()
+            && self.group_nacs.is_empty()
+    }
+
     pub(super) fn add_table(&mut self, table: Vec<u128>) -> u32 {
         match self.tables.iter().position(|t| *t == table) {
             Some(i) => i as u32,

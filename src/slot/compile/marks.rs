@@ -34,6 +34,17 @@ impl Marks for Graph {
     }
 }
 
+/// Whether every layer of `g` only sets attributes of the base graph's nodes (cells, rows,
+/// columns): marks, no node or edge added.
+pub fn marks_only(g: &Grammar) -> bool {
+    (g.layers.iter()).all(|l| {
+        matches!(
+            l.kind,
+            LayerKind::CellAttr { .. } | LayerKind::NodeAttr { .. }
+        )
+    })
+}
+
 /// Where each layer that sets node attributes sets them: per declared layer, by node
 /// index, the position of the node's token in a puzzle line's section (`u32::MAX` where
 /// it has none). The same for every puzzle of a file.

@@ -26,7 +26,6 @@ use smallvec::SmallVec;
 use crate::analysis::open::is_none_check;
 use crate::analysis::slot_fill::slot_fill;
 use crate::grammar::Grammar;
-use crate::layer::LayerKind;
 use crate::matcher::BindingEnv;
 use crate::model::{Graph, NodeId, Value};
 use crate::rule::{Expr, Pattern};
@@ -90,19 +89,10 @@ impl Narrowing {
     /// The narrowing of `g`'s layered puzzles on `model`, compiled from `g` without
     /// layers; `None` when a layer may change more than which values the rules place.
     pub fn of(g: &Grammar, model: &SlotModel) -> Option<Narrowing> {
-        let cell_attrs_only = g.layers.iter().all(|l| {
-            matches!(
-                l.kind,
-                LayerKind::CellAttr { .. } | LayerKind::NodeAttr { .. }
-            )
-        });
+        let cell_attrs_only = super::marks::marks_only(g);
         // A final condition's `not { ... }` parts beside "every cell filled" are forbid
         // patterns of the model, so `forbids` keeps them off this path too.
-        let simple_model = model.replaced.is_none()
-            && model.forbids.is_none()
-            && model.groups.is_empty()
-            && model.group_nacs.is_empty()
-            && model.symmetric.is_ok();
+        let simple_model = model.is_plain() && model.symmetric.is_ok();
         // The tables a compilation builds depend on the values placed: a table's columns
         // are those some reader may take, and a table with none is dropped. Where every
         // table is "the same value" over the whole domain (all-different groups), a puzzle

@@ -81,10 +81,7 @@ impl Regrouping {
             .layers
             .iter()
             .all(|l| matches!(l.kind, LayerKind::Regions { .. }));
-        let simple_model = model.replaced.is_none()
-            && model.forbids.is_none()
-            && model.groups.is_empty()
-            && model.group_nacs.is_empty();
+        let simple_model = model.is_plain();
         if g.layers.is_empty() || !regions_only || !simple_model {
             return None;
         }

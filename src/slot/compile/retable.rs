@@ -32,7 +32,6 @@ use smallvec::SmallVec;
 
 use crate::analysis::slot_fill::slot_fill;
 use crate::grammar::Grammar;
-use crate::layer::LayerKind;
 use crate::model::{AttrId, NodeId, Value, VarId};
 use crate::rule::Expr;
 
@@ -97,18 +96,9 @@ impl Retabling {
     /// record `fixed`; `None` when a layer may change more than the marks some table
     /// NACs read.
     pub fn of(g: &Grammar, model: &SlotModel, fixed: &FixedNacs) -> Option<Retabling> {
-        let marks_only = g.layers.iter().all(|l| {
-            matches!(
-                l.kind,
-                LayerKind::CellAttr { .. } | LayerKind::NodeAttr { .. }
-            )
-        });
+        let marks_only = super::marks::marks_only(g);
         // The final condition is "every cell filled", which reads no mark.
-        let simple_model = model.replaced.is_none()
-            && model.forbids.is_none()
-            && model.groups.is_empty()
-            && model.group_nacs.is_empty()
-            && matches!(model.final_kind, FinalKind::Full);
+        let simple_model = model.is_plain() && matches!(model.final_kind, FinalKind::Full);
         if g.layers.is_empty() || !marks_only || !simple_model {
             return None;
         }
@@ -305,9 +295,8 @@ impl TabledNac {
                 continue;
             }
             let mut tuples = Tuples::new(self.matches.width());
-            let all: Vec<&[NodeId]> = self.matches.iter().collect();
             for &m in &listed {
-                tuples.push(all[m as usize]);
+                tuples.push(self.matches.get(m as usize));
             }
             tuples.sort_dedup();
             // Every witness is a slot: the graph is not read.

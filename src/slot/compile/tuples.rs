@@ -41,6 +41,11 @@ impl Tuples {
         self.width
     }
 
+    /// The `i`-th tuple added.
+    pub fn get(&self, i: usize) -> &[NodeId] {
+        &self.flat[i * self.width..(i + 1) * self.width]
+    }
+
     /// The tuples in the order added. (A width of zero holds no tuple.)
     pub fn iter(&self) -> std::slice::ChunksExact<'_, NodeId> {
         self.flat.chunks_exact(self.width.max(1))
