@@ -22,6 +22,7 @@ use super::forbid::ForbidScratch;
 use super::mask::Mask;
 use super::model::SlotModel;
 use super::solver::{Tables, Work};
+use super::start_tables::StartTables;
 use super::BaseGraph;
 
 pub struct FocusSpace<'a, M: Mask, const W: usize> {
@@ -29,6 +30,8 @@ pub struct FocusSpace<'a, M: Mask, const W: usize> {
     pub(super) model: &'a SlotModel,
     pub(super) tables: &'a Tables<M>,
     pub(super) start: Option<Work<M>>,
+    /// The `forbid` instances' tables below `start`.
+    tables_below: StartTables,
     pub(super) base: BaseGraph<'a>,
 }
 
@@ -41,27 +44,40 @@ impl<'a, M: Mask, const W: usize> FocusSpace<'a, M, W> {
         base: BaseGraph<'a>,
         mut start: Work<M>,
     ) -> Self {
+        let mut tables_below = StartTables::default();
         let alive = tables.propagate::<W>(&mut start)
             && model.forbids.as_ref().is_none_or(|f| {
                 // Every instance checked once, then candidates next to the filled slots.
                 let mut scratch = ForbidScratch::default();
                 let none = vec![0; start.vals.len()];
-                !f.forbidden(grammar, model, &mut scratch, &start.vals)
-                    && f.settle::<M, W>(
+                let mut settle = |start: &mut Work<M>, below: &StartTables| {
+                    f.settle::<M, W>(
                         grammar,
                         model,
                         tables,
                         &mut scratch,
                         &none,
-                        &mut start,
-                        true,
+                        start,
+                        (true, below),
                     )
+                };
+                tables_below = f.tables_allowed(tables);
+                if f.forbidden(grammar, model, &mut ForbidScratch::default(), &start.vals)
+                    || !settle(&mut start, &tables_below)
+                {
+                    return false;
+                }
+                // Those listed over the settled start are settled with again: they narrow
+                // exactly where the layouts and the bounds could not.
+                !f.tables_below::<M, W>(&mut tables_below, tables, &start)
+                    || settle(&mut start, &tables_below)
             });
         FocusSpace {
             grammar,
             model,
             tables,
             start: alive.then_some(start),
+            tables_below,
             base,
         }
     }
@@ -85,7 +101,7 @@ impl<'a, M: Mask, const W: usize> FocusSpace<'a, M, W> {
                     scratch,
                     &state.vals,
                     &mut child,
-                    false,
+                    (false, &self.tables_below),
                 ),
             };
         if alive {

@@ -22,7 +22,9 @@
 //! state is dead, and a candidate with which it does is taken (final states fill every
 //! slot on the focus path, so no final state lies below either): by bounds, then, over few
 //! slots and candidates, exactly over the assignments the related pairs allow
-//! ([`super::layout`]).
+//! ([`super::layout`]). Where those assignments are few enough to list once, over every
+//! value the slots allow or over a start state's candidates, the focus search narrows by
+//! the list instead ([`super::start_tables`]).
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
@@ -39,12 +41,14 @@ use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 use super::bounds_program::BoundsProgram;
+use super::compact_table::{CompactTable, TableScratch};
 use super::ground::{Bounds, Grounder, MAX_TERM_NODES};
 use super::layout::{self, Admit, Pairs, Writes};
 use super::mask::Mask;
 use super::model::SlotModel;
 use super::shared_ground::GroundCache;
 use super::solver::{Tables, Work};
+use super::start_tables::{Instance as Listable, StartTables, TableCache};
 use super::term_program::TermProgram;
 
 /// Instances listed at most, over all patterns; past it the grammar runs on whole graphs
@@ -94,6 +98,9 @@ pub struct SlotForbids {
     watch: Vec<u32>,
     /// Whether every pattern is monotone, so forward checking is sound.
     monotone: bool,
+    /// Where the grounded instances' start tables are listed, shared by the rule file's
+    /// puzzles.
+    pub(super) tables: TableCache,
 }
 
 #[derive(Clone, Debug)]
@@ -134,6 +141,7 @@ pub struct ForbidScratch {
     /// Per grounded instance, whether its last shaving by bounds took a candidate: then
     /// it is shaved before it is laid out (see [`SlotForbids::narrow`]).
     shave_first: Vec<bool>,
+    tables: TableScratch,
 }
 
 /// Verdicts kept at most (under 1 MiB a worker); past it they are forgotten and kept anew.
@@ -202,6 +210,7 @@ impl SlotForbids {
             watch_start: Vec::new(),
             watch: Vec::new(),
             monotone: forbid::check(g).is_ok(),
+            tables: TableCache::default(),
         };
         let patterns = g.forbids.iter().map(|p| (p, false));
         for (pi, (p, of_final)) in patterns
@@ -434,7 +443,7 @@ impl SlotForbids {
         scratch: &mut ForbidScratch,
         parent: &[u8],
         w: &mut Work<M>,
-        start: bool,
+        (start, tables): (bool, &StartTables),
     ) -> bool {
         scratch.clean.clear();
         scratch.clean.extend_from_slice(parent);
@@ -471,7 +480,7 @@ impl SlotForbids {
                     }
                 }
                 first = false;
-                let taken = self.forward_check::<M, W>(g, model, t, scratch, &touched, w);
+                let taken = self.forward_check::<M, W>(g, model, (t, tables), scratch, &touched, w);
                 scratch.touched = touched;
                 // Taking candidates may force placements: propagate and check again.
                 match taken {
@@ -495,7 +504,7 @@ impl SlotForbids {
         &self,
         g: &Grammar,
         model: &SlotModel,
-        t: &Tables<M>,
+        (t, tables): (&Tables<M>, &StartTables),
         scratch: &mut ForbidScratch,
         touched: &[u32],
         w: &mut Work<M>,
@@ -540,14 +549,14 @@ impl SlotForbids {
             self.set(model, scratch, e, 0);
         }
         scratch.near = near;
-        let narrowed = self.narrow::<M, W>(t, scratch, touched, w)?;
+        let narrowed = self.narrow::<M, W>((t, tables), scratch, touched, w)?;
         Some(taken | narrowed)
     }
 
     /// The bounds pass of [`Self::forward_check`] over the grounded instances of `touched`.
     fn narrow<M: Mask, const W: usize>(
         &self,
-        t: &Tables<M>,
+        (t, tables): (&Tables<M>, &StartTables),
         scratch: &mut ForbidScratch,
         touched: &[u32],
         w: &mut Work<M>,
@@ -565,11 +574,16 @@ impl SlotForbids {
             cache,
             verdicts,
             shave_first,
+            tables: table_scratch,
             ..
         } = scratch;
         range.resize(shadow.len(), (0, 0));
         let mut taken = false;
         for &i in touched {
+            if let Some(table) = tables.get(i) {
+                taken |= self.filter_by_table::<M, W>(t, (table, table_scratch), i, shadow, w)?;
+                continue;
+            }
             let Some(program) = &self.programs[i as usize] else {
                 continue;
             };
@@ -728,6 +742,75 @@ impl SlotForbids {
         Some(Some(taken))
     }
 
+    /// The grounded instances that may have a start table (see [`StartTables`]): none
+    /// where candidates are not narrowed ahead (the patterns are not monotone) or
+    /// blocking is not symmetric (the layouts' condition).
+    fn listable<'a, M: Mask>(
+        &'a self,
+        t: &Tables<M>,
+    ) -> impl Iterator<Item = Option<Listable<'a>>> + 'a {
+        let tabled = self.monotone && t.symmetric;
+        (0..self.instances.len()).map(move |i| {
+            let term = self.ground[i].as_ref().filter(|_| tabled)?;
+            let reads = self.reads_of(i);
+            (!reads.is_empty() && reads.len() <= MAX_LAID_OUT).then(|| Listable {
+                term,
+                reads,
+                pairs: &self.pairs[i],
+            })
+        })
+    }
+
+    /// The start tables listed over every value the slots allow.
+    pub fn tables_allowed<M: Mask>(&self, t: &Tables<M>) -> StartTables {
+        StartTables::allowed(&self.tables, t, self.listable(t))
+    }
+
+    /// Adds to `tables` those listed over the candidates of `start`, a settled state;
+    /// true when it added one.
+    pub fn tables_below<M: Mask, const W: usize>(
+        &self,
+        tables: &mut StartTables,
+        t: &Tables<M>,
+        start: &Work<M>,
+    ) -> bool {
+        tables.below::<M, W>(&self.tables, t, start, self.listable(t))
+    }
+
+    /// Narrows the empty slots instance `i` reads by its start table: `None` when no
+    /// assignment of it is left, else whether a candidate was taken.
+    fn filter_by_table<M: Mask, const W: usize>(
+        &self,
+        t: &Tables<M>,
+        (table, scratch): (&CompactTable, &mut TableScratch),
+        i: u32,
+        shadow: &[u8],
+        w: &mut Work<M>,
+    ) -> Option<bool> {
+        let reads = self.reads_of(i as usize);
+        let before: SmallVec<[u128; 16]> = reads
+            .iter()
+            .map(|&s| match shadow[s as usize] {
+                0 => t.cand::<W>(w, s as usize).to_u128(),
+                v => 1u128 << (v - 1),
+            })
+            .collect();
+        let mut cands = before.clone();
+        if !table.filter(&mut cands, scratch) {
+            return None;
+        }
+        let mut taken = false;
+        for ((&s, &b), &c) in reads.iter().zip(&before).zip(&cands) {
+            let mut gone = b & !c;
+            while gone != 0 {
+                t.exclude::<W>(w, s as usize, gone.trailing_zeros());
+                gone &= gone - 1;
+                taken = true;
+            }
+        }
+        Some(taken)
+    }
+
     /// Sets slot `s` of the mirror to `v` (0 = none), outside `sync`: a candidate tried
     /// and taken back.
     fn set(&self, model: &SlotModel, scratch: &mut ForbidScratch, s: u32, v: u8) {
@@ -883,6 +966,7 @@ fn reads_beyond(
 mod tests {
     use super::*;
     use crate::load_str;
+    use crate::slot::solver::DYN;
 
     /// Grounded instances say what the matcher says on the mirror: the arrows' `forbid`
     /// patterns compiled with and without grounding, on random partial fillings.
@@ -918,6 +1002,107 @@ mod tests {
             }
         }
         assert!(hits > 100 && misses > 100, "{hits} forbidden, {misses} not");
+    }
+
+    /// A start table narrows an instance's slots as laying them out does, wherever the
+    /// layout finishes: on random partial fillings of a skyscraper's and a renban's rule
+    /// files, every instance with a table.
+    #[test]
+    fn start_tables_narrow_as_the_layout_does() {
+        let files = [
+            (
+                "skyscraper-4x4.graft",
+                include_str!("../../rules/skyscraper-4x4.graft"),
+            ),
+            (
+                "renban-6x6.graft",
+                include_str!("../../rules/renban-6x6.graft"),
+            ),
+        ];
+        let mut below = crate::slot::xorshift(0x0073_7461_7274);
+        for (name, text) in files {
+            let g = load_str(name, text).expect("the rule file loads");
+            let model = super::super::compile(&g).expect("on the slot engine");
+            let f = model.forbids.as_ref().expect("grounded instances");
+            let t = Tables::<u64>::new(&model);
+            let tables = f.tables_allowed(&t);
+            assert!(tables.count() > 10, "{name}: {} tables", tables.count());
+            let (mut compared, mut narrowed, mut dead) = (0, 0, 0);
+            let mut scratch = TableScratch::default();
+            let mut verdicts = FxHashMap::default();
+            for _ in 0..300 {
+                let mut w = t.empty();
+                let placed = below(model.slots.len() as u64 / 2);
+                for _ in 0..placed {
+                    let s = below(model.slots.len() as u64) as usize;
+                    let c = t.cand::<DYN>(&w, s).to_u128();
+                    if c != 0 {
+                        let x = below(u64::from(c.count_ones())) as usize;
+                        let y = (0..128).filter(|y| c >> y & 1 == 1).nth(x).unwrap();
+                        if !t.place::<DYN>(&mut w, s, y) || !t.propagate::<DYN>(&mut w) {
+                            break;
+                        }
+                    }
+                }
+                let mut shadow = w.vals.clone();
+                for i in 0..f.instances.len() as u32 {
+                    let Some(table) = tables.get(i) else {
+                        continue;
+                    };
+                    // A filled instance is settled by its match, not laid out.
+                    if f.reads_of(i as usize)
+                        .iter()
+                        .all(|&s| shadow[s as usize] != 0)
+                    {
+                        continue;
+                    }
+                    let laid = &mut w.clone();
+                    let Some(exact) =
+                        f.lay_out::<u64, DYN>(&t, i as usize, &mut shadow, &mut verdicts, laid)
+                    else {
+                        let by_table = &mut w.clone();
+                        let kept = f.filter_by_table::<u64, DYN>(
+                            &t,
+                            (table, &mut scratch),
+                            i,
+                            &shadow,
+                            by_table,
+                        );
+                        assert_eq!(kept, None, "{name}: instance {i} at {:?}", w.vals);
+                        dead += 1;
+                        continue;
+                    };
+                    if exact.is_none() {
+                        continue;
+                    }
+                    let by_table = &mut w.clone();
+                    let taken = f
+                        .filter_by_table::<u64, DYN>(
+                            &t,
+                            (table, &mut scratch),
+                            i,
+                            &shadow,
+                            by_table,
+                        )
+                        .expect("an assignment is left");
+                    for &s in f.reads_of(i as usize) {
+                        assert_eq!(
+                            t.cand::<DYN>(laid, s as usize),
+                            t.cand::<DYN>(by_table, s as usize),
+                            "{name}: instance {i}, slot {s} at {:?}",
+                            w.vals
+                        );
+                    }
+                    assert_eq!(Some(taken), exact);
+                    compared += 1;
+                    narrowed += usize::from(taken);
+                }
+            }
+            assert!(
+                compared > 1000 && narrowed > 100 && dead > 10,
+                "{name}: {compared} compared, {narrowed} narrowed, {dead} without an assignment"
+            );
+        }
     }
 
     /// Groundings taken from a rule file's shared ones come out as grounding them would,

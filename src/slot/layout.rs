@@ -92,6 +92,9 @@ struct Search<'a, M: Mask, A: Admit> {
     cands: &'a [u128],
     seen: SmallVec<[u128; 16]>,
     steps: usize,
+    max_steps: usize,
+    /// Whether every assignment is wanted (see [`each_assignment`]), not only the values.
+    every: bool,
     admit: &'a mut A,
 }
 
@@ -121,6 +124,10 @@ impl<M: Mask, A: Admit> Search<'_, M, A> {
     /// or the steps run out (nothing more to learn).
     fn place(&mut self, k: usize) -> bool {
         if k == self.order.len() {
+            if self.every {
+                self.admit.admits(&self.held);
+                return true;
+            }
             // An assignment whose every value was seen already can teach nothing: its
             // test, the costly part of a leaf, is spared.
             let fresh = self
@@ -142,7 +149,7 @@ impl<M: Mask, A: Admit> Search<'_, M, A> {
             let x = left.trailing_zeros() as u8;
             left &= left - 1;
             self.steps += 1;
-            if self.steps > MAX_STEPS {
+            if self.steps > self.max_steps {
                 return false;
             }
             if blocked & M::bit(u32::from(x)) != M::ZERO
@@ -179,40 +186,74 @@ pub fn supported<M: Mask, A: Admit>(
 ) -> bool {
     let order: SmallVec<[usize; 16]> = (0..held.len()).filter(|&p| held[p].is_none()).collect();
     debug_assert_eq!(order.len(), keep.len());
-    // Where each position is placed: filled ones before every empty one.
-    let mut rank: SmallVec<[usize; 16]> = SmallVec::from_elem(0, held.len());
-    for (k, &p) in order.iter().enumerate() {
-        rank[p] = k + 1;
-    }
-    let mut checks: SmallVec<[Checks; 16]> = SmallVec::from_elem(Checks::default(), order.len());
-    for &(i, j, t) in pairs {
-        let (ri, rj) = (rank[usize::from(i)], rank[usize::from(j)]);
-        // Checked when the later of the two is placed; two filled positions were checked
-        // when they were filled.
-        if ri > rj {
-            checks[ri - 1].to_other.push((j, t));
-        } else if rj > ri {
-            checks[rj - 1].from_other.push((i, t));
-        }
-    }
     let cands: SmallVec<[u128; 16]> = keep.iter().copied().collect();
-    let mut search = Search::<M, A> {
-        table,
-        d,
-        held: held.iter().copied().collect(),
-        order: &order,
-        checks,
-        cands: &cands,
-        seen: SmallVec::from_elem(0, order.len()),
-        steps: 0,
-        admit,
-    };
+    let mut search = Search::new((table, d, pairs), held, &order, &cands, admit);
     let finished = search.place(0);
     let all_seen = search.seen.iter().zip(&cands).all(|(s, c)| s == c);
     if finished || all_seen {
         keep.copy_from_slice(&search.seen);
     }
     finished || all_seen
+}
+
+/// Offers `admit` every assignment of `cands.len()` positions within `cands` (per
+/// position, its candidates) that blocks no pair of `pairs`, as [`supported`] meets them;
+/// false when that takes over `max_steps` values tried (some were not offered).
+pub fn each_assignment<M: Mask, A: Admit>(
+    (table, d, pairs): (&[M], usize, &Pairs),
+    cands: &[u128],
+    max_steps: usize,
+    admit: &mut A,
+) -> bool {
+    let held: SmallVec<[Option<u8>; 16]> = SmallVec::from_elem(None, cands.len());
+    let order: SmallVec<[usize; 16]> = (0..cands.len()).collect();
+    let mut search = Search::new((table, d, pairs), &held, &order, cands, admit);
+    search.max_steps = max_steps;
+    search.every = true;
+    search.place(0)
+}
+
+impl<'a, M: Mask, A: Admit> Search<'a, M, A> {
+    /// A search placing the positions of `order`, the empty ones of `held`, within
+    /// `cands` (one each, in that order).
+    fn new(
+        (table, d, pairs): (&'a [M], usize, &Pairs),
+        held: &[Option<u8>],
+        order: &'a [usize],
+        cands: &'a [u128],
+        admit: &'a mut A,
+    ) -> Self {
+        // Where each position is placed: filled ones before every empty one.
+        let mut rank: SmallVec<[usize; 16]> = SmallVec::from_elem(0, held.len());
+        for (k, &p) in order.iter().enumerate() {
+            rank[p] = k + 1;
+        }
+        let mut checks: SmallVec<[Checks; 16]> =
+            SmallVec::from_elem(Checks::default(), order.len());
+        for &(i, j, t) in pairs {
+            let (ri, rj) = (rank[usize::from(i)], rank[usize::from(j)]);
+            // Checked when the later of the two is placed; two filled positions were
+            // checked when they were filled.
+            if ri > rj {
+                checks[ri - 1].to_other.push((j, t));
+            } else if rj > ri {
+                checks[rj - 1].from_other.push((i, t));
+            }
+        }
+        Search {
+            table,
+            d,
+            held: held.iter().copied().collect(),
+            order,
+            checks,
+            cands,
+            seen: SmallVec::from_elem(0, order.len()),
+            steps: 0,
+            max_steps: MAX_STEPS,
+            every: false,
+            admit,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -309,6 +350,73 @@ pub(super) mod tests {
                 .sum();
             self.allowed >> (sum % 64) & 1 == 1
         }
+    }
+
+    /// Collects what it is offered, admitting all.
+    struct Offered(Vec<Vec<u8>>);
+
+    impl Admit for Offered {
+        fn admits(&mut self, held: &[Option<u8>]) -> bool {
+            self.0
+                .push(held.iter().map(|v| v.expect("complete")).collect());
+            true
+        }
+    }
+
+    /// Every assignment within the candidates that blocks no pair is offered once, as
+    /// listing every assignment finds them; none when the steps run out first.
+    #[test]
+    fn every_assignment_that_blocks_no_pair_is_offered_once() {
+        let mut below = crate::slot::xorshift(0x0065_7665_7279);
+        let (mut listed, mut cut) = (0, 0);
+        for _ in 0..2000 {
+            let n = 1 + below(5) as usize;
+            let Some(mut case) = Case::random(n, &mut below) else {
+                continue;
+            };
+            // Every position empty, over its candidates (a filled one over its value).
+            let cands: Vec<u128> = (0..n)
+                .map(|p| match case.held[p] {
+                    Some(x) => 1 << x,
+                    None => case.cands[case.empty.iter().position(|&e| e == p).unwrap()],
+                })
+                .collect();
+            case.held = vec![None; n];
+            case.empty = (0..n).collect();
+            case.cands.clone_from(&cands);
+            let mut want = Vec::new();
+            for code in 0..case.d.pow(n as u32) {
+                let vals: Vec<u8> = (0..n)
+                    .map(|k| (code / case.d.pow(k as u32) % case.d) as u8)
+                    .collect();
+                let within = vals.iter().zip(&cands).all(|(&x, c)| c >> x & 1 == 1);
+                let blocked = case.pairs.iter().any(|&(i, j, t)| {
+                    let (x, y) = (vals[usize::from(i)], vals[usize::from(j)]);
+                    case.table[t as usize * case.d + usize::from(x)] >> y & 1 == 1
+                });
+                if within && !blocked {
+                    want.push(vals);
+                }
+            }
+            let pairs = case.pairs.clone();
+            let mut offered = Offered(Vec::new());
+            let steps = if below(4) == 0 { 3 } else { MAX_STEPS };
+            let finished = each_assignment(
+                (&case.table[..], case.d, &pairs[..]),
+                &cands,
+                steps,
+                &mut offered,
+            );
+            if !finished {
+                cut += 1;
+                continue;
+            }
+            offered.0.sort();
+            want.sort();
+            assert_eq!(offered.0, want, "pairs {pairs:?} cands {cands:?}");
+            listed += usize::from(want.len() > 1);
+        }
+        assert!(listed > 300 && cut > 50, "{listed} listed, {cut} cut short");
     }
 
     /// Against every assignment, on random positions, relations, fillings, candidates and

@@ -4,6 +4,7 @@
 mod bounds_program;
 pub mod colouring;
 pub mod colouring_state;
+mod compact_table;
 pub mod compile;
 pub mod conflict;
 pub mod engine;
@@ -19,6 +20,7 @@ pub mod pick;
 pub mod relation;
 mod shared_ground;
 pub mod solver;
+mod start_tables;
 mod term_program;
 
 pub use colouring::ColouringSpace;

@@ -44,6 +44,9 @@ pub struct GroundCache {
     /// held, so that no other pattern takes their addresses while the cache lives, and
     /// compared, so that only grammars sharing them take from it.
     patterns: Option<FilePatterns>,
+    /// The start tables of the puzzles' grounded instances, which any grammar may share
+    /// (they are known by what decides them).
+    pub tables: super::start_tables::TableCache,
 }
 
 /// A rule file's final condition and `forbid` patterns.
@@ -89,6 +92,7 @@ impl GroundCache {
             map: Arc::default(),
             writes: Some(Arc::new(writes)),
             patterns: Some((g.final_cond.clone(), g.forbids.clone())),
+            tables: Default::default(),
         }
     }
 

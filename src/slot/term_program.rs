@@ -20,7 +20,7 @@ use super::slot_value;
 
 /// One operation: it pops its operands from the value stack and pushes its result, or
 /// moves on to another operation.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 enum Op {
     Const(Value),
     Slot(u32),
@@ -53,8 +53,9 @@ enum Op {
     End,
 }
 
-/// A term's operations, in evaluation order.
-#[derive(Clone, Debug)]
+/// A term's operations, in evaluation order. Two programs are equal when they compute the
+/// same from the same slots.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct TermProgram {
     ops: Vec<Op>,
     /// The most values and the most folds the program stacks at once.
@@ -72,6 +73,21 @@ impl TermProgram {
         p.lay_out(term);
         (p.depth, p.folds) = p.heights();
         p
+    }
+
+    /// The same program reading slot `rename(s)` where this one reads slot `s`.
+    pub fn renamed(&self, rename: impl Fn(u32) -> u32) -> TermProgram {
+        let ops = self
+            .ops
+            .iter()
+            .map(|op| match op {
+                Op::Slot(s) => Op::Slot(rename(*s)),
+                Op::Compare(o, a, b) => Op::Compare(*o, rename(*a), rename(*b)),
+                Op::SlotInt(s, ints) => Op::SlotInt(rename(*s), ints.clone()),
+                op => op.clone(),
+            })
+            .collect();
+        TermProgram { ops, ..*self }
     }
 
     /// The most values and folds stacked at once, over every path through the program

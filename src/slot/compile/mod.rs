@@ -327,12 +327,15 @@ pub fn compile_reusing(
     check_givens(g, &model)?;
     // A puzzle's `forbid` patterns and final condition take what the rule file's and the
     // other puzzles' grounded, where no layer changes it.
-    let shared = match reuse {
+    let file = match reuse {
         Some(f) => Some(&f.grounds),
         None => recording.then_some(&record.grounds),
-    }
-    .filter(|cache| cache.serves(g));
+    };
+    let shared = file.filter(|cache| cache.serves(g));
     model.forbids = super::forbid::SlotForbids::compile(g, &model, shared)?;
+    if let (Some(forbids), Some(file)) = (&mut model.forbids, file) {
+        forbids.tables = file.tables.clone();
+    }
     model.finish(g);
     Ok((model, record))
 }

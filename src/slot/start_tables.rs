@@ -1,0 +1,239 @@
+//! Start tables: per grounded instance of a `forbid` pattern or final condition, the
+//! assignments of the slots it reads with which it does not match, listed once and kept as
+//! a [`CompactTable`]. Below a settled start state the assignments left are those of the
+//! table within the candidates, so the instance narrows its slots exactly, with word
+//! operations, where it would otherwise lay them out anew at each state (a search) or
+//! shave them by bounds. The puzzles of a rule file share the tables of instances alike in
+//! term, related pairs and candidates: a sight line with the same clue, in any row.
+
+use std::sync::{Arc, Mutex};
+
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+
+use super::compact_table::CompactTable;
+use super::layout::{self, Admit, Pairs};
+use super::mask::Mask;
+use super::solver::{Tables, Work};
+use super::term_program::TermProgram;
+
+/// Assignments listed at most in one table.
+const MAX_TUPLES: usize = 1 << 13;
+
+/// Values tried at most while listing one table.
+const MAX_STEPS: usize = 1 << 16;
+
+/// Assignments (the product of the candidates' counts) at most for an instance to be
+/// listed over every value its slots allow (a 7-cell line of distinct values is 5,040 of
+/// 823,543), and over a start state's candidates where that is too many: a start whose
+/// givens or clues leave a line few orders.
+const MAX_ALLOWED_ASSIGNMENTS: u64 = 1 << 20;
+const MAX_START_ASSIGNMENTS: u64 = 1 << 16;
+
+/// Bytes of tables a rule file keeps at most: past it they are forgotten and listed anew.
+const MAX_CACHED_BYTES: usize = 1 << 26;
+
+/// The tables of a rule file's instances, shared by its puzzles, by what decides them:
+/// those too large to list are remembered too, so that no puzzle tries again.
+#[derive(Clone, Debug, Default)]
+pub struct TableCache(Arc<Mutex<Cached>>);
+
+#[derive(Debug, Default)]
+struct Cached {
+    tables: FxHashMap<TableKey, Option<Arc<CompactTable>>>,
+    bytes: usize,
+}
+
+/// What decides an instance's table: its term over its reads' positions, the candidates
+/// it is listed over, and the pairs a hub relates with the rows of their table.
+#[derive(Debug, PartialEq, Eq, Hash)]
+struct TableKey {
+    program: TermProgram,
+    cands: Box<[u128]>,
+    pairs: Box<[(u16, u16)]>,
+    /// Per pair, its table's rows.
+    rows: Box<[u128]>,
+}
+
+/// An instance to list: its term, the slots it reads (sorted), the pairs of them a hub
+/// relates (by position).
+pub struct Instance<'a> {
+    pub term: &'a TermProgram,
+    pub reads: &'a [u32],
+    pub pairs: &'a Pairs,
+}
+
+/// Per instance, its table where it has one.
+#[derive(Clone, Debug, Default)]
+pub struct StartTables(Vec<Option<Arc<CompactTable>>>);
+
+impl StartTables {
+    /// The tables of `instances` listed over every value their slots allow, where that
+    /// is few enough assignments: shared the most, and valid in every state.
+    pub fn allowed<'a, M: Mask>(
+        cache: &TableCache,
+        t: &Tables<M>,
+        instances: impl Iterator<Item = Option<Instance<'a>>>,
+    ) -> StartTables {
+        let tables = instances
+            .map(|inst| {
+                let inst = inst?;
+                let allowed: SmallVec<[u128; 16]> = inst
+                    .reads
+                    .iter()
+                    .map(|&s| t.allowed[s as usize].to_u128())
+                    .collect();
+                (assignments(&allowed) <= MAX_ALLOWED_ASSIGNMENTS)
+                    .then(|| cache.table(t, &inst, &allowed))
+                    .flatten()
+            })
+            .collect();
+        StartTables(tables)
+    }
+
+    /// Adds the tables of the instances without one listed over the candidates of
+    /// `start`, where those allow few enough assignments (a line its givens or clues leave
+    /// few orders); true when it added one. The tables are valid below `start` only.
+    pub fn below<'a, M: Mask, const W: usize>(
+        &mut self,
+        cache: &TableCache,
+        t: &Tables<M>,
+        start: &Work<M>,
+        instances: impl Iterator<Item = Option<Instance<'a>>>,
+    ) -> bool {
+        let mut added = false;
+        for (table, inst) in self.0.iter_mut().zip(instances) {
+            let Some(inst) = inst.filter(|_| table.is_none()) else {
+                continue;
+            };
+            let at_start: SmallVec<[u128; 16]> = inst
+                .reads
+                .iter()
+                .map(|&s| match start.vals[s as usize] {
+                    0 => t.cand::<W>(start, s as usize).to_u128(),
+                    v => 1u128 << (v - 1),
+                })
+                .collect();
+            if assignments(&at_start) <= MAX_START_ASSIGNMENTS {
+                *table = cache.table(t, &inst, &at_start);
+                added |= table.is_some();
+            }
+        }
+        added
+    }
+
+    /// Instance `i`'s table.
+    pub fn get(&self, i: u32) -> Option<&CompactTable> {
+        self.0.get(i as usize).and_then(|t| t.as_deref())
+    }
+
+    /// The instances with a table.
+    pub fn count(&self) -> usize {
+        self.0.iter().flatten().count()
+    }
+}
+
+impl TableCache {
+    /// The table of `inst` over `cands` (per read), listed or taken from the cache;
+    /// `None` when it is too large to list.
+    fn table<M: Mask>(
+        &self,
+        t: &Tables<M>,
+        inst: &Instance,
+        cands: &[u128],
+    ) -> Option<Arc<CompactTable>> {
+        let rows = t.relation_rows();
+        let key = TableKey {
+            program: inst.term.renamed(|s| {
+                inst.reads
+                    .binary_search(&s)
+                    .expect("a term reads its instance's reads") as u32
+            }),
+            cands: cands.into(),
+            pairs: inst.pairs.iter().map(|&(i, j, _)| (i, j)).collect(),
+            rows: inst
+                .pairs
+                .iter()
+                .flat_map(|&(_, _, table)| {
+                    let at = table as usize * t.d;
+                    rows[at..at + t.d].iter().map(|r| r.to_u128())
+                })
+                .collect(),
+        };
+        if let Some(known) = self.lock().tables.get(&key) {
+            return known.clone();
+        }
+        let listed = list(t, &key.program, inst.pairs, cands).map(Arc::new);
+        let mut cached = self.lock();
+        cached.bytes += listed.as_ref().map_or(0, |table| table.bytes());
+        if cached.bytes > MAX_CACHED_BYTES {
+            cached.tables.clear();
+            cached.bytes = 0;
+        }
+        cached.tables.insert(key, listed.clone());
+        listed
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Cached> {
+        // A worker that panicked mid-insert leaves a map that is still whole.
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// The assignments of candidates `cands` (the product of their counts).
+fn assignments(cands: &[u128]) -> u64 {
+    cands
+        .iter()
+        .try_fold(1u64, |n, c| n.checked_mul(u64::from(c.count_ones())))
+        .unwrap_or(u64::MAX)
+}
+
+/// The assignments within `cands` that block no pair and with which `program` (over
+/// positions) does not hold, as a table; `None` when they are too many to list.
+fn list<M: Mask>(
+    t: &Tables<M>,
+    program: &TermProgram,
+    pairs: &Pairs,
+    cands: &[u128],
+) -> Option<CompactTable> {
+    let mut listed = Listed {
+        program,
+        vals: SmallVec::from_elem(0, cands.len()),
+        tuples: Vec::new(),
+    };
+    let finished = layout::each_assignment(
+        (t.relation_rows(), t.d, pairs),
+        cands,
+        MAX_STEPS,
+        &mut listed,
+    );
+    let tuples = listed.tuples;
+    (finished && tuples.len() <= MAX_TUPLES * cands.len())
+        .then(|| CompactTable::new(cands.len(), t.d, &tuples))
+}
+
+/// Lists the assignments with which a program over positions does not hold.
+struct Listed<'a> {
+    program: &'a TermProgram,
+    /// The assignment, as the program reads it (the value's index plus one).
+    vals: SmallVec<[u8; 16]>,
+    /// The assignments listed, one after another; listing stops past [`MAX_TUPLES`].
+    tuples: Vec<u8>,
+}
+
+impl Admit for Listed<'_> {
+    fn admits(&mut self, held: &[Option<u8>]) -> bool {
+        if self.tuples.len() > MAX_TUPLES * held.len() {
+            return false;
+        }
+        for (v, x) in self.vals.iter_mut().zip(held) {
+            *v = x.expect("complete") + 1;
+        }
+        let holds = self.program.holds(&self.vals);
+        if !holds {
+            self.tuples
+                .extend(held.iter().map(|x| x.expect("complete")));
+        }
+        !holds
+    }
+}
