@@ -13,6 +13,8 @@
 //! values) holds each value once in every final state, so branching on the members that
 //! can take one value partitions them too.
 
+use std::sync::OnceLock;
+
 use crate::grammar::Grammar;
 use crate::model::Graph;
 
@@ -30,8 +32,11 @@ pub struct FocusSpace<'a, M: Mask, const W: usize> {
     pub(super) model: &'a SlotModel,
     pub(super) tables: &'a Tables<M>,
     pub(super) start: Option<Work<M>>,
-    /// The `forbid` instances' tables below `start`.
-    tables_below: StartTables,
+    /// The `forbid` instances' tables over every value their slots allow.
+    tables_allowed: StartTables,
+    /// Those and the ones listed over `start`'s candidates, listed when the search first
+    /// branches: a start settled whole needs none.
+    tables_below: OnceLock<StartTables>,
     pub(super) base: BaseGraph<'a>,
 }
 
@@ -44,47 +49,50 @@ impl<'a, M: Mask, const W: usize> FocusSpace<'a, M, W> {
         base: BaseGraph<'a>,
         mut start: Work<M>,
     ) -> Self {
-        let mut tables_below = StartTables::default();
+        let mut tables_allowed = StartTables::default();
         let alive = tables.propagate::<W>(&mut start)
             && model.forbids.as_ref().is_none_or(|f| {
                 // Every instance checked once, then candidates next to the filled slots.
                 let mut scratch = ForbidScratch::default();
                 let none = vec![0; start.vals.len()];
-                let mut settle = |start: &mut Work<M>, below: &StartTables| {
-                    f.settle::<M, W>(
+                tables_allowed = f.tables_allowed(tables);
+                !f.forbidden(grammar, model, &mut scratch, &start.vals)
+                    && f.settle::<M, W>(
                         grammar,
                         model,
                         tables,
                         &mut scratch,
                         &none,
-                        start,
-                        (true, below),
+                        &mut start,
+                        (true, &tables_allowed),
                     )
-                };
-                tables_below = f.tables_allowed(tables);
-                if f.forbidden(grammar, model, &mut ForbidScratch::default(), &start.vals)
-                    || !settle(&mut start, &tables_below)
-                {
-                    return false;
-                }
-                // Those listed over the settled start are settled with again: they narrow
-                // exactly where the layouts and the bounds could not.
-                !f.tables_below::<M, W>(&mut tables_below, tables, &start)
-                    || settle(&mut start, &tables_below)
             });
         FocusSpace {
             grammar,
             model,
             tables,
             start: alive.then_some(start),
-            tables_below,
+            tables_allowed,
+            tables_below: OnceLock::new(),
             base,
         }
     }
 
+    /// The tables the states below the start settle with (see `tables_below`): the same
+    /// whichever worker lists them, being listed from the start.
+    fn tables_below(&self) -> &StartTables {
+        self.tables_below.get_or_init(|| {
+            let mut below = self.tables_allowed.clone();
+            if let (Some(f), Some(start)) = (&self.model.forbids, &self.start) {
+                f.tables_below::<M, W>(&mut below, self.tables, start);
+            }
+            below
+        })
+    }
+
     fn branch(
         &self,
-        state: &Work<M>,
+        (state, below): (&Work<M>, &StartTables),
         scratch: &mut ForbidScratch,
         succ: &mut Successors<'_, Work<M>>,
         (s, y): (u32, u32),
@@ -101,7 +109,7 @@ impl<'a, M: Mask, const W: usize> FocusSpace<'a, M, W> {
                     scratch,
                     &state.vals,
                     &mut child,
-                    (false, &self.tables_below),
+                    (false, below),
                 ),
             };
         if alive {
@@ -132,8 +140,9 @@ impl<M: Mask, const W: usize> Space for FocusSpace<'_, M, W> {
         let Some((s, k)) = t.best_slot::<W>(state) else {
             return Expansion { transitions: 0 };
         };
+        let below = (state, self.tables_below());
         if let Some((h, y, kv)) = t.best_value::<W>(state, k) {
-            t.for_each_place::<W>(state, h, y, |m| self.branch(state, scratch, succ, (m, y)));
+            t.for_each_place::<W>(state, h, y, |m| self.branch(below, scratch, succ, (m, y)));
             return Expansion {
                 transitions: u64::from(kv),
             };
@@ -141,7 +150,7 @@ impl<M: Mask, const W: usize> Space for FocusSpace<'_, M, W> {
         let mut c = t.cand::<W>(state, s as usize);
         while !c.is_zero() {
             let y = c.pop_first();
-            self.branch(state, scratch, succ, (s, y));
+            self.branch(below, scratch, succ, (s, y));
         }
         Expansion {
             transitions: u64::from(k),
