@@ -31,7 +31,8 @@ const MAX_STEPS: usize = 1 << 16;
 const MAX_ALLOWED_ASSIGNMENTS: u64 = 1 << 16;
 const MAX_START_ASSIGNMENTS: u64 = 1 << 16;
 
-/// Bytes of tables a rule file keeps at most: past it they are forgotten and listed anew.
+/// Bytes of tables and their keys a rule file keeps at most: past it they are forgotten
+/// and listed anew.
 const MAX_CACHED_BYTES: usize = 1 << 26;
 
 /// The tables of a rule file's instances, shared by its puzzles, by what decides them:
@@ -54,6 +55,13 @@ struct TableKey {
     pairs: Box<[(u16, u16)]>,
     /// Per pair, its table's rows.
     rows: Box<[u128]>,
+}
+
+impl TableKey {
+    /// The bytes the key holds, about.
+    fn bytes(&self) -> usize {
+        self.program.bytes() + self.cands.len() * 16 + self.pairs.len() * 4 + self.rows.len() * 16
+    }
 }
 
 /// An instance to list: its term, the slots it reads (sorted), the pairs of them a hub
@@ -166,7 +174,9 @@ impl TableCache {
         }
         let listed = list(t, &key.program, inst.pairs, cands).map(Arc::new);
         let mut cached = self.lock();
-        cached.bytes += listed.as_ref().map_or(0, |table| table.bytes());
+        // The keys too: a batch of many puzzles meets a key per line and puzzle where its
+        // lines are listed over their starts' candidates.
+        cached.bytes += key.bytes() + listed.as_ref().map_or(0, |table| table.bytes());
         if cached.bytes > MAX_CACHED_BYTES {
             cached.tables.clear();
             cached.bytes = 0;

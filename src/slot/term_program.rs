@@ -75,6 +75,11 @@ impl TermProgram {
         p
     }
 
+    /// The bytes the program holds, about.
+    pub fn bytes(&self) -> usize {
+        std::mem::size_of::<TermProgram>() + self.ops.len() * std::mem::size_of::<Op>()
+    }
+
     /// The same program reading slot `rename(s)` where this one reads slot `s`.
     pub fn renamed(&self, rename: impl Fn(u32) -> u32) -> TermProgram {
         let ops = self
