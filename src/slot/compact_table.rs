@@ -1,7 +1,9 @@
-//! A compact table (Demeulenaere et al., CP 2016): the assignments a few positions may take
-//! together, listed once and kept as one bitset of tuples per position and value, so that
-//! the values some listed assignment within the candidates still takes come out of word
-//! operations instead of a search.
+//! A compact table (after Demeulenaere et al., CP 2016): the assignments a few positions may
+//! take together, listed once and kept as one bitset of tuples per position and value, so
+//! that the values some listed assignment within the candidates still takes come out of
+//! word operations instead of a search. Stateless: the tuples still valid are found anew
+//! at each call (a few words for the lines it serves), not kept reversibly from state to
+//! state.
 
 /// Listed assignments of `positions` positions over `d` values.
 #[derive(Clone, Debug)]

@@ -32,7 +32,8 @@ pub struct FocusSpace<'a, M: Mask, const W: usize> {
     pub(super) model: &'a SlotModel,
     pub(super) tables: &'a Tables<M>,
     pub(super) start: Option<Work<M>>,
-    /// The `forbid` instances' tables over every value their slots allow.
+    /// The grounded instances' tables (of `forbid` patterns and the final condition) over
+    /// every value their slots allow.
     tables_allowed: StartTables,
     /// Those and the ones listed over `start`'s candidates, listed when the search first
     /// branches: a start settled whole needs none.
@@ -140,9 +141,9 @@ impl<M: Mask, const W: usize> Space for FocusSpace<'_, M, W> {
         let Some((s, k)) = t.best_slot::<W>(state) else {
             return Expansion { transitions: 0 };
         };
-        let below = (state, self.tables_below());
+        let at = (state, self.tables_below());
         if let Some((h, y, kv)) = t.best_value::<W>(state, k) {
-            t.for_each_place::<W>(state, h, y, |m| self.branch(below, scratch, succ, (m, y)));
+            t.for_each_place::<W>(state, h, y, |m| self.branch(at, scratch, succ, (m, y)));
             return Expansion {
                 transitions: u64::from(kv),
             };
@@ -150,7 +151,7 @@ impl<M: Mask, const W: usize> Space for FocusSpace<'_, M, W> {
         let mut c = t.cand::<W>(state, s as usize);
         while !c.is_zero() {
             let y = c.pop_first();
-            self.branch(below, scratch, succ, (s, y));
+            self.branch(at, scratch, succ, (s, y));
         }
         Expansion {
             transitions: u64::from(k),

@@ -553,7 +553,8 @@ impl SlotForbids {
         Some(taken | narrowed)
     }
 
-    /// The bounds pass of [`Self::forward_check`] over the grounded instances of `touched`.
+    /// The pass of [`Self::forward_check`] over the grounded instances of `touched`: by
+    /// their start tables where they have one, else by bounds and layouts.
     fn narrow<M: Mask, const W: usize>(
         &self,
         (t, tables): (&Tables<M>, &StartTables),
@@ -766,19 +767,20 @@ impl SlotForbids {
         StartTables::allowed(&self.tables, t, self.listable(t))
     }
 
-    /// Adds to `tables` those listed over the candidates of `start`, a settled state;
-    /// true when it added one.
+    /// Adds to `tables` those listed over the candidates of `start`, a settled state.
     pub fn tables_below<M: Mask, const W: usize>(
         &self,
         tables: &mut StartTables,
         t: &Tables<M>,
         start: &Work<M>,
-    ) -> bool {
+    ) {
         tables.below::<M, W>(&self.tables, t, start, self.listable(t))
     }
 
     /// Narrows the empty slots instance `i` reads by its start table: `None` when no
-    /// assignment of it is left, else whether a candidate was taken.
+    /// assignment of it is left, else whether a candidate was taken. Unlike a layout, the
+    /// table also holds the pairs whose both ends are filled to their relation: no state
+    /// the solver fills breaks one, since blocking is symmetric where there are tables.
     fn filter_by_table<M: Mask, const W: usize>(
         &self,
         t: &Tables<M>,

@@ -93,7 +93,8 @@ struct Search<'a, M: Mask, A: Admit> {
     seen: SmallVec<[u128; 16]>,
     steps: usize,
     max_steps: usize,
-    /// Whether every assignment is wanted (see [`each_assignment`]), not only the values.
+    /// Whether every assignment is wanted (see [`each_assignment`]), not only the values:
+    /// then `admit` says whether to go on.
     every: bool,
     admit: &'a mut A,
 }
@@ -125,8 +126,8 @@ impl<M: Mask, A: Admit> Search<'_, M, A> {
     fn place(&mut self, k: usize) -> bool {
         if k == self.order.len() {
             if self.every {
-                self.admit.admits(&self.held);
-                return true;
+                // Every assignment is offered; a refusal ends the search.
+                return self.admit.admits(&self.held);
             }
             // An assignment whose every value was seen already can teach nothing: its
             // test, the costly part of a leaf, is spared.
@@ -197,8 +198,9 @@ pub fn supported<M: Mask, A: Admit>(
 }
 
 /// Offers `admit` every assignment of `cands.len()` positions within `cands` (per
-/// position, its candidates) that blocks no pair of `pairs`, as [`supported`] meets them;
-/// false when that takes over `max_steps` values tried (some were not offered).
+/// position, its candidates) that blocks no pair of `pairs`, as [`supported`] meets them,
+/// until it refuses one; false when it did, or when the offers took over `max_steps`
+/// values tried (some were not offered).
 pub fn each_assignment<M: Mask, A: Admit>(
     (table, d, pairs): (&[M], usize, &Pairs),
     cands: &[u128],

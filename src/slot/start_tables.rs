@@ -20,8 +20,9 @@ use super::term_program::TermProgram;
 /// Assignments listed at most in one table.
 const MAX_TUPLES: usize = 1 << 13;
 
-/// Values tried at most while listing one table.
-const MAX_STEPS: usize = 1 << 16;
+/// Values tried at most while listing one table: about twice the assignments listed at
+/// most (a search tries each value of a position once per assignment of those before it).
+const MAX_STEPS: usize = 1 << 17;
 
 /// Assignments (the product of the candidates' counts) at most for an instance to be
 /// listed over every value its slots allow (a 6-cell line: 46,656, of which 720 orders),
@@ -102,15 +103,14 @@ impl StartTables {
 
     /// Adds the tables of the instances without one listed over the candidates of
     /// `start`, where those allow few enough assignments (a line its givens or clues leave
-    /// few orders); true when it added one. The tables are valid below `start` only.
+    /// few orders). The tables are valid below `start` only.
     pub fn below<'a, M: Mask, const W: usize>(
         &mut self,
         cache: &TableCache,
         t: &Tables<M>,
         start: &Work<M>,
         instances: impl Iterator<Item = Option<Instance<'a>>>,
-    ) -> bool {
-        let mut added = false;
+    ) {
         for (table, inst) in self.0.iter_mut().zip(instances) {
             let Some(inst) = inst.filter(|_| table.is_none()) else {
                 continue;
@@ -125,10 +125,8 @@ impl StartTables {
                 .collect();
             if assignments(&at_start) <= MAX_START_ASSIGNMENTS {
                 *table = cache.table(t, &inst, &at_start);
-                added |= table.is_some();
             }
         }
-        added
     }
 
     /// Instance `i`'s table.
@@ -174,19 +172,25 @@ impl TableCache {
         }
         let listed = list(t, &key.program, inst.pairs, cands).map(Arc::new);
         let mut cached = self.lock();
+        // Another worker may have listed it meanwhile: the first kept is the one shared.
+        if let Some(known) = cached.tables.get(&key) {
+            return known.clone();
+        }
         // The keys too: a batch of many puzzles meets a key per line and puzzle where its
         // lines are listed over their starts' candidates.
-        cached.bytes += key.bytes() + listed.as_ref().map_or(0, |table| table.bytes());
-        if cached.bytes > MAX_CACHED_BYTES {
+        let bytes = key.bytes() + listed.as_ref().map_or(0, |table| table.bytes());
+        if cached.bytes + bytes > MAX_CACHED_BYTES {
             cached.tables.clear();
             cached.bytes = 0;
         }
+        cached.bytes += bytes;
         cached.tables.insert(key, listed.clone());
         listed
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Cached> {
-        // A worker that panicked mid-insert leaves a map that is still whole.
+        // A worker that panicked while it held the lock left the map usable (its byte
+        // count may be off, which only moves when the cache is cleared).
         self.0.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
@@ -233,18 +237,15 @@ struct Listed<'a> {
 }
 
 impl Admit for Listed<'_> {
+    /// Lists `held` unless the program holds there; false (stop) once the list is full.
     fn admits(&mut self, held: &[Option<u8>]) -> bool {
-        if self.tuples.len() > MAX_TUPLES * held.len() {
-            return false;
-        }
         for (v, x) in self.vals.iter_mut().zip(held) {
             *v = x.expect("complete") + 1;
         }
-        let holds = self.program.holds(&self.vals);
-        if !holds {
+        if !self.program.holds(&self.vals) {
             self.tuples
                 .extend(held.iter().map(|x| x.expect("complete")));
         }
-        !holds
+        self.tuples.len() <= MAX_TUPLES * held.len()
     }
 }

@@ -53,8 +53,8 @@ enum Op {
     End,
 }
 
-/// A term's operations, in evaluation order. Two programs are equal when they compute the
-/// same from the same slots.
+/// A term's operations, in evaluation order. Two programs are equal when they are laid out
+/// alike, and then compute the same from the same slots.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct TermProgram {
     ops: Vec<Op>,
