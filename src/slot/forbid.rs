@@ -582,7 +582,7 @@ impl SlotForbids {
         let mut taken = false;
         for &i in touched {
             if let Some(table) = tables.get(i) {
-                taken |= self.filter_by_table::<M, W>(t, (table, table_scratch), i, shadow, w)?;
+                taken |= self.filter_by_table::<M, W>(t, (table, table_scratch), i, w)?;
                 continue;
             }
             let Some(program) = &self.programs[i as usize] else {
@@ -701,11 +701,7 @@ impl SlotForbids {
             .collect();
         // Where the candidates allow too many assignments the search would mostly run out
         // of steps: the bounds' narrowing is left to do what it can.
-        let assignments = cands
-            .iter()
-            .try_fold(1u64, |n, c| n.checked_mul(u64::from(c.count_ones())))
-            .unwrap_or(u64::MAX);
-        if assignments > MAX_ASSIGNMENTS {
+        if layout::assignments(&cands) > MAX_ASSIGNMENTS {
             return Some(None);
         }
         let mut keep = cands.clone();
@@ -786,16 +782,12 @@ impl SlotForbids {
         t: &Tables<M>,
         (table, scratch): (&CompactTable, &mut TableScratch),
         i: u32,
-        shadow: &[u8],
         w: &mut Work<M>,
     ) -> Option<bool> {
         let reads = self.reads_of(i as usize);
         let before: SmallVec<[u128; 16]> = reads
             .iter()
-            .map(|&s| match shadow[s as usize] {
-                0 => t.cand::<W>(w, s as usize).to_u128(),
-                v => 1u128 << (v - 1),
-            })
+            .map(|&s| t.values_at::<W>(w, s as usize))
             .collect();
         let mut cands = before.clone();
         if !table.filter(&mut cands, scratch) {
@@ -1063,13 +1055,8 @@ mod tests {
                         f.lay_out::<u64, DYN>(&t, i as usize, &mut shadow, &mut verdicts, laid)
                     else {
                         let by_table = &mut w.clone();
-                        let kept = f.filter_by_table::<u64, DYN>(
-                            &t,
-                            (table, &mut scratch),
-                            i,
-                            &shadow,
-                            by_table,
-                        );
+                        let kept =
+                            f.filter_by_table::<u64, DYN>(&t, (table, &mut scratch), i, by_table);
                         assert_eq!(kept, None, "{name}: instance {i} at {:?}", w.vals);
                         dead += 1;
                         continue;
@@ -1079,13 +1066,7 @@ mod tests {
                     }
                     let by_table = &mut w.clone();
                     let taken = f
-                        .filter_by_table::<u64, DYN>(
-                            &t,
-                            (table, &mut scratch),
-                            i,
-                            &shadow,
-                            by_table,
-                        )
+                        .filter_by_table::<u64, DYN>(&t, (table, &mut scratch), i, by_table)
                         .expect("an assignment is left");
                     for &s in f.reads_of(i as usize) {
                         assert_eq!(

@@ -65,6 +65,14 @@ impl Writes {
     }
 }
 
+/// The assignments of candidates `cands` (the product of their counts), saturating.
+pub fn assignments(cands: &[u128]) -> u64 {
+    cands
+        .iter()
+        .try_fold(1u64, |n, c| n.checked_mul(u64::from(c.count_ones())))
+        .unwrap_or(u64::MAX)
+}
+
 /// What a complete assignment must also satisfy, and what prunes before it is complete.
 pub trait Admit {
     /// Whether one more position may take `x` beside those placed (`held`); false prunes.

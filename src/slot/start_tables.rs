@@ -12,7 +12,7 @@ use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 use super::compact_table::CompactTable;
-use super::layout::{self, Admit, Pairs};
+use super::layout::{self, assignments, Admit, Pairs};
 use super::mask::Mask;
 use super::solver::{Tables, Work};
 use super::term_program::TermProgram;
@@ -118,10 +118,7 @@ impl StartTables {
             let at_start: SmallVec<[u128; 16]> = inst
                 .reads
                 .iter()
-                .map(|&s| match start.vals[s as usize] {
-                    0 => t.cand::<W>(start, s as usize).to_u128(),
-                    v => 1u128 << (v - 1),
-                })
+                .map(|&s| t.values_at::<W>(start, s as usize))
                 .collect();
             if assignments(&at_start) <= MAX_START_ASSIGNMENTS {
                 *table = cache.table(t, &inst, &at_start);
@@ -193,14 +190,6 @@ impl TableCache {
         // count may be off, which only moves when the cache is cleared).
         self.0.lock().unwrap_or_else(|e| e.into_inner())
     }
-}
-
-/// The assignments of candidates `cands` (the product of their counts).
-fn assignments(cands: &[u128]) -> u64 {
-    cands
-        .iter()
-        .try_fold(1u64, |n, c| n.checked_mul(u64::from(c.count_ones())))
-        .unwrap_or(u64::MAX)
 }
 
 /// The assignments within `cands` that block no pair and with which `program` (over

@@ -233,6 +233,15 @@ impl<M: Mask> Tables<M> {
         M::load(&w.bits, self.hub_at::<W>(h))
     }
 
+    /// The values slot `s` holds or may take: its value alone once it is filled, else its
+    /// candidates.
+    pub fn values_at<const W: usize>(&self, w: &Work<M>, s: usize) -> u128 {
+        match w.vals[s] {
+            0 => self.cand::<W>(w, s).to_u128(),
+            v => 1u128 << (v - 1),
+        }
+    }
+
     /// The values slot `s` may still take (none once it is filled).
     #[inline]
     pub fn cand<const W: usize>(&self, w: &Work<M>, s: usize) -> M {
