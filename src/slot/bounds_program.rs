@@ -79,6 +79,31 @@ impl BoundsProgram {
         p
     }
 
+    /// The same program reading slot `rename(s)` where this one reads slot `s`; `rename`
+    /// keeps the slots' order, so the per-slot lists stay sorted.
+    pub fn renamed(&self, rename: impl Fn(u32) -> u32) -> BoundsProgram {
+        let steps = self
+            .steps
+            .iter()
+            .map(|step| match step {
+                Step::Slot(s) => Step::Slot(rename(*s)),
+                Step::Compare(o, a, b) => Step::Compare(*o, rename(*a), rename(*b)),
+                Step::SlotInt(s, ints) => Step::SlotInt(rename(*s), ints.clone()),
+                step => step.clone(),
+            })
+            .collect();
+        let slots: Vec<u32> = self.slots.iter().map(|&s| rename(s)).collect();
+        debug_assert!(slots.is_sorted(), "a renaming that keeps the order");
+        BoundsProgram {
+            steps,
+            operand_start: self.operand_start.clone(),
+            operands: self.operands.clone(),
+            slots,
+            above_start: self.above_start.clone(),
+            above: self.above.clone(),
+        }
+    }
+
     /// The indices of node `i`'s operands.
     fn operands_of(&self, i: usize) -> &[u32] {
         &self.operands[self.operand_start[i] as usize..self.operand_start[i + 1] as usize]

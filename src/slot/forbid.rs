@@ -28,6 +28,7 @@
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
+use std::sync::Arc;
 
 use crate::analysis::final_cond::{conjuncts, not_exists};
 use crate::analysis::slot_fill::not_slot;
@@ -46,6 +47,7 @@ use super::ground::{Bounds, Grounder, MAX_TERM_NODES};
 use super::layout::{self, Admit, Pairs, Writes};
 use super::mask::Mask;
 use super::model::SlotModel;
+use super::shapes::{Shape, ShapeCache};
 use super::shared_ground::GroundCache;
 use super::solver::{Tables, Work};
 use super::start_tables::{Instance as Listable, StartTables, TableCache};
@@ -85,6 +87,8 @@ pub struct SlotForbids {
     ground: Vec<Option<TermProgram>>,
     /// Per grounded instance, its term laid out for narrowing (see [`BoundsProgram`]).
     programs: Vec<Option<BoundsProgram>>,
+    /// Per grounded instance, its shape: its programs over the positions of its reads.
+    shapes: Vec<Option<Arc<Shape>>>,
     /// Per grounded instance, the pairs of slots it reads that a hub relates, by position
     /// in its reads (see [`layout`]).
     pairs: Vec<Box<Pairs>>,
@@ -152,13 +156,15 @@ impl SlotForbids {
     /// final condition's `not { ... }` parts that can be grounded, or `None` when there are
     /// none. Refused where cells are filled by replacement (the instances would change) or
     /// the `forbid` instances are too many to list.
-    /// `shared`: what the puzzles of one rule file share of their grounding.
+    /// `shared`: what the puzzles of one rule file share of their grounding; `shapes`:
+    /// the instance shapes met so far (see [`ShapeCache`]).
     pub fn compile(
         g: &Grammar,
         model: &SlotModel,
         shared: Option<&GroundCache>,
+        shapes: &ShapeCache,
     ) -> Result<Option<SlotForbids>, Refusal> {
-        Self::compile_within(g, model, MAX_TERM_NODES, shared)
+        Self::compile_within(g, model, MAX_TERM_NODES, shared, shapes)
     }
 
     /// [`Self::compile`], grounding at most `budget` term nodes.
@@ -167,6 +173,7 @@ impl SlotForbids {
         model: &SlotModel,
         budget: usize,
         shared: Option<&GroundCache>,
+        shapes: &ShapeCache,
     ) -> Result<Option<SlotForbids>, Refusal> {
         if model.replaced.is_some() {
             return match g.forbids.first() {
@@ -203,6 +210,7 @@ impl SlotForbids {
             bounds_only: Vec::new(),
             ground: Vec::new(),
             programs: Vec::new(),
+            shapes: Vec::new(),
             pairs: Vec::new(),
             mirrored: false,
             read_start: vec![0],
@@ -270,8 +278,17 @@ impl SlotForbids {
                 }
                 reads.sort_unstable();
                 reads.dedup();
-                out.programs.push(term.as_ref().map(BoundsProgram::new));
-                out.ground.push(term.as_ref().map(TermProgram::new));
+                let (shape, bounds, program) = match &term {
+                    Some(t) => {
+                        let program = TermProgram::new(t);
+                        let (shape, bounds) = shapes.shape_of(t, &program, &reads);
+                        (Some(shape), Some(bounds), Some(program))
+                    }
+                    None => (None, None, None),
+                };
+                out.shapes.push(shape);
+                out.programs.push(bounds);
+                out.ground.push(program);
                 out.bounds_only.push(of_final);
                 out.reads.extend(reads);
                 if out.reads.len() > MAX_READS {
@@ -748,10 +765,10 @@ impl SlotForbids {
     ) -> impl Iterator<Item = Option<Listable<'a>>> + 'a {
         let tabled = self.monotone && t.symmetric;
         (0..self.instances.len()).map(move |i| {
-            let term = self.ground[i].as_ref().filter(|_| tabled)?;
+            let shape = self.shapes[i].as_deref().filter(|_| tabled)?;
             let reads = self.reads_of(i);
             (!reads.is_empty() && reads.len() <= MAX_LAID_OUT).then(|| Listable {
-                term,
+                shape,
                 reads,
                 pairs: &self.pairs[i],
             })
@@ -969,8 +986,10 @@ mod tests {
         let text = include_str!("../../tests/fixtures/forbid/arrow-4x4.graft");
         let g = load_str("arrow-4x4.graft", text).expect("the fixture loads");
         let model = super::super::compile(&g).expect("on the slot engine");
-        let grounded = SlotForbids::compile(&g, &model, None).unwrap().unwrap();
-        let matched = SlotForbids::compile_within(&g, &model, 0, None)
+        let grounded = SlotForbids::compile(&g, &model, None, &ShapeCache::default())
+            .unwrap()
+            .unwrap();
+        let matched = SlotForbids::compile_within(&g, &model, 0, None, &ShapeCache::default())
             .unwrap()
             .unwrap();
         assert!(grounded.ground.iter().all(Option::is_some) && !grounded.mirrored);
@@ -1113,7 +1132,8 @@ mod tests {
         let model = super::super::compile(&g).expect("on the slot engine");
         let cache = GroundCache::of(&g);
         // Everything grounded once, at full budget, into the cache.
-        SlotForbids::compile(&g, &model, Some(&cache)).expect("it compiles");
+        SlotForbids::compile(&g, &model, Some(&cache), &ShapeCache::default())
+            .expect("it compiles");
         // What grounding decided: the instances kept and grounded, the slots each reads.
         let shown = |f: Option<SlotForbids>| {
             f.map(|f| {
@@ -1123,15 +1143,25 @@ mod tests {
             })
         };
         let grounded = |f: &Option<SlotForbids>| f.as_ref().map_or(0, |f| f.instances.len());
-        let all = grounded(&SlotForbids::compile(&g, &model, None).unwrap());
+        let all =
+            grounded(&SlotForbids::compile(&g, &model, None, &ShapeCache::default()).unwrap());
         let mut partly = 0;
         super::super::ground::SHARED_TAKEN.set(0);
         // Every budget up to one that grounds them all.
         for budget in 0.. {
-            let alone = SlotForbids::compile_within(&g, &model, budget, None).unwrap();
+            let alone =
+                SlotForbids::compile_within(&g, &model, budget, None, &ShapeCache::default())
+                    .unwrap();
             let kept = grounded(&alone);
             partly += usize::from((1..all).contains(&kept));
-            let shared = SlotForbids::compile_within(&g, &model, budget, Some(&cache)).unwrap();
+            let shared = SlotForbids::compile_within(
+                &g,
+                &model,
+                budget,
+                Some(&cache),
+                &ShapeCache::default(),
+            )
+            .unwrap();
             assert_eq!(shown(shared), shown(alone), "budget {budget}");
             if kept == all {
                 break;

@@ -75,8 +75,8 @@ pub fn assignments(cands: &[u128]) -> u64 {
 
 /// What a complete assignment must also satisfy, and what prunes before it is complete.
 pub trait Admit {
-    /// Whether one more position may take `x` beside those placed (`held`); false prunes.
-    fn may_add(&mut self, _held: &[Option<u8>], _x: u8) -> bool {
+    /// Whether position `at` may take `x` beside those placed (`held`); false prunes.
+    fn may_add(&mut self, _held: &[Option<u8>], _at: usize, _x: u8) -> bool {
         true
     }
 
@@ -163,7 +163,7 @@ impl<M: Mask, A: Admit> Search<'_, M, A> {
             }
             if blocked & M::bit(u32::from(x)) != M::ZERO
                 || !self.respects(k, x)
-                || !self.admit.may_add(&self.held, x)
+                || !self.admit.may_add(&self.held, at, x)
             {
                 continue;
             }

@@ -18,6 +18,7 @@ pub mod mask;
 pub mod model;
 pub mod pick;
 pub mod relation;
+mod shapes;
 mod shared_ground;
 pub mod solver;
 mod start_tables;

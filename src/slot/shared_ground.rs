@@ -47,6 +47,8 @@ pub struct GroundCache {
     /// The start tables of the puzzles' grounded instances, which any grammar may share
     /// (they are known by what decides them).
     pub tables: super::start_tables::TableCache,
+    /// The shapes of the puzzles' grounded instances, which any grammar may share.
+    pub shapes: super::shapes::ShapeCache,
 }
 
 /// A rule file's final condition and `forbid` patterns.
@@ -93,6 +95,7 @@ impl GroundCache {
             writes: Some(Arc::new(writes)),
             patterns: Some((g.final_cond.clone(), g.forbids.clone())),
             tables: Default::default(),
+            shapes: Default::default(),
         }
     }
 

@@ -12,8 +12,10 @@ use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 use super::compact_table::CompactTable;
+use super::ground::Bounds;
 use super::layout::{self, assignments, Admit, Pairs};
 use super::mask::Mask;
+use super::shapes::Shape;
 use super::solver::{Tables, Work};
 use super::term_program::TermProgram;
 
@@ -51,7 +53,7 @@ struct Cached {
 /// it is listed over, and the pairs a hub relates with the rows of their table.
 #[derive(Debug, PartialEq, Eq, Hash)]
 struct TableKey {
-    program: TermProgram,
+    program: Arc<TermProgram>,
     cands: Box<[u128]>,
     pairs: Box<[(u16, u16)]>,
     /// Per pair, its table's rows.
@@ -65,10 +67,10 @@ impl TableKey {
     }
 }
 
-/// An instance to list: its term, the slots it reads (sorted), the pairs of them a hub
+/// An instance to list: its shape, the slots it reads (sorted), the pairs of them a hub
 /// relates (by position).
 pub struct Instance<'a> {
-    pub term: &'a TermProgram,
+    pub shape: &'a Shape,
     pub reads: &'a [u32],
     pub pairs: &'a Pairs,
 }
@@ -148,11 +150,7 @@ impl TableCache {
     ) -> Option<Arc<CompactTable>> {
         let rows = t.relation_rows();
         let key = TableKey {
-            program: inst.term.renamed(|s| {
-                inst.reads
-                    .binary_search(&s)
-                    .expect("a term reads its instance's reads") as u32
-            }),
+            program: inst.shape.term.clone(),
             cands: cands.into(),
             pairs: inst.pairs.iter().map(|&(i, j, _)| (i, j)).collect(),
             rows: inst
@@ -167,7 +165,7 @@ impl TableCache {
         if let Some(known) = self.lock().tables.get(&key) {
             return known.clone();
         }
-        let listed = list(t, &key.program, inst.pairs, cands).map(Arc::new);
+        let listed = list(t, inst.shape, inst.pairs, cands).map(Arc::new);
         let mut cached = self.lock();
         // Another worker may have listed it meanwhile: the first kept is the one shared.
         if let Some(known) = cached.tables.get(&key) {
@@ -192,17 +190,24 @@ impl TableCache {
     }
 }
 
-/// The assignments within `cands` that block no pair and with which `program` (over
-/// positions) does not hold, as a table; `None` when they are too many to list.
+/// The assignments within `cands` that block no pair and with which `shape`'s program
+/// does not hold, as a table; `None` when they are too many to list.
 fn list<M: Mask>(
     t: &Tables<M>,
-    program: &TermProgram,
+    shape: &Shape,
     pairs: &Pairs,
     cands: &[u128],
 ) -> Option<CompactTable> {
     let mut listed = Listed {
-        program,
+        shape,
+        spans: cands
+            .iter()
+            .map(|&c| (c.trailing_zeros() as u16, 127 - c.leading_zeros() as u16))
+            .collect(),
         vals: SmallVec::from_elem(0, cands.len()),
+        cache: Vec::new(),
+        tried: 0,
+        cut: 0,
         tuples: Vec::new(),
     };
     let finished = layout::each_assignment(
@@ -216,22 +221,80 @@ fn list<M: Mask>(
         .then(|| CompactTable::new(cands.len(), t.d, &tuples))
 }
 
-/// Lists the assignments with which a program over positions does not hold.
+/// Partial assignments judged by bounds before the share they cut is looked at, and the
+/// share (one in `CUT_RATIO`) below which they are judged no more.
+const TRIAL: usize = 64;
+const CUT_RATIO: usize = 4;
+
+/// Lists the assignments with which a program over positions does not hold. Positions
+/// are placed in order; a partial assignment with which the program holds whatever the
+/// later positions take (by its bounds over their candidates) is cut short.
 struct Listed<'a> {
-    program: &'a TermProgram,
-    /// The assignment, as the program reads it (the value's index plus one).
+    shape: &'a Shape,
+    /// Per position, its least and greatest candidate.
+    spans: SmallVec<[(u16, u16); 16]>,
+    /// The assignment as far as placed, as the programs read it (0 where not placed, else
+    /// the value's index plus one).
     vals: SmallVec<[u8; 16]>,
+    /// The bounds of each node of the bounds program at `vals` (empty before the first).
+    cache: Vec<Bounds>,
+    /// Partial assignments judged by bounds, and those cut short.
+    tried: usize,
+    cut: usize,
     /// The assignments listed, one after another; listing stops past [`MAX_TUPLES`].
     tuples: Vec<u8>,
 }
 
 impl Admit for Listed<'_> {
+    /// Whether the program may fail to hold once `at` takes `x`: positions past `at` are
+    /// those of another branch, taken back first.
+    fn may_add(&mut self, _: &[Option<u8>], at: usize, x: u8) -> bool {
+        let Listed {
+            shape,
+            spans,
+            vals,
+            cache,
+            tried,
+            cut,
+            ..
+        } = self;
+        // The last position's value is judged exactly, by `admits`; the bounds are not
+        // worth their cost where they rarely cut (a sight line's count, over a few values).
+        let worth = *tried < TRIAL || *cut * CUT_RATIO >= *tried;
+        if at + 1 == vals.len() || !worth {
+            vals[at] = x + 1;
+            return true;
+        }
+        *tried += 1;
+        let range = |p: u32| spans[p as usize];
+        if cache.is_empty() {
+            shape.bounds.bounds(vals, &range, cache);
+        }
+        // The last position is never in the bounds' cache (see above): only emptied.
+        let last = vals.len() - 1;
+        vals[last] = 0;
+        for p in at + 1..last {
+            if vals[p] != 0 {
+                vals[p] = 0;
+                shape.bounds.again(p as u32, vals, &range, cache);
+            }
+        }
+        vals[at] = x + 1;
+        let holds = shape
+            .bounds
+            .again(at as u32, vals, &range, cache)
+            .surely_true();
+        *cut += usize::from(holds);
+        !holds
+    }
+
     /// Lists `held` unless the program holds there; false (stop) once the list is full.
     fn admits(&mut self, held: &[Option<u8>]) -> bool {
-        for (v, x) in self.vals.iter_mut().zip(held) {
-            *v = x.expect("complete") + 1;
-        }
-        if !self.program.holds(&self.vals) {
+        debug_assert!(held
+            .iter()
+            .zip(&self.vals)
+            .all(|(x, &v)| x.map(|x| x + 1) == Some(v)));
+        if !self.shape.term.holds(&self.vals) {
             self.tuples
                 .extend(held.iter().map(|x| x.expect("complete")));
         }

@@ -332,7 +332,8 @@ pub fn compile_reusing(
         None => recording.then_some(&record.grounds),
     };
     let shared = file.filter(|cache| cache.serves(g));
-    model.forbids = super::forbid::SlotForbids::compile(g, &model, shared)?;
+    let shapes = file.map(|f| f.shapes.clone()).unwrap_or_default();
+    model.forbids = super::forbid::SlotForbids::compile(g, &model, shared, &shapes)?;
     if let (Some(forbids), Some(file)) = (&mut model.forbids, file) {
         forbids.tables = file.tables.clone();
     }

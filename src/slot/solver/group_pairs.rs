@@ -19,7 +19,7 @@ struct ByContents<'a> {
 }
 
 impl Admit for ByContents<'_> {
-    fn may_add(&mut self, _: &[Option<u8>], x: u8) -> bool {
+    fn may_add(&mut self, _: &[Option<u8>], _: usize, x: u8) -> bool {
         let x = usize::from(x);
         self.count[x] < self.contents.most()[x]
     }
