@@ -233,4 +233,57 @@ mod tests {
         }
         assert!(again > 10_000);
     }
+
+    /// A program renamed to other slots, in the same order, bounds over them as the
+    /// original does over its own, whole and after one slot changed.
+    #[test]
+    fn renamed_programs_bound_as_the_original_does() {
+        let per_slot = states();
+        let k = per_slot.len();
+        // Slot s becomes slot 2s + 1; the slots between hold what no program reads.
+        let moved = |s: u32| 2 * s + 1;
+        let mut checked = 0;
+        for t in terms() {
+            let program = BoundsProgram::new(&t);
+            let renamed = program.renamed(moved);
+            let (mut cache, mut moved_cache) = (Vec::new(), Vec::new());
+            for code in 0..k.pow(3) {
+                let pick = |s: usize| per_slot[code / k.pow(s as u32) % k];
+                let mut vals: Vec<u8> = (0..3).map(|s| pick(s).0).collect();
+                let mut cands: Vec<u8> = (0..3).map(|s| pick(s).1).collect();
+                let spread = |vals: &[u8], cands: &[u8]| {
+                    let mut wide = vec![(4u8, 0u8); 7];
+                    for s in 0..3 {
+                        wide[moved(s as u32) as usize] = (vals[s], cands[s]);
+                    }
+                    wide.into_iter().unzip::<u8, u8, Vec<u8>, Vec<u8>>()
+                };
+                let expected = program.bounds(&vals, &|s| span(cands[s as usize]), &mut cache);
+                let (wide_vals, wide_cands) = spread(&vals, &cands);
+                let got = renamed.bounds(
+                    &wide_vals,
+                    &|s| span(wide_cands[s as usize]),
+                    &mut moved_cache,
+                );
+                assert_eq!(got, expected, "{t:?} at {vals:?} cands {cands:?}");
+                let s = code % 3;
+                (vals[s], cands[s]) = per_slot[(code / 3 + 7) % k];
+                let expected =
+                    program.again(s as u32, &vals, &|s| span(cands[s as usize]), &mut cache);
+                let (wide_vals, wide_cands) = spread(&vals, &cands);
+                let got = renamed.again(
+                    moved(s as u32),
+                    &wide_vals,
+                    &|s| span(wide_cands[s as usize]),
+                    &mut moved_cache,
+                );
+                assert_eq!(
+                    got, expected,
+                    "{t:?} at {vals:?} cands {cands:?}, slot {s} changed"
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 10_000);
+    }
 }
