@@ -24,7 +24,8 @@
 //! slots and candidates, exactly over the assignments the related pairs allow
 //! ([`super::layout`]). Where those assignments are few enough to list once, over every
 //! value the slots allow or over a start state's candidates, the focus search narrows by
-//! the list instead ([`super::start_tables`]).
+//! the list instead ([`super::start_tables`]). Instances alike but for their slots share
+//! a shape ([`super::shapes`]): their bounds program is laid out once and renamed.
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
