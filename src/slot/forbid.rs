@@ -895,7 +895,7 @@ impl ForbidScratch {
 }
 
 /// The least and greatest value index of a candidate mask; `None` when it is empty.
-fn span(cands: u128) -> Option<(u16, u16)> {
+pub(super) fn span(cands: u128) -> Option<(u16, u16)> {
     (cands != 0).then(|| {
         (
             cands.trailing_zeros() as u16,

@@ -12,6 +12,7 @@ use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 use super::compact_table::CompactTable;
+use super::forbid::span;
 use super::ground::Bounds;
 use super::layout::{self, assignments, Admit, Pairs};
 use super::mask::Mask;
@@ -200,10 +201,8 @@ fn list<M: Mask>(
 ) -> Option<CompactTable> {
     let mut listed = Listed {
         shape,
-        spans: cands
-            .iter()
-            .map(|&c| (c.trailing_zeros() as u16, 127 - c.leading_zeros() as u16))
-            .collect(),
+        // A position without candidates has no assignment to list, whatever its span.
+        spans: cands.iter().map(|&c| span(c).unwrap_or_default()).collect(),
         vals: SmallVec::from_elem(0, cands.len()),
         cache: Vec::new(),
         tried: 0,
@@ -266,13 +265,14 @@ impl Admit for Listed<'_> {
             return true;
         }
         *tried += 1;
+        // The last position is never brought into the bounds' cache (see above): it is
+        // only emptied, before any bounds read it.
+        let last = vals.len() - 1;
+        vals[last] = 0;
         let range = |p: u32| spans[p as usize];
         if cache.is_empty() {
             shape.bounds.bounds(vals, &range, cache);
         }
-        // The last position is never in the bounds' cache (see above): only emptied.
-        let last = vals.len() - 1;
-        vals[last] = 0;
         for p in at + 1..last {
             if vals[p] != 0 {
                 vals[p] = 0;
