@@ -103,6 +103,10 @@ pub struct SlotForbids {
     watch: Vec<u32>,
     /// Whether every pattern is monotone, so forward checking is sound.
     monotone: bool,
+    /// Whether the final condition's conjuncts, besides those on empty slots, are all
+    /// `not { ... }` parts whose every instance is grounded: then a full state is final
+    /// exactly when none of those instances' terms holds (see [`Self::final_holds`]).
+    final_grounded: bool,
     /// Where the grounded instances' start tables are listed, shared by the rule file's
     /// puzzles.
     pub(super) tables: TableCache,
@@ -187,14 +191,14 @@ impl SlotForbids {
         }
         // What a final state must not hold besides empty slots: on the focus path, where
         // final states fill every slot, a state all of whose completions hold it is dead.
-        let finals: Vec<&Pattern> = g
+        let rest: Vec<_> = g
             .final_cond
             .as_deref()
             .into_iter()
             .flat_map(conjuncts)
             .filter(|c| !model.is_all_filled(g, c))
-            .filter_map(not_exists)
             .collect();
+        let finals: Vec<&Pattern> = rest.iter().filter_map(|c| not_exists(c)).collect();
         if g.forbids.is_empty() && finals.is_empty() {
             return Ok(None);
         }
@@ -219,6 +223,7 @@ impl SlotForbids {
             watch_start: Vec::new(),
             watch: Vec::new(),
             monotone: forbid::check(g).is_ok(),
+            final_grounded: finals.len() == rest.len(),
             tables: TableCache::default(),
         };
         let patterns = g.forbids.iter().map(|p| (p, false));
@@ -248,6 +253,7 @@ impl SlotForbids {
                 }
             });
             if too_many && of_final {
+                out.final_grounded = false;
                 continue;
             }
             if too_many {
@@ -259,6 +265,7 @@ impl SlotForbids {
             for m in found {
                 let term = grounder.pattern(p, &m);
                 if of_final && term.is_none() {
+                    out.final_grounded = false;
                     continue;
                 }
                 let mut reads = Vec::new();
@@ -348,6 +355,19 @@ impl SlotForbids {
     fn watchers(&self, s: u32) -> &[u32] {
         let s = s as usize;
         &self.watch[self.watch_start[s] as usize..self.watch_start[s + 1] as usize]
+    }
+
+    /// Whether the final condition holds on the full state `vals`, where its grounded
+    /// instances decide it (the same answer the matcher gives on the state's graph, for
+    /// a term each rather than a graph); `None` where only the matcher can tell.
+    pub fn final_holds(&self, vals: &[u8]) -> Option<bool> {
+        self.final_grounded.then(|| {
+            !self
+                .ground
+                .iter()
+                .zip(&self.bounds_only)
+                .any(|(t, &of_final)| of_final && t.as_ref().is_some_and(|t| t.holds(vals)))
+        })
     }
 
     /// Whether instance `i` matches on the scratch's mirror.
@@ -978,6 +998,7 @@ fn reads_beyond(
 mod tests {
     use super::*;
     use crate::load_str;
+    use crate::slot::model::FinalKind;
     use crate::slot::solver::DYN;
 
     /// Grounded instances say what the matcher says on the mirror: the arrows' `forbid`
@@ -1016,6 +1037,97 @@ mod tests {
             }
         }
         assert!(hits > 100 && misses > 100, "{hits} forbidden, {misses} not");
+    }
+
+    /// The final condition's grounded instances decide a full state as the matcher does on
+    /// its graph: every Latin square of order 4 under the clues of the two 4x4 skyscraper
+    /// files (their solutions among them), and random full grids.
+    #[test]
+    fn grounded_final_conditions_hold_as_the_matcher_says() {
+        let files = [
+            (
+                "skyscraper-4x4.graft",
+                include_str!("../../rules/skyscraper-4x4.graft"),
+            ),
+            (
+                "skyscraper-sudoku-4x4.graft",
+                include_str!("../../rules/skyscraper-sudoku-4x4.graft"),
+            ),
+        ];
+        let mut below = crate::slot::xorshift(0x0066_696e_616c);
+        for (name, text) in files {
+            let g = load_str(name, text).expect("the rule file loads");
+            let model = super::super::compile(&g).expect("on the slot engine");
+            let f = model.forbids.as_ref().expect("grounded instances");
+            let FinalKind::FullAnd(c) = &model.final_kind else {
+                panic!("{name}: a final condition beyond filled cells");
+            };
+            let grid = g.grid.as_ref().expect("a grid");
+            let slot = |r: usize, col: usize| {
+                let n = grid.cells[r * grid.cols as usize + col];
+                model.slot_of[&(n, grid.value_attr)] as usize
+            };
+            let rows: Vec<[u8; 4]> = permutations(&[1, 2, 3, 4]);
+            let mut squares = Vec::new();
+            for &a in &rows {
+                for &b in &rows {
+                    for &c in &rows {
+                        for &d in &rows {
+                            let square = [a, b, c, d];
+                            if (0..4).all(|j| {
+                                (0..4).map(|i| 1u8 << square[i][j]).fold(0, |m, b| m | b) == 0b11110
+                            }) {
+                                squares.push(square);
+                            }
+                        }
+                    }
+                }
+            }
+            assert_eq!(squares.len(), 576);
+            let mut states: Vec<Vec<u8>> = Vec::new();
+            for square in &squares {
+                let mut vals = vec![0; model.slots.len()];
+                for (r, row) in square.iter().enumerate() {
+                    for (col, &v) in row.iter().enumerate() {
+                        vals[slot(r, col)] = v;
+                    }
+                }
+                states.push(vals);
+            }
+            for _ in 0..500 {
+                states.push((0..model.slots.len()).map(|_| below(4) as u8 + 1).collect());
+            }
+            let (mut held, mut failed) = (0, 0);
+            for vals in &states {
+                let graph = crate::slot::write_graph(&model, &g.base, vals);
+                let by_matcher = c.holds(&g.types, &graph);
+                assert_eq!(f.final_holds(vals), Some(by_matcher), "{name} at {vals:?}");
+                if by_matcher {
+                    held += 1;
+                } else {
+                    failed += 1;
+                }
+            }
+            assert!(
+                held >= 2 && failed > 100,
+                "{name}: {held} held, {failed} failed"
+            );
+        }
+    }
+
+    fn permutations(items: &[u8]) -> Vec<[u8; 4]> {
+        let mut out = Vec::new();
+        for (i, &a) in items.iter().enumerate() {
+            for (j, &b) in items.iter().enumerate() {
+                for (k, &c) in items.iter().enumerate() {
+                    let l = 6 - i - j - k;
+                    if i != j && j != k && i != k {
+                        out.push([a, b, c, items[l]]);
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// A start table narrows an instance's slots as laying them out does, wherever the

@@ -67,7 +67,11 @@ pub fn is_final_filled(
     left == 0
         && match &model.final_kind {
             FinalKind::Full => true,
-            FinalKind::FullAnd(c) => c.holds(&grammar.types, &write_graph(model, base.get(), vals)),
+            FinalKind::FullAnd(c) => model
+                .forbids
+                .as_ref()
+                .and_then(|f| f.final_holds(vals))
+                .unwrap_or_else(|| c.holds(&grammar.types, &write_graph(model, base.get(), vals))),
             FinalKind::Cond(_) | FinalKind::Stuck => false,
         }
 }
