@@ -25,7 +25,9 @@
 //! ([`super::layout`]). Where those assignments are few enough to list once, over every
 //! value the slots allow or over a start state's candidates, the focus search narrows by
 //! the list instead ([`super::start_tables`]). Instances alike but for their slots share
-//! a shape ([`super::shapes`]): their bounds program is laid out once and renamed.
+//! a shape ([`super::shapes`]): their bounds program is laid out once and renamed. An
+//! instance the puzzles of a rule file ground alike (one line, one clue) is grounded and
+//! laid out once for all of them ([`super::shared_ground`]).
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
@@ -49,7 +51,7 @@ use super::layout::{self, Admit, Pairs, Writes};
 use super::mask::Mask;
 use super::model::SlotModel;
 use super::shapes::{Shape, ShapeCache};
-use super::shared_ground::GroundCache;
+use super::shared_ground::{GroundCache, InstanceReads};
 use super::solver::{Tables, Work};
 use super::start_tables::{Instance as Listable, StartTables, TableCache};
 use super::term_program::TermProgram;
@@ -83,13 +85,8 @@ pub struct SlotForbids {
     /// Per instance, whether it comes from the final condition: it is not forbidden on
     /// the way, only narrowed by its bounds.
     bounds_only: Vec<bool>,
-    /// Per instance, its conditions as a term over slots, where it could be grounded, laid
-    /// out for exact evaluation.
-    ground: Vec<Option<TermProgram>>,
-    /// Per grounded instance, its term laid out for narrowing (see [`BoundsProgram`]).
-    programs: Vec<Option<BoundsProgram>>,
-    /// Per grounded instance, its shape: its programs over the positions of its reads.
-    shapes: Vec<Option<Arc<Shape>>>,
+    /// Per instance, its conditions as a term over slots, where it could be grounded.
+    ground: Vec<Option<Arc<GroundInstance>>>,
     /// Per grounded instance, the pairs of slots it reads that a hub relates, by position
     /// in its reads (see [`layout`]).
     pairs: Vec<Box<Pairs>>,
@@ -116,6 +113,18 @@ pub struct SlotForbids {
 struct Instance {
     pattern: u32,
     binding: Box<[NodeId]>,
+}
+
+/// An instance's conditions as a term over slots, laid out for exact evaluation and for
+/// narrowing (see [`BoundsProgram`]), with its shape (its programs over the positions of
+/// its reads) and the slots it reads, sorted: shared by the puzzles of a rule file that
+/// ground it alike (see [`GroundCache::instance_key`]).
+#[derive(Debug)]
+pub struct GroundInstance {
+    program: TermProgram,
+    bounds: BoundsProgram,
+    shape: Arc<Shape>,
+    reads: Vec<u32>,
 }
 
 /// A worker's mirror of the state being looked at: the start graph with the state's slot
@@ -214,8 +223,6 @@ impl SlotForbids {
             instances: Vec::new(),
             bounds_only: Vec::new(),
             ground: Vec::new(),
-            programs: Vec::new(),
-            shapes: Vec::new(),
             pairs: Vec::new(),
             mirrored: false,
             read_start: vec![0],
@@ -262,15 +269,16 @@ impl SlotForbids {
                     format!("this `forbid` pattern has more than {MAX_INSTANCES} matches over the cells' structure for the slot engine to list"),
                 );
             }
+            let layer_reads = shared.and_then(|c| c.instance_reads(&g.types, p));
             for m in found {
-                let term = grounder.pattern(p, &m);
-                if of_final && term.is_none() {
+                let grounded = ground_instance(&mut grounder, shapes, p, &m, layer_reads.as_ref());
+                if of_final && grounded.is_none() {
                     out.final_grounded = false;
                     continue;
                 }
                 let mut reads = Vec::new();
-                match &term {
-                    Some(t) => t.visit_slots(&mut |s| reads.push(s)),
+                match &grounded {
+                    Some(grounded) => reads.extend_from_slice(&grounded.reads),
                     None => {
                         out.mirrored = true;
                         let mut nodes: Vec<NodeId> = p.own_vars().map(|v| m[v.index()]).collect();
@@ -282,21 +290,11 @@ impl SlotForbids {
                                 .iter()
                                 .flat_map(|n| slots_of.get(n).into_iter().flatten().copied()),
                         );
+                        reads.sort_unstable();
+                        reads.dedup();
                     }
                 }
-                reads.sort_unstable();
-                reads.dedup();
-                let (shape, bounds, program) = match &term {
-                    Some(t) => {
-                        let program = TermProgram::new(t);
-                        let (shape, bounds) = shapes.shape_of(t, &program, &reads);
-                        (Some(shape), Some(bounds), Some(program))
-                    }
-                    None => (None, None, None),
-                };
-                out.shapes.push(shape);
-                out.programs.push(bounds);
-                out.ground.push(program);
+                out.ground.push(grounded);
                 out.bounds_only.push(of_final);
                 out.reads.extend(reads);
                 if out.reads.len() > MAX_READS {
@@ -366,14 +364,14 @@ impl SlotForbids {
                 .ground
                 .iter()
                 .zip(&self.bounds_only)
-                .any(|(t, &of_final)| of_final && t.as_ref().is_some_and(|t| t.holds(vals)))
+                .any(|(t, &of_final)| of_final && t.as_ref().is_some_and(|t| t.program.holds(vals)))
         })
     }
 
     /// Whether instance `i` matches on the scratch's mirror.
     fn matches(&self, g: &Grammar, scratch: &mut ForbidScratch, i: usize) -> bool {
         if let Some(t) = &self.ground[i] {
-            return t.holds(&scratch.shadow);
+            return t.program.holds(&scratch.shadow);
         }
         let inst = &self.instances[i];
         let plan = &self.checks[inst.pattern as usize];
@@ -623,7 +621,7 @@ impl SlotForbids {
                 taken |= self.filter_by_table::<M, W>(t, (table, table_scratch), i, w)?;
                 continue;
             }
-            let Some(program) = &self.programs[i as usize] else {
+            let Some(program) = self.ground[i as usize].as_ref().map(|t| &t.bounds) else {
                 continue;
             };
             let reads = self.reads_of(i as usize);
@@ -719,7 +717,10 @@ impl SlotForbids {
         verdicts: &mut FxHashMap<(u32, u128), bool>,
         w: &mut Work<M>,
     ) -> Option<Option<bool>> {
-        let term = self.ground[i].as_ref().expect("a grounded instance");
+        let term = &self.ground[i]
+            .as_ref()
+            .expect("a grounded instance")
+            .program;
         let reads = self.reads_of(i);
         let held: SmallVec<[Option<u8>; 16]> = reads
             .iter()
@@ -786,7 +787,10 @@ impl SlotForbids {
     ) -> impl Iterator<Item = Option<Listable<'a>>> + 'a {
         let tabled = self.monotone && t.symmetric;
         (0..self.instances.len()).map(move |i| {
-            let shape = self.shapes[i].as_deref().filter(|_| tabled)?;
+            let shape = self.ground[i]
+                .as_ref()
+                .filter(|_| tabled)
+                .map(|t| &*t.shape)?;
             let reads = self.reads_of(i);
             (!reads.is_empty() && reads.len() <= MAX_LAID_OUT).then(|| Listable {
                 shape,
@@ -915,6 +919,49 @@ impl ForbidScratch {
 }
 
 /// The least and greatest value index of a candidate mask; `None` when it is empty.
+/// The match `m` of `p`'s structure grounded, and laid out; taken from the rule file's
+/// shared instances where `layer_reads` says what it reads of the layers, and the same
+/// was grounded for another puzzle. `None` where it cannot be grounded (see
+/// [`Grounder::pattern`]).
+fn ground_instance<'a>(
+    grounder: &mut Grounder<'a>,
+    shapes: &ShapeCache,
+    p: &'a Pattern,
+    m: &[NodeId],
+    layer_reads: Option<&InstanceReads>,
+) -> Option<Arc<GroundInstance>> {
+    let shared = grounder.shared();
+    let key = shared
+        .zip(layer_reads)
+        .and_then(|(c, reads)| c.instance_key(grounder.g, p, reads, m));
+    if let Some((c, key)) = shared.zip(key.as_ref()) {
+        if let Some((hit, spent)) = c.instance(key) {
+            if grounder.spend(spent) {
+                #[cfg(test)]
+                super::ground::INSTANCES_TAKEN.set(super::ground::INSTANCES_TAKEN.get() + 1);
+                return Some(hit);
+            }
+        }
+    }
+    let (term, spent) = grounder.pattern_spent(p, m)?;
+    let mut reads = Vec::new();
+    term.visit_slots(&mut |s| reads.push(s));
+    reads.sort_unstable();
+    reads.dedup();
+    let program = TermProgram::new(&term);
+    let (shape, bounds) = shapes.shape_of(&term, &program, &reads);
+    let grounded = Arc::new(GroundInstance {
+        program,
+        bounds,
+        shape,
+        reads,
+    });
+    if let (Some(c), Some(key)) = (shared, key) {
+        c.insert_instance(key, (grounded.clone(), spent));
+    }
+    Some(grounded)
+}
+
 pub(super) fn span(cands: u128) -> Option<(u16, u16)> {
     (cands != 0).then(|| {
         (

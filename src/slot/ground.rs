@@ -27,7 +27,7 @@ use crate::rule::Fold;
 use crate::rule::{AggOp, BinOp, Expr, ExprKind, Pattern, UnOp};
 
 use super::model::SlotModel;
-use super::shared_ground::{GroundCache, Grounded};
+use super::shared_ground::{GroundCache, Grounded, Spent};
 
 /// Term nodes listed at most over all instances; past it the rest are left to the matcher.
 pub const MAX_TERM_NODES: usize = 1 << 23;
@@ -37,9 +37,11 @@ type OuterReads = Rc<[(VarId, AttrId)]>;
 
 #[cfg(test)]
 thread_local! {
-    /// How many aggregates were taken from a rule file's shared groundings, for tests to
-    /// see the sharing taken.
+    /// How many aggregates and instances were taken from a rule file's shared groundings,
+    /// for tests to see the sharing taken.
     pub(super) static SHARED_TAKEN: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// How many of those were whole instances.
+    pub(super) static INSTANCES_TAKEN: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// A condition or value over slots.
@@ -133,6 +135,44 @@ impl<'a> Grounder<'a> {
         Some(term)
     }
 
+    /// The rule file's shared groundings, where this grounder may take from them.
+    pub fn shared(&self) -> Option<&'a GroundCache> {
+        self.shared
+    }
+
+    /// [`Self::pattern`], and what it asked of the budget: a rule file's puzzles share
+    /// the grounded instance and take as much (see [`Self::spend`]).
+    pub fn pattern_spent(&mut self, p: &'a Pattern, m: &[NodeId]) -> Option<(Term, Spent)> {
+        self.spending(|g| g.pattern(p, m))
+    }
+
+    /// Takes from the budget what grounding asked of it elsewhere, as grounding here would
+    /// take it; false, taking nothing, where the budget would run out part way (the caller
+    /// then grounds, and fails where grounding does).
+    pub fn spend(&mut self, spent: Spent) -> bool {
+        let Some(headroom) = self.budget.checked_sub(spent.needs) else {
+            return false;
+        };
+        self.floor = self.floor.min(headroom);
+        self.budget -= spent.consumed;
+        #[cfg(test)]
+        SHARED_TAKEN.set(SHARED_TAKEN.get() + 1);
+        true
+    }
+
+    /// `ground`'s result, and what it asked of the budget where it succeeded.
+    fn spending<T>(&mut self, ground: impl FnOnce(&mut Self) -> Option<T>) -> Option<(T, Spent)> {
+        let (start, outer) = (self.budget, std::mem::replace(&mut self.floor, usize::MAX));
+        let grounded = ground(self);
+        let floor = self.floor;
+        self.floor = outer.min(floor);
+        let spent = Spent {
+            consumed: start - self.budget,
+            needs: start - floor.min(start),
+        };
+        grounded.map(|x| (x, spent))
+    }
+
     /// One item per match of `q`'s structure extending `m`: from the rule file's shared
     /// groundings where `q` and `body` read nothing the layers change.
     fn matches(
@@ -147,31 +187,21 @@ impl<'a> Grounder<'a> {
         if let Some(hit) = cache.get(q, body, m) {
             // Taken as grounding would take it: the same items, the same budget spent,
             // and none where the budget would have run out.
-            if let Some(headroom) = self.budget.checked_sub(hit.needs) {
-                self.floor = self.floor.min(headroom);
-                self.budget -= hit.consumed;
-                #[cfg(test)]
-                SHARED_TAKEN.set(SHARED_TAKEN.get() + 1);
+            if self.spend(hit.spent) {
                 return Some(hit.items.clone());
             }
         }
-        let (start, outer) = (self.budget, std::mem::replace(&mut self.floor, usize::MAX));
-        let items = self.ground_matches(q, m, body);
-        let floor = self.floor;
-        self.floor = outer.min(floor);
-        if let Some(items) = &items {
-            cache.insert(
-                q,
-                body,
-                m,
-                Grounded {
-                    items: items.clone(),
-                    consumed: start - self.budget,
-                    needs: start - floor.min(start),
-                },
-            );
-        }
-        items
+        let (items, spent) = self.spending(|g| g.ground_matches(q, m, body))?;
+        cache.insert(
+            q,
+            body,
+            m,
+            Grounded {
+                items: items.clone(),
+                spent,
+            },
+        );
+        Some(items)
     }
 
     /// The shared groundings, where `q` with `body` at `m` may take from them.

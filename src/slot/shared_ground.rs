@@ -6,6 +6,9 @@
 //! The node ids of a puzzle's graph are the bare graph's when its layers add no node, and
 //! the patterns are the rule file's own (its layered grammars share them), so an aggregate
 //! at a binding is known by its pattern's and body's addresses and the binding's nodes.
+//! A whole instance (a sight line with its clue) is known by its pattern's address, its
+//! binding's nodes and the values it reads there that the layers set: two puzzles whose
+//! clue on a line is the same share its grounding, and its programs.
 
 use std::sync::{Arc, Mutex};
 
@@ -13,9 +16,10 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::grammar::Grammar;
 use crate::layer::LayerKind;
-use crate::model::{AttrId, NodeId, NodeTypeId, TypeSystem, VarId};
+use crate::model::{AttrId, NodeId, NodeTypeId, TypeSystem, Value, VarId};
 use crate::rule::{Condition, Expr, Pattern};
 
+use super::forbid::GroundInstance;
 use super::ground::Item;
 
 /// One aggregate's (or NAC's) items at one binding, and what grounding them asked of the
@@ -24,20 +28,34 @@ use super::ground::Item;
 #[derive(Debug)]
 pub struct Grounded {
     pub items: Vec<Item>,
-    /// Term nodes grounding them took from the budget.
+    pub spent: Spent,
+}
+
+/// What grounding asked of the budget.
+#[derive(Clone, Copy, Debug)]
+pub struct Spent {
+    /// Term nodes it took.
     pub consumed: usize,
-    /// The least budget with which grounding them succeeds.
+    /// The least budget with which it succeeds.
     pub needs: usize,
 }
 
 /// (pattern address, body address or 0, the binding's nodes).
 type GroundKey = (usize, usize, Box<[NodeId]>);
 
+/// (pattern address, the binding's nodes, the values read there that the layers set).
+pub type InstanceKey = (usize, Box<[NodeId]>, Box<[Value]>);
+
+/// A grounded instance, and what grounding it spent.
+pub type SharedInstance = (Arc<GroundInstance>, Spent);
+
 /// The grounded aggregates of a rule file's puzzles, shared by every puzzle of a batch and
 /// filled by whichever grounds one first.
 #[derive(Clone, Debug, Default)]
 pub struct GroundCache {
     map: Arc<Mutex<FxHashMap<GroundKey, Arc<Grounded>>>>,
+    /// Whole instances, grounded and laid out, with what grounding them spent.
+    instances: Arc<Mutex<FxHashMap<InstanceKey, SharedInstance>>>,
     /// What the layers set; `None` (nothing shared) where they add nodes or edges.
     writes: Option<Arc<LayerWrites>>,
     /// The rule file's final condition and `forbid` patterns, which the keys point into:
@@ -92,6 +110,7 @@ impl GroundCache {
         writes.types.dedup();
         GroundCache {
             map: Arc::default(),
+            instances: Arc::default(),
             writes: Some(Arc::new(writes)),
             patterns: Some((g.final_cond.clone(), g.forbids.clone())),
             tables: Default::default(),
@@ -122,19 +141,31 @@ impl GroundCache {
         q: &Pattern,
         body: Option<&Expr>,
     ) -> Option<Vec<(VarId, AttrId)>> {
+        self.reads_beyond(types, |read| visit_pattern(q, body, &mut Vec::new(), read))
+    }
+
+    /// The attributes `visit` reads of variables it does not declare, sorted; `None`
+    /// where one it declares may hold an attribute a layer sets, or a layer adds nodes
+    /// or edges.
+    fn reads_beyond(
+        &self,
+        types: &TypeSystem,
+        visit: impl FnOnce(&mut dyn FnMut(VarId, Option<NodeTypeId>, AttrId)),
+    ) -> Option<Vec<(VarId, AttrId)>> {
         let writes = self.writes.as_deref()?;
         let mut outer = Vec::new();
         let mut own_free = true;
-        let mut read = |v: VarId, ty: Option<NodeTypeId>, a: AttrId| match ty {
-            Some(ty) => {
-                own_free &= !writes
-                    .types
-                    .iter()
-                    .any(|&(t, wa)| wa == a && types.is_subtype(t, ty));
-            }
-            None => outer.push((v, a)),
-        };
-        visit_pattern(q, body, &mut Vec::new(), &mut read);
+        visit(
+            &mut |v: VarId, ty: Option<NodeTypeId>, a: AttrId| match ty {
+                Some(ty) => {
+                    own_free &= !writes
+                        .types
+                        .iter()
+                        .any(|&(t, wa)| wa == a && types.is_subtype(t, ty));
+                }
+                None => outer.push((v, a)),
+            },
+        );
         outer.sort_unstable();
         outer.dedup();
         own_free.then_some(outer)
@@ -174,6 +205,58 @@ impl GroundCache {
     }
 }
 
+impl GroundCache {
+    /// What an instance of `p` reads of its own nodes, to key it by ([`Self::instance`]);
+    /// `None` where the nodes its aggregates and NACs match may hold an attribute a layer
+    /// sets, or a layer adds nodes or edges.
+    pub fn instance_reads(&self, types: &TypeSystem, p: &Pattern) -> Option<InstanceReads> {
+        // The instance's own variables are bound: as outer ones to an aggregate.
+        self.reads_beyond(types, |read| visit_body(p, None, &mut Vec::new(), read))
+            .map(Into::into)
+    }
+
+    /// The key of the instance of `p` at `binding`, which reads `reads` of its nodes:
+    /// the values among them that a layer of `g` sets.
+    pub fn instance_key(
+        &self,
+        g: &Grammar,
+        p: &Pattern,
+        reads: &InstanceReads,
+        binding: &[NodeId],
+    ) -> Option<InstanceKey> {
+        let writes = self.writes.as_deref()?;
+        let mut values = Vec::new();
+        for &(v, a) in reads.iter() {
+            let n = *binding.get(v.index())?;
+            if writes.nodes.contains(&(n, a)) {
+                values.push(g.base.attr(n, a));
+            }
+        }
+        Some((
+            std::ptr::from_ref(p) as usize,
+            binding.into(),
+            values.into(),
+        ))
+    }
+
+    /// The instance grounded at `key`, if one is.
+    pub fn instance(&self, key: &InstanceKey) -> Option<SharedInstance> {
+        self.instances.lock().ok()?.get(key).cloned()
+    }
+
+    pub fn insert_instance(&self, key: InstanceKey, grounded: SharedInstance) {
+        if let Ok(mut map) = self.instances.lock() {
+            if map.len() >= MAX_GROUNDED {
+                map.clear();
+            }
+            map.insert(key, grounded);
+        }
+    }
+}
+
+/// What an instance reads of its own nodes' attributes (see [`GroundCache::instance_reads`]).
+pub type InstanceReads = Box<[(VarId, AttrId)]>;
+
 fn key(q: &Pattern, body: Option<&Expr>, binding: &[NodeId]) -> GroundKey {
     (
         std::ptr::from_ref(q) as usize,
@@ -192,6 +275,17 @@ fn visit_pattern<'p>(
     read: &mut dyn FnMut(VarId, Option<NodeTypeId>, AttrId),
 ) {
     scope.push(p);
+    visit_body(p, body, scope, read);
+    scope.pop();
+}
+
+/// [`visit_pattern`] with `p`'s own variables left out of `scope`: read as bound outside.
+fn visit_body<'p>(
+    p: &'p Pattern,
+    body: Option<&'p Expr>,
+    scope: &mut Vec<&'p Pattern>,
+    read: &mut dyn FnMut(VarId, Option<NodeTypeId>, AttrId),
+) {
     // An expression's own reads, and its aggregates' of the variables outside them, here;
     // each aggregate's other reads in its own scope.
     let mut inner = Vec::new();
@@ -208,5 +302,4 @@ fn visit_pattern<'p>(
     for q in &p.nacs {
         visit_pattern(q, None, scope, read);
     }
-    scope.pop();
 }

@@ -457,11 +457,12 @@ fn skyscraper_blanks_on_the_group_compile_to_tables_per_count() {
 
 /// A skyscraper batch's clues set attributes of the rows and columns that the sight lines'
 /// aggregates do not read: every puzzle takes the groundings of those the rule file or an
-/// earlier puzzle made, its `forbid` instances are those of its own compilation, and it
-/// runs as it would alone. Where an aggregate reads a clue, each puzzle grounds it anew.
+/// earlier puzzle made, and a whole sight line where its clue is one grounded before; its
+/// `forbid` instances are those of its own compilation, and it runs as it would alone.
+/// Where an aggregate reads a clue, each puzzle grounds it anew, but for a clue met before.
 #[test]
 fn sight_lines_are_grounded_once_for_a_batch() {
-    use crate::slot::ground::SHARED_TAKEN;
+    use crate::slot::ground::{INSTANCES_TAKEN, SHARED_TAKEN};
     let batch = "\
 . . . . . . . . . . . . . . . . | left: 4 2 1 2 | right: . . 4 2 | top: 3 2 2 1 | bottom: . 3 . .
 . . . . . . . . . . . . . . . . | left: . 2 . . | right: 3 . . . | top: . 3 . 4 | bottom: . . . .
@@ -503,6 +504,7 @@ fn sight_lines_are_grounded_once_for_a_batch() {
         .zip(marks)
         .map(|(line, mark)| format!("{line}{mark}\n"))
         .collect();
+    let mut wholes = Vec::new();
     for (text, batch, shared) in [
         (&rules, batch, true),
         (&reading, batch, false),
@@ -512,13 +514,15 @@ fn sight_lines_are_grounded_once_for_a_batch() {
         let (_, record) = super::compile_reusing(&g, None).expect("the rules fill slots");
         let source = crate::diag::Source::new("batch.txt", batch.to_string());
         let puzzles = crate::read_puzzles(&g, &source).expect("the batch reads");
-        let mut taken = 0;
+        let (mut taken, mut whole) = (0, 0);
         for p in &puzzles {
             let layered = g.with_layers(&p.layers);
             SHARED_TAKEN.set(0);
+            INSTANCES_TAKEN.set(0);
             let (by_batch, _) =
                 super::compile_reusing(&layered, Some(&record)).expect("it compiles");
             taken += SHARED_TAKEN.get();
+            whole += INSTANCES_TAKEN.get();
             let fresh = compile(&layered).expect("it compiles");
             // Compared whole but for the numbers paths take as they compile, which count
             // every path compiled in the process.
@@ -550,10 +554,20 @@ fn sight_lines_are_grounded_once_for_a_batch() {
             // The other three sides still share theirs.
             assert!(taken > 0, "nothing shared");
         }
+        wholes.push(whole);
         // Every puzzle compiles (no shortcut applies to clues): the runs compare.
         let (name, expands) = ("skyscraper-4x4.graft", &[Expand::Focus][..]);
         assert_batch_runs_as_compiled((name, &g), batch, expands, |_, _, _| false);
     }
+    // Whole sight lines are taken where a clue (or its absence: a line of the other
+    // direction, or an unclued one) was met on the line before, whether or not the
+    // aggregate reads it; never a left sight line over marked cells.
+    assert!(wholes[0] >= 30, "only {} instances taken whole", wholes[0]);
+    assert_eq!(
+        wholes[1], wholes[0],
+        "a clue read by the aggregate shares less"
+    );
+    assert!(wholes[2] < wholes[0], "lines over marked cells taken whole");
 }
 
 /// The attributes encoding reads the value placed from a `Val` node of the left side
