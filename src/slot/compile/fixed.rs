@@ -10,7 +10,11 @@
 //! the rule file compiles, and replayed for each puzzle instead of matched again. So are
 //! the instances of a rule whose left side and value no layer can reach, and the matches
 //! of a NAC's structure that a layer reaches only through values its conditions read (a
-//! consecutive bar): the NAC is compiled per puzzle, over the rule file's matches.
+//! consecutive bar): the NAC is compiled per puzzle, over the rule file's matches. A NAC
+//! that reaches no layer's node or edge but reads attributes a layer sets on the base
+//! graph (a skyscraper line's number of empty plots) has an effect decided by those
+//! values: it is recorded by them, once per batch, and replayed for every puzzle whose
+//! layers give them alike.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -58,6 +62,9 @@ pub struct FixedNacs {
     group_nac_of: HashMap<(usize, usize), Arc<GroupNac>>,
     /// What NAC conditions say of unchanging values, for the NACs a layer reaches.
     pub(super) verdicts: Verdicts,
+    /// The effects of the NACs a layer reaches only through attribute values it sets on
+    /// the base graph, by (rule, NAC) and those values.
+    pub(super) by_values: EffectsByValues,
     /// Per rule, its NACs over a group: the analysis that finds them reads the rules, the
     /// types, the domain and the final condition, which no layer changes, never the graph.
     pub(super) group_nacs: Option<Arc<[Vec<usize>]>>,
@@ -105,6 +112,50 @@ impl Verdicts {
     }
 }
 
+/// The effects of NACs by the layer values they read: filled by the rule file and its
+/// puzzles, shared by a batch.
+#[derive(Clone, Debug)]
+pub(super) struct EffectsByValues(Arc<Kept<ValuesKey, Arc<Effect>>>);
+
+impl Default for EffectsByValues {
+    fn default() -> Self {
+        EffectsByValues(Arc::new(Kept::new(MAX_BY_VALUES)))
+    }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many NAC effects were replayed by values, for tests to see them replayed.
+    pub(super) static REPLAYED_BY_VALUES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// (rule, NAC), and the values the layers set of the attributes it reads, in the order
+/// of the layers and their nodes.
+pub(super) type ValuesKey = ((usize, usize), Box<[Value]>);
+
+/// The most effects by values a thread keeps (each may hold hubs over every slot): a
+/// batch's lines take a few counts.
+const MAX_BY_VALUES: usize = 1 << 6;
+
+impl EffectsByValues {
+    /// Replays on `model` the effect recorded for `key`; false when none is.
+    pub(super) fn replay(&self, key: &ValuesKey, model: &mut SlotModel) -> bool {
+        let Some(effect) = self.0.find(key, Arc::clone) else {
+            return false;
+        };
+        effect.apply(model);
+        #[cfg(test)]
+        REPLAYED_BY_VALUES.set(REPLAYED_BY_VALUES.get() + 1);
+        true
+    }
+
+    /// Records what the NAC of `key` added to `model` since `mark` (see
+    /// [`FixedNacs::record`]).
+    pub(super) fn record(&self, key: ValuesKey, model: &mut SlotModel, mark: Mark) {
+        self.0.keep(key, Arc::new(Effect::since(model, mark)));
+    }
+}
+
 /// The model before a NAC compiles, to tell afterwards what it added.
 pub(super) struct Mark {
     hubs: usize,
@@ -137,6 +188,7 @@ impl FixedNacs {
             matches: HashMap::new(),
             group_nac_of: HashMap::new(),
             verdicts: Verdicts::default(),
+            by_values: EffectsByValues::default(),
             group_nacs: None,
             hub_ends: Vec::new(),
             grounds: GroundCache::default(),
@@ -213,6 +265,23 @@ impl FixedNacs {
     /// Records what NAC `nac` of rule `rule` added to `model` since `mark`, and narrows
     /// the values allowed before by what it removed.
     pub(super) fn record(&mut self, key: (usize, usize), model: &mut SlotModel, mark: Mark) {
+        self.effects.insert(key, Effect::since(model, mark));
+    }
+
+    /// Replays the recorded effect of NAC `key` on `model`; false when none is recorded.
+    pub(super) fn replay(&self, key: (usize, usize), model: &mut SlotModel) -> bool {
+        let Some(effect) = self.effects.get(&key) else {
+            return false;
+        };
+        effect.apply(model);
+        true
+    }
+}
+
+impl Effect {
+    /// What a NAC added to `model` since `mark`; the values allowed before are narrowed
+    /// by what it removed.
+    fn since(model: &mut SlotModel, mark: Mark) -> Effect {
         let added = &model.hubs[mark.hubs..];
         let hubs = added
             .iter()
@@ -227,25 +296,19 @@ impl FixedNacs {
         for (allowed, removed) in model.allowed.iter_mut().zip(&removed) {
             *allowed &= !removed;
         }
-        self.effects.insert(
-            key,
-            Effect {
-                hubs,
-                tables,
-                removed,
-            },
-        );
+        Effect {
+            hubs,
+            tables,
+            removed,
+        }
     }
 
-    /// Replays the recorded effect of NAC `key` on `model`; false when none is recorded.
-    pub(super) fn replay(&self, key: (usize, usize), model: &mut SlotModel) -> bool {
-        let Some(effect) = self.effects.get(&key) else {
-            return false;
-        };
-        for table in &effect.tables {
+    /// Adds this effect to `model`.
+    fn apply(&self, model: &mut SlotModel) {
+        for table in &self.tables {
             model.add_table(table.clone());
         }
-        for (writers, readers, table) in &effect.hubs {
+        for (writers, readers, table) in &self.hubs {
             let table = model.add_table(table.clone());
             model.hubs.push(Hub {
                 writers: writers.clone(),
@@ -253,10 +316,9 @@ impl FixedNacs {
                 table,
             });
         }
-        for (allowed, removed) in model.allowed.iter_mut().zip(&effect.removed) {
+        for (allowed, removed) in model.allowed.iter_mut().zip(&self.removed) {
             *allowed &= !removed;
         }
-        true
     }
 }
 
@@ -349,6 +411,97 @@ impl LayerVocabulary {
             && p.edges.iter().all(|e| !self.path_reads(&e.path))
             && p.conds.iter().all(|c| self.expr_free(g, c))
             && p.nacs.iter().all(|q| self.pattern_free(g, q))
+    }
+
+    /// Where NAC `nac` of a rule with left side `lhs`, placing `value`, reaches no
+    /// layer's node or edge label but reads attributes a layer sets (of base nodes, then):
+    /// the values the layers of `g` set of those attributes, which decide its effect with
+    /// the rule file's. `None` where it reaches a layer otherwise, or reads none.
+    pub(super) fn values_read(
+        &self,
+        g: &Grammar,
+        (lhs, value): (&Pattern, &Expr),
+        nac: &Pattern,
+    ) -> Option<Box<[Value]>> {
+        let structure = LayerVocabulary {
+            types: self.types.clone(),
+            labels: self.labels.clone(),
+            attrs: Vec::new(),
+        };
+        if !structure.cannot_reach(g, (lhs, value), nac) {
+            return None;
+        }
+        // The attributes read that a layer sets, with the type of the node read where the
+        // patterns declare it.
+        let mut read = Vec::new();
+        let scope = &mut vec![lhs, nac];
+        for e in lhs.conds.iter().chain([value]).chain(&nac.conds) {
+            self.attrs_read(e, scope, &mut read);
+        }
+        if read.is_empty() {
+            return None;
+        }
+        let cells = g.grid.as_ref().map_or(&[][..], |grid| &grid.cells[..]);
+        let mut values = Vec::new();
+        for layer in g.layers.iter() {
+            let (nodes, attr) = match &layer.kind {
+                LayerKind::CellAttr { attr, .. } => (cells, *attr),
+                LayerKind::NodeAttr { nodes, attr, .. } => (&nodes[..], *attr),
+                _ => continue,
+            };
+            let reads_it = |n: NodeId| {
+                read.iter().any(|&(ty, a)| {
+                    a == attr && ty.is_none_or(|ty| g.types.is_subtype(g.base.ty(n), ty))
+                })
+            };
+            if nodes.iter().any(|&n| reads_it(n)) {
+                values.extend(nodes.iter().map(|&n| g.base.attr(n, attr)));
+            }
+        }
+        Some(values.into())
+    }
+
+    /// Adds to `read` the attributes a layer sets that `e` reads, its aggregates included,
+    /// each with the type the innermost pattern of `scope` declares for the node read.
+    fn attrs_read<'p>(
+        &self,
+        e: &'p Expr,
+        scope: &mut Vec<&'p Pattern>,
+        read: &mut Vec<(Option<NodeTypeId>, AttrId)>,
+    ) {
+        e.visit_attrs(&mut |v, a| {
+            if self.attrs.contains(&a) {
+                let ty = scope.iter().rev().find_map(|p| p.node(v)).map(|n| n.ty);
+                read.push((ty, a));
+            }
+        });
+        let mut inner = Vec::new();
+        e.visit_aggregates(&mut |agg| inner.push(agg));
+        for agg in inner {
+            self.pattern_attrs_read(&agg.pattern, scope, read);
+            if let Some(body) = &agg.body {
+                scope.push(&agg.pattern);
+                self.attrs_read(body, scope, read);
+                scope.pop();
+            }
+        }
+    }
+
+    /// [`Self::attrs_read`] of every condition of `p` and its NACs.
+    fn pattern_attrs_read<'p>(
+        &self,
+        p: &'p Pattern,
+        scope: &mut Vec<&'p Pattern>,
+        read: &mut Vec<(Option<NodeTypeId>, AttrId)>,
+    ) {
+        scope.push(p);
+        for c in &p.conds {
+            self.attrs_read(c, scope, read);
+        }
+        for q in &p.nacs {
+            self.pattern_attrs_read(q, scope, read);
+        }
+        scope.pop();
     }
 
     /// True when a layer sets attribute `a` (of any type: compared by index alone).

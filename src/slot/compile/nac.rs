@@ -52,8 +52,26 @@ impl RuleCompiler<'_> {
             if fixed && reuse.is_some_and(|f| f.replay((ri, i), model)) {
                 continue;
             }
+            // A NAC whose effect the layers decide by the values they set: replayed where
+            // a puzzle of the batch had them before.
+            let by_values = reuse.or(record.as_deref()).map(|f| f.by_values.clone());
+            let values_key = match (&by_values, vocabulary) {
+                (Some(_), Some(v)) if !fixed && !groups.contains(&i) => v
+                    .values_read(self.g, (&self.r.lhs, self.value), nac)
+                    .map(|values| ((ri, i), values)),
+                _ => None,
+            };
+            if let (Some(by_values), Some(key)) = (&by_values, &values_key) {
+                if by_values.replay(key, model) {
+                    if let Some(record) = record.as_deref_mut() {
+                        record.hub_ends.push(((ri, i), model.hubs.len()));
+                    }
+                    continue;
+                }
+            }
             let mark = match (&record, fixed) {
                 (Some(_), true) => Some(Mark::of(model)),
+                _ if values_key.is_some() => Some(Mark::of(model)),
                 _ => None,
             };
             let kept = KeptForNac {
@@ -82,8 +100,14 @@ impl RuleCompiler<'_> {
                         refusal
                     })?;
             }
-            if let (Some(record), Some(mark)) = (record.as_deref_mut(), mark) {
-                record.record((ri, i), model, mark);
+            match (values_key, &by_values, mark) {
+                (Some(key), Some(by_values), Some(mark)) => by_values.record(key, model, mark),
+                (None, _, Some(mark)) => {
+                    if let Some(record) = record.as_deref_mut() {
+                        record.record((ri, i), model, mark);
+                    }
+                }
+                _ => {}
             }
             if let Some(record) = record.as_deref_mut() {
                 record.hub_ends.push(((ri, i), model.hubs.len()));

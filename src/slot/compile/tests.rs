@@ -271,6 +271,33 @@ fn replayed_nacs_give_the_model_compiled_from_scratch() {
     assert_eq!(fixed, (1, 1, 0, 0));
 }
 
+/// A NAC that reads a count a layer sets on the rows and columns (a skyscraper line's
+/// empty plots) is replayed where an earlier puzzle of the batch had the same counts, and
+/// the model is the one compiled from scratch; other counts compile it anew.
+#[test]
+fn nacs_reading_layer_values_are_replayed_by_those_values() {
+    use super::fixed::REPLAYED_BY_VALUES;
+    let rules = skyscraper_4x4("values 0..3");
+    let blanks = |rows: &str| format!(" | row_blanks: {rows} | column_blanks: 1 1 1 1");
+    let empty = ". ".repeat(16);
+    let batch: String = [
+        ("left: 1 . . . | top: . 2 . .", blanks("1 1 1 1")),
+        ("left: . 3 . . | top: . . . 1", blanks("1 1 1 1")),
+        ("left: 1 . . . | top: . 2 . .", blanks("2 1 1 1")),
+        ("left: . . . 2 | top: 3 . . .", blanks("2 1 1 1")),
+        ("left: 2 . . . | top: . . 2 .", blanks("1 1 1 1")),
+    ]
+    .iter()
+    .map(|(clues, blanks)| format!("{empty}| {clues}{blanks}\n"))
+    .collect();
+    REPLAYED_BY_VALUES.set(0);
+    assert_replay_gives_the_model_compiled_from_scratch("skyscraper-4x4.graft", &rules, &batch);
+    // Each compiled twice (from scratch, which records its own, and from the rule file's
+    // record): the second, fourth and fifth lines' counts were met before in the batch.
+    let replayed = REPLAYED_BY_VALUES.get();
+    assert!(replayed >= 3, "{replayed} replayed");
+}
+
 /// The solutions of each puzzle of `batch` on the slot engine, as the general matcher
 /// (the reference semantics) finds them; with `--expand all`, every state, transition and
 /// dead end too.
