@@ -282,7 +282,27 @@ fn read_givens(
             ),
         )])
     };
-    if compact {
+    if compact && first.is_ascii() {
+        // A byte a cell, read as `take` reads a one-character token (`.`, and `0` where
+        // no value is named so, first), without making a token of it.
+        let at = words[0].0.start;
+        for (pos, b) in first.bytes().enumerate() {
+            if grid.is_hole(pos) {
+                continue;
+            }
+            let span = Span::new(at + pos, at + pos + 1);
+            let v = if b == b'.' || (b == b'0' && empty_zero) {
+                None
+            } else {
+                match by_byte[usize::from(b)] {
+                    Some(x) => Some(x),
+                    None => return bad(span, &first[pos..pos + 1]),
+                }
+            };
+            values.push(v);
+            spans.push(span);
+        }
+    } else if compact {
         let at = words[0].0.start;
         for (pos, (j, ch)) in first.char_indices().enumerate() {
             let (span, word) = (
