@@ -276,27 +276,25 @@ impl SlotForbids {
                     out.final_grounded = false;
                     continue;
                 }
-                let mut reads = Vec::new();
                 match &grounded {
-                    Some(grounded) => reads.extend_from_slice(&grounded.reads),
+                    Some(grounded) => out.reads.extend_from_slice(&grounded.reads),
                     None => {
                         out.mirrored = true;
                         let mut nodes: Vec<NodeId> = p.own_vars().map(|v| m[v.index()]).collect();
                         reads_beyond(&matcher, (&p.conds, &p.nacs, None), &m, &set, &mut nodes);
                         nodes.sort_unstable();
                         nodes.dedup();
-                        reads.extend(
-                            nodes
-                                .iter()
-                                .flat_map(|n| slots_of.get(n).into_iter().flatten().copied()),
-                        );
+                        let mut reads: Vec<u32> = nodes
+                            .iter()
+                            .flat_map(|n| slots_of.get(n).into_iter().flatten().copied())
+                            .collect();
                         reads.sort_unstable();
                         reads.dedup();
+                        out.reads.extend(reads);
                     }
                 }
                 out.ground.push(grounded);
                 out.bounds_only.push(of_final);
-                out.reads.extend(reads);
                 if out.reads.len() > MAX_READS {
                     return not_slot(
                         p.span,
@@ -918,7 +916,6 @@ impl ForbidScratch {
     }
 }
 
-/// The least and greatest value index of a candidate mask; `None` when it is empty.
 /// The match `m` of `p`'s structure grounded, and laid out; taken from the rule file's
 /// shared instances where `layer_reads` says what it reads of the layers, and the same
 /// was grounded for another puzzle. `None` where it cannot be grounded (see
@@ -962,6 +959,7 @@ fn ground_instance<'a>(
     Some(grounded)
 }
 
+/// The least and greatest value index of a candidate mask; `None` when it is empty.
 pub(super) fn span(cands: u128) -> Option<(u16, u16)> {
     (cands != 0).then(|| {
         (
@@ -1114,7 +1112,7 @@ mod tests {
                 let n = grid.cells[r * grid.cols as usize + col];
                 model.slot_of[&(n, grid.value_attr)] as usize
             };
-            let rows: Vec<[u8; 4]> = permutations(&[1, 2, 3, 4]);
+            let rows: Vec<[u8; 4]> = permutations([1, 2, 3, 4]);
             let mut squares = Vec::new();
             for &a in &rows {
                 for &b in &rows {
@@ -1162,7 +1160,8 @@ mod tests {
         }
     }
 
-    fn permutations(items: &[u8]) -> Vec<[u8; 4]> {
+    /// The 24 orders of four items.
+    fn permutations(items: [u8; 4]) -> Vec<[u8; 4]> {
         let mut out = Vec::new();
         for (i, &a) in items.iter().enumerate() {
             for (j, &b) in items.iter().enumerate() {

@@ -10,6 +10,7 @@
 //! binding's nodes and the values it reads there that the layers set: two puzzles whose
 //! clue on a line is the same share its grounding, and its programs.
 
+use std::hash::Hash;
 use std::sync::{Arc, Mutex};
 
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -196,16 +197,9 @@ impl GroundCache {
     }
 
     pub fn insert(&self, q: &Pattern, body: Option<&Expr>, binding: &[NodeId], g: Grounded) {
-        if let Ok(mut map) = self.map.lock() {
-            if map.len() >= MAX_GROUNDED {
-                map.clear();
-            }
-            map.insert(key(q, body, binding), Arc::new(g));
-        }
+        keep(&self.map, key(q, body, binding), Arc::new(g));
     }
-}
 
-impl GroundCache {
     /// What an instance of `p` reads of its own nodes, to key it by ([`Self::instance`]);
     /// `None` where the nodes its aggregates and NACs match may hold an attribute a layer
     /// sets, or a layer adds nodes or edges.
@@ -245,12 +239,18 @@ impl GroundCache {
     }
 
     pub fn insert_instance(&self, key: InstanceKey, grounded: SharedInstance) {
-        if let Ok(mut map) = self.instances.lock() {
-            if map.len() >= MAX_GROUNDED {
-                map.clear();
-            }
-            map.insert(key, grounded);
+        keep(&self.instances, key, grounded);
+    }
+}
+
+/// Keeps `value` for `key` in `map`, which forgets everything past [`MAX_GROUNDED`]
+/// entries; a poisoned lock keeps nothing (the grounding is done again).
+fn keep<K: Eq + Hash, V>(map: &Mutex<FxHashMap<K, V>>, key: K, value: V) {
+    if let Ok(mut map) = map.lock() {
+        if map.len() >= MAX_GROUNDED {
+            map.clear();
         }
+        map.insert(key, value);
     }
 }
 
