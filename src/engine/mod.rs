@@ -163,7 +163,7 @@ impl<'g> Engine<'g> {
     }
 
     /// How puzzle lines with layers run on the slot engine (see
-    /// [`SlotEngine::puzzle_lines`]); `None` on whole graphs or without layers.
+    /// `SlotEngine::puzzle_lines`); `None` on whole graphs or without layers.
     pub fn puzzle_lines(&self) -> Option<PuzzleLines> {
         match &self.kind {
             Kind::Slot(s) => s.puzzle_lines(),

@@ -14,7 +14,7 @@ const PUBLISH_GAP: Duration = Duration::from_millis(50);
 
 /// Counts published by every run that has it in its [`Config`](super::Config): the sums
 /// over the runs and, within a run, over its workers. While a run goes they lag its real
-/// counts by at most about [`PUBLISH_GAP`]; once every run that publishes here has ended
+/// counts by at most about 50 ms (`PUBLISH_GAP`); once every run that publishes here has ended
 /// they are the sums of the counts their reports give.
 #[derive(Debug, Default)]
 pub struct Progress {

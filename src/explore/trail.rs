@@ -5,7 +5,7 @@
 //! A walk takes states in pre-order, so the states still on the stack when it stops are
 //! children of the nodes on the current path; their paths follow without being stored.
 //! A distributed run hands such paths to other workers, which rebuild a subtree's root by
-//! replaying its path from the start (see [`replay`]).
+//! replaying its path from the start (see `replay`, built with the `distributed` feature).
 
 #[cfg(any(feature = "distributed", test))]
 use super::{frontier::Frontier, space::Space, successors::Successors};

@@ -94,13 +94,13 @@ macro_rules! by_width {
 /// How the engine of a puzzle line with layers is built from its rule file's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PuzzleLines {
-    /// The file's model, less the values the line's marks rule out (see [`Narrowing`]).
+    /// The file's model, less the values the line's marks rule out (see `Narrowing`).
     Narrowed,
     /// The file's model with the line's regions' hubs in place of the file's own regions'
-    /// (see [`Regrouping`]).
+    /// (see `Regrouping`).
     Regrouped,
     /// The file's model with the hubs of the NACs the line's marks reach tabled from
-    /// them (see [`Retabling`]).
+    /// them (see `Retabling`).
     Retabled,
     /// A compilation of its own, replaying what no layer reaches.
     Compiled,
@@ -141,9 +141,9 @@ pub type SlotRun = (Counts, Option<StopReason>, u32);
 
 /// A slot-filling grammar compiled once, ready to explore any number of start graphs.
 /// The engine of a puzzle whose layers only narrow the values placed shares the compiled
-/// parts with its rule file's engine (see [`Narrowing`]); one whose layers only add groups
+/// parts with its rule file's engine (see `Narrowing`); one whose layers only add groups
 /// to an all-different NAC takes the file's model with their hubs in place of the file's
-/// own regions' (see [`Regrouping`]). Both hold the file's grammar with the puzzle's, to
+/// own regions' (see `Regrouping`). Both hold the file's grammar with the puzzle's, to
 /// be built when something reads its graph (a state written out).
 pub struct SlotEngine<'g> {
     /// The rules; for a regrouped or narrowed puzzle, its rule file's grammar (the
@@ -222,7 +222,7 @@ impl<'g> SlotEngine<'g> {
 
     /// The engine of `puzzle`, a puzzle line of this engine's rule file, when its layers
     /// only set marks that NACs read: this model with those NACs' hubs tabled from the
-    /// marks (see [`Retabling`]), read from the layers without building the puzzle's
+    /// marks (see `Retabling`), read from the layers without building the puzzle's
     /// graph.
     pub fn retabled<'p>(&self, puzzle: &'p PuzzleGrammar<'p>) -> Option<SlotEngine<'p>> {
         let retabling = self.retabling.as_ref()?;

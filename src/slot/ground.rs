@@ -85,7 +85,7 @@ pub struct Grounder<'a> {
     /// Since the shared grounding under way began, the least of what was left of the
     /// budget at each step less what the step asked (a term node, or room for a list of
     /// matches): the budget it started with, less this, is what it needs (see
-    /// [`Grounded::needs`]).
+    /// [`super::shared_ground::Spent::needs`]).
     floor: usize,
 }
 

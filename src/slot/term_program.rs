@@ -201,7 +201,7 @@ impl TermProgram {
     }
 
     /// The term's value where the slots hold `vals` (0 = empty, else the value's index
-    /// plus one), as [`Term::eval`] gives it.
+    /// plus one), as `Term::eval` (in the tests) gives it.
     pub fn eval(&self, vals: &[u8]) -> Value {
         // The stacks live in arrays where the term is shallow enough, as nearly all are.
         if self.depth <= SHALLOW && self.folds <= SHALLOW_FOLDS {

@@ -2,8 +2,8 @@
 //! of twenty kinds) turned into rule files, puzzle files and a manifest.
 //!
 //! Puzzles whose rules are the same (one kind and size; one shape for kakuro) share a rule
-//! file `NAME.graft`, written from a library file of `rules/` ([`template`]), and a puzzle
-//! file `NAME.txt` with a line per puzzle: its givens, then its layers ([`kinds`]).
+//! file `NAME.graft`, written from a library file of `rules/` (`template`), and a puzzle
+//! file `NAME.txt` with a line per puzzle: its givens, then its layers (`kinds`).
 
 mod dataset;
 mod kinds;

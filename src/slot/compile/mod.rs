@@ -155,10 +155,10 @@ pub fn compile(g: &Grammar) -> Result<SlotModel, Refusal> {
     compile_reusing(g, None).map(|(model, _)| model)
 }
 
-/// [`compile`], replaying from `reuse` (the record of the same rule file without its
-/// layers, or with others) the NACs and left sides no layer can reach, and recording those
-/// it compiles:
-/// a batch of layered puzzles compiles only what its layers change.
+/// What `compile` (in the tests) gives, replaying from `reuse` (the record of the same
+/// rule file without its layers, or with others) the NACs and left sides no layer can
+/// reach, and recording those it compiles: a batch of layered puzzles compiles only what
+/// its layers change.
 pub fn compile_reusing(
     g: &Grammar,
     reuse: Option<&FixedNacs>,

@@ -341,9 +341,9 @@ impl<M: Mask> Tables<M> {
     }
 }
 
-/// Per row, the values of `old` (as [`grouped`] lists them: each row's start, then the
+/// Per row, the values of `old` (as [`grouped()`] lists them: each row's start, then the
 /// values) followed by those `pairs` adds to it (`(row, value)`), in the order listed.
-/// ([`grouped`] over the old values chained with `pairs` gives the same lists, and took
+/// ([`grouped()`] over the old values chained with `pairs` gives the same lists, and took
 /// three times the instructions.)
 fn merged((start, old): (&[u32], &[u32]), pairs: &[(u32, u32)]) -> (Vec<u32>, Vec<u32>) {
     let rows = start.len() - 1;
