@@ -45,7 +45,8 @@ impl Admit for ByContents<'_> {
 /// Narrows `keep` (per empty member of `group`, in member order, its candidates) to the
 /// values some layout of the group takes: each member a value, a content of `contents`,
 /// no pair of [`Group::pairs`] blocked (`table` as the solver's, `d` rows each). `held`:
-/// per member, its value where filled. Left as it is when the search runs out of steps.
+/// per member, its value where filled. Left as it is when the search runs out of steps;
+/// the result says whether it was narrowed exactly (then a second look finds nothing).
 pub(super) fn supported_in_place<M: Mask>(
     table: &[M],
     d: usize,
@@ -53,13 +54,16 @@ pub(super) fn supported_in_place<M: Mask>(
     contents: &Contents,
     held: &[Option<u8>],
     keep: &mut [u128],
-) {
+) -> bool {
     let end = contents.end();
     let mut count: SmallVec<[u8; 16]> = SmallVec::from_elem(0, end);
     for &x in held.iter().flatten() {
         match count.get_mut(usize::from(x)) {
             Some(n) => *n += 1,
-            None => return keep.fill(0),
+            None => {
+                keep.fill(0);
+                return true;
+            }
         }
     }
     let below_end = if end >= 128 { !0 } else { (1u128 << end) - 1 };
@@ -67,7 +71,7 @@ pub(super) fn supported_in_place<M: Mask>(
         *k &= below_end;
     }
     let mut admit = ByContents { contents, count };
-    layout::supported(table, d, &group.pairs, held, keep, &mut admit);
+    layout::supported(table, d, &group.pairs, held, keep, &mut admit)
 }
 
 #[cfg(test)]
@@ -107,14 +111,15 @@ mod tests {
                 implied_by: Vec::new(),
             };
             let mut keep = case.cands.clone();
-            supported_in_place(
+            // Small cases: the search finishes, and says it narrowed exactly.
+            assert!(supported_in_place(
                 &case.table,
                 case.d,
                 &group,
                 &contents,
                 &case.held,
                 &mut keep,
-            );
+            ));
             let want = case.kept(|vals| {
                 let mut sorted: Vec<u8> = vals.iter().map(|v| v.expect("set")).collect();
                 sorted.sort_unstable();

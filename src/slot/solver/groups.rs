@@ -169,15 +169,14 @@ impl<M: Mask> Tables<M> {
                 let g = i * WORD_BITS + todo.trailing_zeros() as usize;
                 todo &= todo - 1;
                 match self.propagate_group::<W>(w, g)? {
-                    Some(more) => {
-                        changed |= more;
+                    Some(look) => {
+                        changed |= look.changed;
                         // Its own narrowing marked it again, but a second look finds
                         // nothing more: what a content (or the NAC, which reads placed
-                        // values only) supports stays supported once the rest is taken.
-                        // Not so for a layout search, which may give up on a large group
-                        // and succeed on a smaller one.
-                        let layouts = self.symmetric && !self.groups[g].pairs.is_empty();
-                        if more && !layouts {
+                        // values only) supports stays supported once the rest is taken,
+                        // and so does what a layout search kept exactly. Not so where
+                        // that search gave up, as it may succeed on a smaller group.
+                        if look.changed && !look.inexact {
                             w.bits[at + i] &= !(1 << (g % WORD_BITS));
                         }
                     }
@@ -189,8 +188,8 @@ impl<M: Mask> Tables<M> {
     }
 
     /// One group: `None` when dead; `Some(None)` when full and allowed (judged for good);
-    /// `Some(Some(changed))` otherwise.
-    fn propagate_group<const W: usize>(&self, w: &mut Work<M>, g: usize) -> Option<Option<bool>> {
+    /// `Some(Some(look))` otherwise.
+    fn propagate_group<const W: usize>(&self, w: &mut Work<M>, g: usize) -> Option<Option<Look>> {
         let group = &self.groups[g];
         let nac = &self.group_nacs[group.nac as usize];
         let mut empties: SmallVec<[(u32, u128); 16]> = SmallVec::new();
@@ -222,19 +221,29 @@ impl<M: Mask> Tables<M> {
         }
         // Collected rather than `from_elem`, which fills a 16-byte element one at a time.
         let mut keep: SmallVec<[u128; 16]> = empties.iter().map(|_| 0).collect();
+        let mut inexact = false;
         match &group.feasible {
             Some(contents) => {
                 let placed = group.members.iter().filter_map(|&m| value(m));
                 supported(contents, placed, &empties, &mut keep);
                 // A content respects its members' relations in any order of filling only
-                // where blocking is symmetric.
-                if self.symmetric && !group.pairs.is_empty() {
+                // where blocking is symmetric. A pair with a filled end is kept by the
+                // candidates already (the filled member's hub took what it blocks from
+                // the other), so where no pair joins two empty members and the contents
+                // repeat values, the matching above kept exactly what a layout would.
+                let open = |&(i, j, _): &(u16, u16, u32)| {
+                    let empty = |p: u16| w.vals[group.members[usize::from(p)] as usize] == 0;
+                    empty(i) && empty(j)
+                };
+                let layouts = !contents.repeats || group.pairs.iter().any(open);
+                if self.symmetric && !group.pairs.is_empty() && layouts {
                     let held: SmallVec<[Option<u8>; 16]> = group
                         .members
                         .iter()
                         .map(|&m| value(m).map(|x| x as u8))
                         .collect();
-                    supported_in_place(&self.table, self.d, group, contents, &held, &mut keep);
+                    inexact =
+                        !supported_in_place(&self.table, self.d, group, contents, &held, &mut keep);
                 }
             }
             None => {
@@ -263,8 +272,16 @@ impl<M: Mask> Tables<M> {
                 self.remove::<W>(w, m as usize, x);
             }
         }
-        Some(Some(changed))
+        Some(Some(Look { changed, inexact }))
     }
+}
+
+/// What one look at a group that is not full did.
+struct Look {
+    /// Whether it took a candidate.
+    changed: bool,
+    /// Whether its layout search gave up, so that a second look may take more.
+    inexact: bool,
 }
 
 /// Whether the values `vals` holds in the members of full `group` (each stored one above
