@@ -78,18 +78,31 @@ impl ByLeftSide {
     /// each group: a counting sort, two passes and no comparison.
     pub fn group(all: &Tuples, lhs_len: usize) -> ByLeftSide {
         let width = all.width;
-        let mut index: FxHashMap<SmallVec<[NodeId; 2]>, u32> = FxHashMap::default();
+        let rows = all.flat.len() / width.max(1);
+        // Sized for a left side per match, at most a grid's worth: growing the map by
+        // doubling was most of the grouping's cost.
+        let mut index: FxHashMap<SmallVec<[NodeId; 2]>, u32> =
+            FxHashMap::with_capacity_and_hasher(rows.min(1 << 12), Default::default());
         // Per tuple its left side's number; per left side its count.
-        let mut of: Vec<u32> = Vec::with_capacity(all.flat.len() / width.max(1));
-        let mut counts: Vec<u32> = Vec::new();
+        let mut of: Vec<u32> = Vec::with_capacity(rows);
+        let mut counts: Vec<u32> = Vec::with_capacity(rows.min(1 << 12));
+        // The matcher binds the left side first, so one left side's matches mostly come
+        // together: the number of the match before is tried without hashing.
+        let mut last: Option<(&[NodeId], u32)> = None;
         for t in all.iter() {
-            let next = counts.len() as u32;
-            let k = *index
-                .entry(SmallVec::from_slice(&t[..lhs_len]))
-                .or_insert(next);
-            if k == next {
-                counts.push(0);
-            }
+            let lhs = &t[..lhs_len];
+            let k = match last {
+                Some((before, k)) if before == lhs => k,
+                _ => {
+                    let next = counts.len() as u32;
+                    let k = *index.entry(SmallVec::from_slice(lhs)).or_insert(next);
+                    if k == next {
+                        counts.push(0);
+                    }
+                    k
+                }
+            };
+            last = Some((lhs, k));
             counts[k as usize] += 1;
             of.push(k);
         }
