@@ -327,13 +327,15 @@ impl SlotForbids {
     /// or reads more than [`MAX_LAID_OUT`] slots).
     fn related_pairs(&self, model: &SlotModel) -> Vec<Box<Pairs>> {
         let writes = Writes::new(model, |_| true);
+        let mut pairs = Vec::new();
         (0..self.instances.len())
             .map(|i| {
                 let reads = self.reads_of(i);
                 if self.ground[i].is_none() || reads.len() > MAX_LAID_OUT {
                     return Box::default();
                 }
-                writes.among(model, reads).into_boxed_slice()
+                writes.among(model, reads, &mut pairs);
+                Box::from(&pairs[..])
             })
             .collect()
     }

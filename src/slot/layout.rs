@@ -45,9 +45,11 @@ impl Writes {
         Writes(writes)
     }
 
-    /// The related pairs of `slots` (sorted, distinct), by position in it.
-    pub fn among(&self, model: &SlotModel, slots: &[u32]) -> Vec<(u16, u16, u32)> {
-        let mut pairs = Vec::new();
+    /// The related pairs of `slots` (sorted, distinct), by position in it, into `pairs`
+    /// (cleared first): one buffer serves every instance or group, and a list of the
+    /// exact size is taken from it.
+    pub fn among(&self, model: &SlotModel, slots: &[u32], pairs: &mut Vec<(u16, u16, u32)>) {
+        pairs.clear();
         for (i, &a) in slots.iter().enumerate() {
             for &h in &self.0[a as usize] {
                 let hub = &model.hubs[h as usize];
@@ -61,7 +63,6 @@ impl Writes {
         }
         pairs.sort_unstable();
         pairs.dedup();
-        pairs
     }
 }
 

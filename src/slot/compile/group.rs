@@ -426,11 +426,15 @@ fn list_pairs(model: &mut SlotModel) {
     let d = model.d;
     let relates = |t: u32| (0..d).any(|x| model.tables[t as usize][x] & !(1u128 << x) != 0);
     let writes = Writes::new(model, relates);
+    let mut buffer = Vec::new();
     let pairs: Vec<Vec<(u16, u16, u32)>> = model
         .groups
         .iter()
         .map(|g| match g.feasible {
-            Some(_) => writes.among(model, &g.members),
+            Some(_) => {
+                writes.among(model, &g.members, &mut buffer);
+                buffer.clone()
+            }
             None => Vec::new(),
         })
         .collect();

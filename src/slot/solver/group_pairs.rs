@@ -34,11 +34,15 @@ impl Admit for ByContents<'_> {
     }
 
     fn admits(&mut self, _: &[Option<u8>]) -> bool {
-        let mut content: SmallVec<[u8; 16]> = SmallVec::new();
-        for (x, &n) in self.count.iter().enumerate() {
-            content.extend(std::iter::repeat_n(x as u8, usize::from(n)));
-        }
-        self.contents.lists().any(|l| l == &content[..])
+        // A content (sorted) whose every run of a value is as long as that value's count:
+        // the counts add up to the group's size, as the content's length does, so no
+        // value outside it is held.
+        let count = &self.count;
+        self.contents.lists().any(|l| {
+            l.chunk_by(|a, b| a == b).all(|run| {
+                count.get(usize::from(run[0])).map(|&n| usize::from(n)) == Some(run.len())
+            })
+        })
     }
 }
 
