@@ -38,7 +38,7 @@ use crate::analysis::slot_fill::not_slot;
 use crate::analysis::{forbid, Refusal};
 use crate::grammar::Grammar;
 use crate::matcher::{GraphIndex, Matcher, SearchPlan, UNBOUND};
-use crate::model::{AttrId, Graph, NodeId};
+use crate::model::{grouped, AttrId, Graph, NodeId};
 use crate::rule::{Expr, Pattern};
 
 use rustc_hash::FxHashMap;
@@ -270,6 +270,10 @@ impl SlotForbids {
                 );
             }
             let layer_reads = shared.and_then(|c| c.instance_reads(&g.types, p));
+            out.ground.reserve(found.len());
+            out.bounds_only.reserve(found.len());
+            out.read_start.reserve(found.len());
+            out.instances.reserve(found.len());
             for m in found {
                 let grounded = ground_instance(&mut grounder, shapes, p, &m, layer_reads.as_ref());
                 if of_final && grounded.is_none() {
@@ -309,17 +313,12 @@ impl SlotForbids {
             }
         }
         out.pairs = out.related_pairs(model);
-        let mut watching = vec![Vec::new(); model.slots.len()];
-        for i in 0..out.instances.len() {
-            for &s in out.reads_of(i) {
-                watching[s as usize].push(i as u32);
-            }
-        }
-        out.watch_start.push(0);
-        for list in watching {
-            out.watch.extend(list);
-            out.watch_start.push(out.watch.len() as u32);
-        }
+        // Per slot, the instances reading it, in order: flat, without a list per slot.
+        let (watch_start, watch) = grouped(model.slots.len(), || {
+            (0..out.instances.len())
+                .flat_map(|i| out.reads_of(i).iter().map(move |&s| (s, i as u32)))
+        });
+        (out.watch_start, out.watch) = (watch_start, watch);
         Ok(Some(out))
     }
 

@@ -87,6 +87,8 @@ pub struct Grounder<'a> {
     /// matches): the budget it started with, less this, is what it needs (see
     /// [`super::shared_ground::Spent::needs`]).
     floor: usize,
+    /// Lists [`Self::ground_matches`] keeps between calls: a binding, and matches' ones.
+    scratch: (Vec<NodeId>, Vec<NodeId>),
 }
 
 impl<'a> Grounder<'a> {
@@ -108,6 +110,7 @@ impl<'a> Grounder<'a> {
             shared,
             shareable: Vec::new(),
             floor: usize::MAX,
+            scratch: (Vec::new(), Vec::new()),
         }
     }
 
@@ -245,32 +248,44 @@ impl<'a> Grounder<'a> {
                 plan
             }
         };
-        let mut binding = m.to_vec();
-        let mut found: Vec<Vec<NodeId>> = Vec::new();
+        // The binding, then the matches' bindings one after another, in lists kept from
+        // the grounding before (a grounding within this one starts lists of its own): a
+        // list per match was an allocation per member of every aggregate grounded.
+        let mut binding = std::mem::take(&mut self.scratch.0);
+        binding.clear();
+        binding.extend_from_slice(m);
+        let width = q.var_end() as usize;
+        let mut found = std::mem::take(&mut self.scratch.1);
+        found.clear();
+        let mut matches = 0;
         let mut over = false;
         let budget = self.budget;
         let _ = self.matcher.for_each_match(&plan, &mut binding, &mut |qm| {
-            found.push(qm[..q.var_end() as usize].to_vec());
-            over = found.len() > budget;
+            found.extend_from_slice(&qm[..width]);
+            matches += 1;
+            over = matches > budget;
             if over {
                 ControlFlow::Break(())
             } else {
                 ControlFlow::Continue(())
             }
         });
+        self.scratch.0 = binding;
         if over {
             return None;
         }
-        self.floor = self.floor.min(budget - found.len());
-        let mut items = Vec::with_capacity(found.len());
-        for qm in found {
-            let when = self.pattern(q, &qm)?;
+        self.floor = self.floor.min(budget - matches);
+        let mut items = Vec::with_capacity(matches);
+        for k in 0..matches {
+            let qm = &found[k * width..(k + 1) * width];
+            let when = self.pattern(q, qm)?;
             let body = match body {
-                Some(b) => self.expr(b, &qm)?,
+                Some(b) => self.expr(b, qm)?,
                 None => Term::Const(Value::Bool(true)),
             };
             items.push(Item { when, body });
         }
+        self.scratch.1 = found;
         Some(items)
     }
 
@@ -412,6 +427,17 @@ impl Term {
                 }
             }
         }
+    }
+
+    /// The term's nodes, each match of a fold counted as one more: a program lays out at
+    /// most two operations for each.
+    pub fn nodes(&self) -> usize {
+        let mut n = 1;
+        if let Term::Fold(_, items) = self {
+            n += items.len();
+        }
+        self.for_each_operand(&mut |x| n += x.nodes());
+        n
     }
 
     /// The slots the term reads, each once per occurrence.

@@ -7,6 +7,8 @@
 
 use smallvec::SmallVec;
 
+use crate::model::grouped;
+
 use super::mask::Mask;
 use super::model::SlotModel;
 
@@ -28,21 +30,24 @@ struct Checks {
 pub type Pairs = [(u16, u16, u32)];
 
 /// Per slot, the hubs it writes whose tables a filter keeps: where [`Self::among`] finds
-/// the related pairs of a few slots.
-pub struct Writes(Vec<Vec<u32>>);
+/// the related pairs of a few slots. Flat: where each slot's hubs start, then the hubs.
+pub struct Writes(Vec<u32>, Vec<u32>);
 
 impl Writes {
     /// The hubs of `model` whose table `keep` accepts, listed under each writer.
     pub fn new(model: &SlotModel, keep: impl Fn(u32) -> bool) -> Writes {
-        let mut writes = vec![Vec::new(); model.slots.len()];
-        for (h, hub) in model.hubs.iter().enumerate() {
-            if keep(hub.table) {
-                for &w in &hub.writers {
-                    writes[w as usize].push(h as u32);
-                }
-            }
-        }
-        Writes(writes)
+        let kept: Vec<bool> = model.hubs.iter().map(|hub| keep(hub.table)).collect();
+        let (start, hubs) = grouped(model.slots.len(), || {
+            (model.hubs.iter().enumerate())
+                .filter(|&(h, _)| kept[h])
+                .flat_map(|(h, hub)| hub.writers.iter().map(move |&w| (w, h as u32)))
+        });
+        Writes(start, hubs)
+    }
+
+    /// The hubs slot `s` writes.
+    fn of(&self, s: u32) -> &[u32] {
+        &self.1[self.0[s as usize] as usize..self.0[s as usize + 1] as usize]
     }
 
     /// The related pairs of `slots` (sorted, distinct), by position in it, into `pairs`
@@ -51,7 +56,7 @@ impl Writes {
     pub fn among(&self, model: &SlotModel, slots: &[u32], pairs: &mut Vec<(u16, u16, u32)>) {
         pairs.clear();
         for (i, &a) in slots.iter().enumerate() {
-            for &h in &self.0[a as usize] {
+            for &h in self.of(a) {
                 let hub = &model.hubs[h as usize];
                 for &b in &hub.readers {
                     match slots.binary_search(&b) {

@@ -65,12 +65,20 @@ pub struct TermProgram {
 
 impl TermProgram {
     pub fn new(term: &Term) -> TermProgram {
+        // Room for every operation at once (at most two a node: a fold's match adds its
+        // `When` and `Add`, an `And` its `Truth`s), then trimmed: growing the list by
+        // doubling was most of laying out a cage's or a run's term.
         let mut p = TermProgram {
-            ops: Vec::new(),
+            ops: Vec::with_capacity(2 * term.nodes() + 1),
             depth: 0,
             folds: 0,
         };
         p.lay_out(term);
+        debug_assert!(
+            p.ops.len() <= 2 * term.nodes() + 1,
+            "room for every operation"
+        );
+        p.ops.shrink_to_fit();
         (p.depth, p.folds) = p.heights();
         p
     }
