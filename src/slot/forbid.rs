@@ -29,7 +29,6 @@
 //! instance the puzzles of a rule file ground alike (one line, one clue) is grounded and
 //! laid out once for all of them ([`super::shared_ground`]).
 
-use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
@@ -212,10 +211,17 @@ impl SlotForbids {
             return Ok(None);
         }
         let set = forbid::set_attrs(g);
-        let mut slots_of: HashMap<NodeId, Vec<u32>> = HashMap::new();
-        for (s, &(n, _)) in model.slots.iter().enumerate() {
-            slots_of.entry(n).or_default().push(s as u32);
-        }
+        // Per node, its slots: needed only where an instance is mirrored, not grounded.
+        let slots_of = std::cell::OnceCell::new();
+        let slots_of = || {
+            slots_of.get_or_init(|| {
+                let mut of: FxHashMap<NodeId, SmallVec<[u32; 2]>> = FxHashMap::default();
+                for (s, &(n, _)) in model.slots.iter().enumerate() {
+                    of.entry(n).or_default().push(s as u32);
+                }
+                of
+            })
+        };
         let matcher = Matcher::new(&g.types, &g.base, &[]);
         let mut grounder = Grounder::new(g, model, &matcher, &set, budget, shared);
         let mut out = SlotForbids {
@@ -290,7 +296,7 @@ impl SlotForbids {
                         nodes.dedup();
                         let mut reads: Vec<u32> = nodes
                             .iter()
-                            .flat_map(|n| slots_of.get(n).into_iter().flatten().copied())
+                            .flat_map(|n| slots_of().get(n).into_iter().flatten().copied())
                             .collect();
                         reads.sort_unstable();
                         reads.dedup();
@@ -942,7 +948,9 @@ fn ground_instance<'a>(
         }
     }
     let (term, spent) = grounder.pattern_spent(p, m)?;
-    let mut reads = Vec::new();
+    let mut occurrences = 0;
+    term.visit_slots(&mut |_| occurrences += 1);
+    let mut reads = Vec::with_capacity(occurrences);
     term.visit_slots(&mut |s| reads.push(s));
     reads.sort_unstable();
     reads.dedup();

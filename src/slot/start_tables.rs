@@ -150,18 +150,18 @@ impl TableCache {
         cands: &[u128],
     ) -> Option<Arc<CompactTable>> {
         let rows = t.relation_rows();
+        // Each pair's table rows, one after another (sized at once: a flattened
+        // iterator's length is not known ahead).
+        let mut pair_rows = Vec::with_capacity(inst.pairs.len() * t.d);
+        for &(_, _, table) in inst.pairs {
+            let at = table as usize * t.d;
+            pair_rows.extend(rows[at..at + t.d].iter().map(|r| r.to_u128()));
+        }
         let key = TableKey {
             program: inst.shape.term.clone(),
             cands: cands.into(),
             pairs: inst.pairs.iter().map(|&(i, j, _)| (i, j)).collect(),
-            rows: inst
-                .pairs
-                .iter()
-                .flat_map(|&(_, _, table)| {
-                    let at = table as usize * t.d;
-                    rows[at..at + t.d].iter().map(|r| r.to_u128())
-                })
-                .collect(),
+            rows: pair_rows.into_boxed_slice(),
         };
         if let Some(known) = self.lock().tables.get(&key) {
             return known.clone();
