@@ -77,8 +77,9 @@ const MAX_ASSIGNMENTS: u64 = 1 << 12;
 /// The `forbid` patterns of one start graph, compiled to instances.
 #[derive(Clone, Debug)]
 pub struct SlotForbids {
-    /// Per pattern, the plan that checks its conditions and NACs with its nodes bound.
-    checks: Vec<SearchPlan>,
+    /// Per pattern, its plans: the one that checks its conditions and NACs with its nodes
+    /// bound is read as a state is checked.
+    checks: Vec<Arc<PatternPlans>>,
     /// Per instance, its pattern and the nodes its own variables bind.
     instances: Vec<Instance>,
     /// Per instance, whether it comes from the final condition: it is not forbidden on
@@ -112,6 +113,16 @@ pub struct SlotForbids {
 struct Instance {
     pattern: u32,
     binding: Box<[NodeId]>,
+}
+
+/// A pattern's search plans, which depend on it alone: a rule file's puzzles share them
+/// (see [`GroundCache::plans`]).
+#[derive(Debug)]
+pub struct PatternPlans {
+    /// Checks its conditions and NACs with its nodes bound.
+    check: SearchPlan,
+    /// Lists the matches of its structure (see [`structure`]).
+    structure: SearchPlan,
 }
 
 /// An instance's conditions as a term over slots, laid out for exact evaluation and for
@@ -244,19 +255,27 @@ impl SlotForbids {
             .chain(finals.into_iter().map(|p| (p, true)))
             .enumerate()
         {
-            out.checks.push(SearchPlan::compile(&Pattern {
-                bound: p.var_end(),
-                nodes: Vec::new(),
-                edges: Vec::new(),
-                conds: p.conds.clone(),
-                nacs: p.nacs.clone(),
-                span: p.span,
-            }));
-            let plan = SearchPlan::compile(&structure(p, &set));
+            let compile = || PatternPlans {
+                check: SearchPlan::compile(&Pattern {
+                    bound: p.var_end(),
+                    nodes: Vec::new(),
+                    edges: Vec::new(),
+                    conds: p.conds.clone(),
+                    nacs: p.nacs.clone(),
+                    span: p.span,
+                }),
+                structure: SearchPlan::compile(&structure(p, &set)),
+            };
+            let plans = match shared {
+                Some(cache) => cache.plans(pi, compile),
+                None => Arc::new(compile()),
+            };
+            out.checks.push(plans.clone());
+            let plan = &plans.structure;
             let mut binding = Vec::new();
             let mut found: Vec<Vec<NodeId>> = Vec::new();
             let mut too_many = false;
-            let _ = matcher.for_each_match(&plan, &mut binding, &mut |m| {
+            let _ = matcher.for_each_match(plan, &mut binding, &mut |m| {
                 found.push(m[..p.var_end() as usize].to_vec());
                 too_many = out.instances.len() + found.len() > MAX_INSTANCES;
                 if too_many {
@@ -379,7 +398,7 @@ impl SlotForbids {
             return t.program.holds(&scratch.shadow);
         }
         let inst = &self.instances[i];
-        let plan = &self.checks[inst.pattern as usize];
+        let plan = &self.checks[inst.pattern as usize].check;
         let ForbidScratch {
             graph,
             index,
@@ -1271,6 +1290,50 @@ mod tests {
             assert!(
                 compared > 1000 && narrowed > 100 && dead > 10,
                 "{name}: {compared} compared, {narrowed} narrowed, {dead} without an assignment"
+            );
+        }
+    }
+
+    /// A rule file's puzzles share each pattern's search plans, also where a layer adds
+    /// regions (so that nothing grounded is shared), and list the same instances as
+    /// plans of their own do.
+    #[test]
+    fn puzzles_of_a_rule_file_share_their_patterns_plans() {
+        for (name, text) in [
+            (
+                "skyscraper-4x4.graft",
+                include_str!("../../rules/skyscraper-4x4.graft"),
+            ),
+            (
+                "renban-6x6.graft",
+                include_str!("../../rules/renban-6x6.graft"),
+            ),
+        ] {
+            let g = load_str(name, text).expect("the rule file loads");
+            let model = super::super::compile(&g).expect("on the slot engine");
+            let cache = GroundCache::of(&g);
+            assert!(cache.serves(&g), "{name}");
+            let compiled = |shared: Option<&GroundCache>| {
+                SlotForbids::compile(&g, &model, shared, &ShapeCache::default())
+                    .expect("it compiles")
+                    .expect("it has patterns")
+            };
+            let (first, again, alone) = (
+                compiled(Some(&cache)),
+                compiled(Some(&cache)),
+                compiled(None),
+            );
+            assert!(!first.checks.is_empty(), "{name}");
+            for ((a, b), c) in first.checks.iter().zip(&again.checks).zip(&alone.checks) {
+                assert!(Arc::ptr_eq(a, b) && !Arc::ptr_eq(a, c), "{name}");
+            }
+            let bindings = |f: &SlotForbids| -> Vec<Box<[NodeId]>> {
+                f.instances.iter().map(|i| i.binding.clone()).collect()
+            };
+            assert_eq!(bindings(&again), bindings(&alone), "{name}");
+            assert_eq!(
+                (&again.reads, &again.read_start),
+                (&alone.reads, &alone.read_start)
             );
         }
     }

@@ -20,7 +20,7 @@ use crate::layer::LayerKind;
 use crate::model::{AttrId, NodeId, NodeTypeId, TypeSystem, Value, VarId};
 use crate::rule::{Condition, Expr, Pattern};
 
-use super::forbid::GroundInstance;
+use super::forbid::{GroundInstance, PatternPlans};
 use super::ground::Item;
 
 /// One aggregate's (or NAC's) items at one binding, and what grounding them asked of the
@@ -68,6 +68,9 @@ pub struct GroundCache {
     pub tables: super::start_tables::TableCache,
     /// The shapes of the puzzles' grounded instances, which any grammar may share.
     pub shapes: super::shapes::ShapeCache,
+    /// Per `forbid` pattern and final condition, in the order they are compiled, its
+    /// search plans: they depend on the pattern alone, so every puzzle takes the first's.
+    plans: Arc<Mutex<Vec<Option<Arc<PatternPlans>>>>>,
 }
 
 /// A rule file's final condition and `forbid` patterns.
@@ -100,7 +103,13 @@ impl GroundCache {
                 LayerKind::Regions { .. }
                 | LayerKind::Lines { .. }
                 | LayerKind::RegionAttr { .. }
-                | LayerKind::LineAttr { .. } => return GroundCache::default(),
+                | LayerKind::LineAttr { .. } => {
+                    // Nothing grounded is shared (no writes), but the plans are.
+                    return GroundCache {
+                        patterns: Some((g.final_cond.clone(), g.forbids.clone())),
+                        ..GroundCache::default()
+                    };
+                }
             };
             for &n in nodes {
                 writes.nodes.insert((n, attr));
@@ -116,7 +125,28 @@ impl GroundCache {
             patterns: Some((g.final_cond.clone(), g.forbids.clone())),
             tables: Default::default(),
             shapes: Default::default(),
+            plans: Arc::default(),
         }
+    }
+
+    /// The plans of the `i`-th pattern compiled: the ones kept, or `compile`'s, kept.
+    pub fn plans(&self, i: usize, compile: impl FnOnce() -> PatternPlans) -> Arc<PatternPlans> {
+        let known = self
+            .plans
+            .lock()
+            .ok()
+            .and_then(|p| p.get(i).cloned().flatten());
+        if let Some(known) = known {
+            return known;
+        }
+        let plans = Arc::new(compile());
+        if let Ok(mut kept) = self.plans.lock() {
+            if kept.len() <= i {
+                kept.resize(i + 1, None);
+            }
+            kept[i] = Some(plans.clone());
+        }
+        plans
     }
 
     /// Whether `g` grounds the patterns this cache was made for (it is the rule file's
