@@ -6,6 +6,7 @@
 //! shave them by bounds. The puzzles of a rule file share the tables of instances alike in
 //! term, related pairs and candidates: a sight line with the same clue, in any row.
 
+use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex};
 
 use rustc_hash::FxHashMap;
@@ -54,17 +55,38 @@ struct Cached {
 /// it is listed over, and the pairs a hub relates with the rows of their table.
 #[derive(Debug, PartialEq, Eq, Hash)]
 struct TableKey {
-    program: Arc<TermProgram>,
+    program: ProgramRef,
     cands: Box<[u128]>,
     pairs: Box<[(u16, u16)]>,
     /// Per pair, its table's rows.
     rows: Box<[u128]>,
 }
 
+/// A shape's program, known by its address: the rule file's shape cache hands out one
+/// program for each shape (see [`super::shapes::ShapeCache`]), so a key spares hashing
+/// and comparing it whole, most of a key's cost. A program met under two addresses
+/// (the shape cache emptied meanwhile) is listed twice, never confused.
+#[derive(Debug)]
+struct ProgramRef(Arc<TermProgram>);
+
+impl PartialEq for ProgramRef {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for ProgramRef {}
+
+impl Hash for ProgramRef {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        Arc::as_ptr(&self.0).hash(state);
+    }
+}
+
 impl TableKey {
     /// The bytes the key holds, about.
     fn bytes(&self) -> usize {
-        self.program.bytes() + self.cands.len() * 16 + self.pairs.len() * 4 + self.rows.len() * 16
+        self.program.0.bytes() + self.cands.len() * 16 + self.pairs.len() * 4 + self.rows.len() * 16
     }
 }
 
@@ -158,7 +180,7 @@ impl TableCache {
             pair_rows.extend(rows[at..at + t.d].iter().map(|r| r.to_u128()));
         }
         let key = TableKey {
-            program: inst.shape.term.clone(),
+            program: ProgramRef(inst.shape.term.clone()),
             cands: cands.into(),
             pairs: inst.pairs.iter().map(|&(i, j, _)| (i, j)).collect(),
             rows: pair_rows.into_boxed_slice(),
