@@ -1296,7 +1296,7 @@ mod tests {
 
     /// A rule file's puzzles share each pattern's search plans, also where a layer adds
     /// regions (so that nothing grounded is shared), and list the same instances as
-    /// plans of their own do.
+    /// plans of their own do; and they share the compiled final condition.
     #[test]
     fn puzzles_of_a_rule_file_share_their_patterns_plans() {
         for (name, text) in [
@@ -1335,6 +1335,22 @@ mod tests {
                 (&again.reads, &again.read_start),
                 (&alone.reads, &alone.read_start)
             );
+            // The final condition's part beyond filled cells, likewise.
+            let rest = |shared: Option<&GroundCache>| {
+                let mut m = model.clone();
+                m.finish(&g, shared);
+                match m.final_kind {
+                    FinalKind::FullAnd(c) | FinalKind::Cond(c) => Some(c),
+                    FinalKind::Full | FinalKind::Stuck => None,
+                }
+            };
+            match (rest(Some(&cache)), rest(Some(&cache)), rest(None)) {
+                (Some(a), Some(b), Some(c)) => {
+                    assert!(Arc::ptr_eq(&a, &b) && !Arc::ptr_eq(&a, &c), "{name}")
+                }
+                (None, None, None) => assert!(name.starts_with("renban"), "{name}"),
+                _ => panic!("{name}: the final condition classified differently"),
+            }
         }
     }
 

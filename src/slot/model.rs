@@ -16,6 +16,7 @@ use crate::rule::Condition;
 
 use super::forbid::SlotForbids;
 use super::group::{Group, GroupNac};
+use super::shared_ground::GroundCache;
 
 /// Slots by index, sorted: a hub's writers or readers. Up to nine inline: a neighbour
 /// relation's hub (a layered puzzle's compilation makes thousands) and a 9x9 grid's row,
@@ -58,9 +59,9 @@ pub enum FinalKind {
     /// Final exactly when every slot is filled.
     Full,
     /// Final when every slot is filled and the condition holds.
-    FullAnd(CompiledCondition),
+    FullAnd(Arc<CompiledCondition>),
     /// Final when the condition holds (it may hold with empty slots).
-    Cond(CompiledCondition),
+    Cond(Arc<CompiledCondition>),
     /// No `final:`: final when no rule applies.
     Stuck,
 }
@@ -210,9 +211,10 @@ impl SlotModel {
     }
 
     /// Derives what the explorer may assume: how finals look, symmetry, focus soundness
-    /// and the exactly-once groups.
-    pub(super) fn finish(&mut self, g: &Grammar) {
-        self.final_kind = self.classify_final(g);
+    /// and the exactly-once groups. The final condition's compiled part comes from
+    /// `shared` (the rule file's, which serves `g`) where another puzzle compiled it.
+    pub(super) fn finish(&mut self, g: &Grammar, shared: Option<&GroundCache>) {
+        self.final_kind = self.classify_final(g, shared);
         self.finish_hubs(g);
     }
 
@@ -327,19 +329,31 @@ impl SlotModel {
         self.once = listed;
     }
 
-    fn classify_final(&self, g: &Grammar) -> FinalKind {
+    fn classify_final(&self, g: &Grammar, shared: Option<&GroundCache>) -> FinalKind {
         let Some(cond) = &g.final_cond else {
             return FinalKind::Stuck;
         };
         let (full, rest): (Vec<&Condition>, Vec<&Condition>) = conjuncts(cond)
             .into_iter()
             .partition(|c| self.is_all_filled(g, c));
-        let rest_cond = match rest.len() {
-            0 => None,
-            1 => Some(CompiledCondition::compile(rest[0])),
-            _ => Some(CompiledCondition::compile(&Condition::And(
-                rest.into_iter().cloned().collect(),
-            ))),
+        let compile = || match rest.len() {
+            1 => CompiledCondition::compile(rest[0]),
+            _ => {
+                CompiledCondition::compile(&Condition::And(rest.iter().copied().cloned().collect()))
+            }
+        };
+        let rest_cond = match (rest.len(), shared) {
+            (0, _) => None,
+            // Known by which conjuncts it holds: the rule file's condition is the same.
+            (_, Some(cache)) => Some(
+                cache.final_rest(
+                    rest.iter()
+                        .map(|c| std::ptr::from_ref(*c) as usize)
+                        .collect(),
+                    compile,
+                ),
+            ),
+            (_, None) => Some(Arc::new(compile())),
         };
         match (full.is_empty(), rest_cond) {
             (false, None) => FinalKind::Full,

@@ -17,6 +17,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::grammar::Grammar;
 use crate::layer::LayerKind;
+use crate::matcher::CompiledCondition;
 use crate::model::{AttrId, NodeId, NodeTypeId, TypeSystem, Value, VarId};
 use crate::rule::{Condition, Expr, Pattern};
 
@@ -71,7 +72,13 @@ pub struct GroundCache {
     /// Per `forbid` pattern and final condition, in the order they are compiled, its
     /// search plans: they depend on the pattern alone, so every puzzle takes the first's.
     plans: Arc<Mutex<Vec<Option<Arc<PatternPlans>>>>>,
+    /// The part of the final condition that filled cells do not decide, compiled, with
+    /// the addresses of the conjuncts it holds (within the rule file's condition).
+    final_rest: Arc<Mutex<Option<FinalRest>>>,
 }
+
+/// The addresses of a final condition's conjuncts, and their conjunction compiled.
+type FinalRest = (Vec<usize>, Arc<CompiledCondition>);
 
 /// A rule file's final condition and `forbid` patterns.
 type FilePatterns = (Option<Arc<Condition>>, Arc<Vec<Pattern>>);
@@ -126,6 +133,25 @@ impl GroundCache {
             tables: Default::default(),
             shapes: Default::default(),
             plans: Arc::default(),
+            final_rest: Arc::default(),
+        }
+    }
+
+    /// The compiled conjunction of the final condition's conjuncts at `addresses`: the
+    /// one kept, or `compile`'s, kept.
+    pub fn final_rest(
+        &self,
+        addresses: Vec<usize>,
+        compile: impl FnOnce() -> CompiledCondition,
+    ) -> Arc<CompiledCondition> {
+        let mut kept = self.final_rest.lock().unwrap_or_else(|e| e.into_inner());
+        match &*kept {
+            Some((known, c)) if *known == addresses => c.clone(),
+            _ => {
+                let c = Arc::new(compile());
+                *kept = Some((addresses, c.clone()));
+                c
+            }
         }
     }
 

@@ -337,7 +337,7 @@ pub fn compile_reusing(
     if let (Some(forbids), Some(file)) = (&mut model.forbids, file) {
         forbids.tables = file.tables.clone();
     }
-    model.finish(g);
+    model.finish(g, shared);
     Ok((model, record))
 }
 
