@@ -424,8 +424,20 @@ pub(super) fn list_feasible(model: &mut SlotModel) {
 /// some value other than the one held, its readers among the members.
 fn list_pairs(model: &mut SlotModel) {
     let d = model.d;
-    let relates = |t: u32| (0..d).any(|x| model.tables[t as usize][x] & !(1u128 << x) != 0);
-    let writes = Writes::new(model, relates);
+    // Per table, whether it blocks some value other than the one held.
+    let relates: Vec<bool> = (model.tables.iter())
+        .map(|t| (0..d).any(|x| t[x] & !(1u128 << x) != 0))
+        .collect();
+    if !relates.contains(&true) {
+        // No group has related members (every killer and jigsaw file): nothing to list.
+        if model.groups.iter().any(|g| !g.pairs.is_empty()) {
+            for group in Arc::make_mut(&mut model.groups) {
+                group.pairs.clear();
+            }
+        }
+        return;
+    }
+    let writes = Writes::new(model, |t| relates[t as usize]);
     let mut buffer = Vec::new();
     let pairs: Vec<Vec<(u16, u16, u32)>> = model
         .groups
