@@ -79,7 +79,7 @@ const MAX_ASSIGNMENTS: u64 = 1 << 12;
 pub struct SlotForbids {
     /// Per pattern, its plans: the one that checks its conditions and NACs with its nodes
     /// bound is read as a state is checked.
-    checks: Vec<Arc<PatternPlans>>,
+    plans: Vec<Arc<PatternPlans>>,
     /// Per instance, its pattern and the nodes its own variables bind.
     instances: Vec<Instance>,
     /// Per instance, whether it comes from the final condition: it is not forbidden on
@@ -236,7 +236,7 @@ impl SlotForbids {
         let matcher = Matcher::new(&g.types, &g.base, &[]);
         let mut grounder = Grounder::new(g, model, &matcher, &set, budget, shared);
         let mut out = SlotForbids {
-            checks: Vec::new(),
+            plans: Vec::new(),
             instances: Vec::new(),
             bounds_only: Vec::new(),
             ground: Vec::new(),
@@ -270,7 +270,7 @@ impl SlotForbids {
                 Some(cache) => cache.plans(pi, compile),
                 None => Arc::new(compile()),
             };
-            out.checks.push(plans.clone());
+            out.plans.push(plans.clone());
             let plan = &plans.structure;
             let mut binding = Vec::new();
             let mut found: Vec<Vec<NodeId>> = Vec::new();
@@ -398,7 +398,7 @@ impl SlotForbids {
             return t.program.holds(&scratch.shadow);
         }
         let inst = &self.instances[i];
-        let plan = &self.checks[inst.pattern as usize].check;
+        let plan = &self.plans[inst.pattern as usize].check;
         let ForbidScratch {
             graph,
             index,
@@ -1323,8 +1323,8 @@ mod tests {
                 compiled(Some(&cache)),
                 compiled(None),
             );
-            assert!(!first.checks.is_empty(), "{name}");
-            for ((a, b), c) in first.checks.iter().zip(&again.checks).zip(&alone.checks) {
+            assert!(!first.plans.is_empty(), "{name}");
+            for ((a, b), c) in first.plans.iter().zip(&again.plans).zip(&alone.plans) {
                 assert!(Arc::ptr_eq(a, b) && !Arc::ptr_eq(a, c), "{name}");
             }
             let bindings = |f: &SlotForbids| -> Vec<Box<[NodeId]>> {

@@ -144,7 +144,10 @@ impl GroundCache {
         addresses: Vec<usize>,
         compile: impl FnOnce() -> CompiledCondition,
     ) -> Arc<CompiledCondition> {
-        let mut kept = self.final_rest.lock().unwrap_or_else(|e| e.into_inner());
+        // As with the groundings, a poisoned lock shares nothing.
+        let Ok(mut kept) = self.final_rest.lock() else {
+            return Arc::new(compile());
+        };
         match &*kept {
             Some((known, c)) if *known == addresses => c.clone(),
             _ => {

@@ -429,12 +429,8 @@ fn list_pairs(model: &mut SlotModel) {
         .map(|t| (0..d).any(|x| t[x] & !(1u128 << x) != 0))
         .collect();
     if !relates.contains(&true) {
-        // No group has related members (every killer and jigsaw file): nothing to list.
-        if model.groups.iter().any(|g| !g.pairs.is_empty()) {
-            for group in Arc::make_mut(&mut model.groups) {
-                group.pairs.clear();
-            }
-        }
+        // No group has related members (every killer and jigsaw file): each keeps the
+        // empty list it was made with.
         return;
     }
     let writes = Writes::new(model, |t| relates[t as usize]);
