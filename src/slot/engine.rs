@@ -69,7 +69,7 @@ impl Width {
 
     /// The tables of `model`, which has `self`'s slots, values, tables and groups but hubs
     /// of its own.
-    fn regrouped(&self, file: &SlotModel, model: &SlotModel) -> Width {
+    fn regrouped(&self, file: &SlotModel, model: (&SlotModel, bool)) -> Width {
         match self {
             Width::W16(t) => Width::W16(t.regrouped(file, model)),
             Width::W32(t) => Width::W32(t.regrouped(file, model)),
@@ -209,11 +209,11 @@ impl<'g> SlotEngine<'g> {
     /// [`Regrouping`]), read from the layers without building the puzzle's graph.
     pub fn regrouped<'p>(&self, puzzle: &'p PuzzleGrammar<'p>) -> Option<SlotEngine<'p>> {
         let regrouping = self.regrouping.as_ref()?;
-        let model = regrouping.regrouped(&self.model, puzzle.file(), puzzle.layers())?;
+        let (model, appends) = regrouping.regrouped(&self.model, puzzle.file(), puzzle.layers())?;
         // Its layers add no slot and set no value: the slots and their start values are
         // the rule file's.
         let own = (
-            Arc::new(self.width.regrouped(&self.model, &model)),
+            Arc::new(self.width.regrouped(&self.model, (&model, appends))),
             Arc::default(),
         );
         let parts = (Arc::new(model), own.0, own.1);

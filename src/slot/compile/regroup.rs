@@ -168,8 +168,16 @@ impl Regrouping {
     /// read: `model` with the hubs of the puzzle's groups, read from the regions the layers
     /// draw as [`Grammar::with_layers`] would add them, without building that graph;
     /// `None` when it must be compiled (a table would differ, or the hubs would be too
-    /// many).
-    pub fn regrouped(&self, model: &SlotModel, g: &Grammar, layers: &Layers) -> Option<SlotModel> {
+    /// many). With it, whether its hubs are `model`'s, in order, followed by the new ones
+    /// (a file without regions of its own): what [`Tables::regrouped`] builds on.
+    ///
+    /// [`Tables::regrouped`]: crate::slot::Tables::regrouped
+    pub fn regrouped(
+        &self,
+        model: &SlotModel,
+        g: &Grammar,
+        layers: &Layers,
+    ) -> Option<(SlotModel, bool)> {
         let cells = g.grid.as_ref().map_or(&[][..], |grid| &grid.cells[..]);
         let drawn: Vec<(NodeTypeId, LabelId, RegionMembers)> = (g.layers.iter())
             .zip(&layers.sections)
@@ -224,9 +232,12 @@ impl Regrouping {
         // The final condition's kind is the file's: it reads which nodes are slots, and
         // a region node of a type the condition tests would have the attribute the rules
         // fill, which `Regrouping::of` refuses (`slot_free`).
+        // Every file hub copied where it was: the new ones come after them all.
+        let appended = copied.iter().map(|(old, _)| old.len()).sum::<usize>() == model.hubs.len()
+            && (copied.iter()).all(|(old, at)| old.is_empty() || old.start == *at);
         let mut regrouped = model.with_hubs(hubs);
         regrouped.finish_regrouped(g, model, &copied, self_symmetric);
-        Some(regrouped)
+        Some((regrouped, appended))
     }
 }
 

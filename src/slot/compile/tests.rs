@@ -851,21 +851,22 @@ fn assert_regrouping_is_the_compilation(
     let (model, fixed) = super::compile_reusing(&g, None).expect("the rules fill slots");
     let regrouping = super::Regrouping::of(&g, &model, &fixed).expect("the layers add groups");
     assert_batch_runs_as_compiled((name, &g), batch, expands, |p, _, fresh| {
-        let Some(m) = regrouping.regrouped(&model, &g, &p.layers) else {
+        let Some((m, appends_hubs)) = regrouping.regrouped(&model, &g, &p.layers) else {
             return false;
         };
         let at = format!("{name} puzzle {}", p.number);
         assert_eq!(finished_shape(&m), finished_shape(fresh), "{at}");
         // Its tables, built from the file's (appending the puzzle's hubs where they
         // follow the file's), are those built from scratch.
-        let tables = crate::slot::Tables::<u16>::new(&model).regrouped(&model, &m);
+        assert_eq!(appends_hubs, m.hubs.starts_with(&model.hubs), "{at}");
+        let tables = crate::slot::Tables::<u16>::new(&model).regrouped(&model, (&m, appends_hubs));
         let fresh_tables = crate::slot::Tables::<u16>::new(&m);
         assert_eq!(format!("{tables:?}"), format!("{fresh_tables:?}"), "{at}");
         // As `Tables::regrouped` decides.
         let all_once = |x: &super::SlotModel| {
             x.once.len() == x.hubs.len() && x.once.iter().enumerate().all(|(i, &h)| h as usize == i)
         };
-        let appends = m.hubs.starts_with(&model.hubs)
+        let appends = appends_hubs
             && all_once(&model)
             && all_once(&m)
             && m.symmetric.is_ok() == model.symmetric.is_ok();

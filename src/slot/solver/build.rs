@@ -88,21 +88,20 @@ impl<M: Mask> Tables<M> {
 
     /// The tables of `m`, a model with the slots, values, tables and groups of `file`,
     /// whose tables these are, but hubs of its own (a regrouped puzzle's): what does not
-    /// depend on the hubs is shared; where `m`'s hubs are `file`'s followed by more, all
-    /// of them exactly-once (a jigsaw's rows and columns, then its regions), the hub parts
-    /// are these with the new hubs appended, else they are built anew.
-    pub fn regrouped(&self, file: &SlotModel, m: &SlotModel) -> Tables<M> {
+    /// depend on the hubs is shared; where `m`'s hubs are `file`'s followed by more
+    /// (`appends`, as the regrouping knows without comparing them), all of them
+    /// exactly-once (a jigsaw's rows and columns, then its regions), the hub parts are
+    /// these with the new hubs appended, else they are built anew.
+    pub fn regrouped(&self, file: &SlotModel, (m, appends): (&SlotModel, bool)) -> Tables<M> {
         debug_assert_eq!((m.slots.len(), m.d), (self.n, self.d));
         let first = file.hubs.len();
+        debug_assert_eq!(appends, m.hubs.starts_with(&file.hubs));
         let all_once = |model: &SlotModel| {
             let hubs = model.hubs.len();
             model.once.len() == hubs && model.once.iter().enumerate().all(|(i, &h)| h as usize == i)
         };
-        let appended = m.hubs.len() >= first
-            && all_once(file)
-            && all_once(m)
-            && m.symmetric.is_ok() == self.symmetric
-            && m.hubs[..first] == file.hubs[..];
+        let appended =
+            appends && all_once(file) && all_once(m) && m.symmetric.is_ok() == self.symmetric;
         if appended {
             return self.appended(m, first);
         }
@@ -133,7 +132,13 @@ impl<M: Mask> Tables<M> {
         let mut once_of = vec![0u64; n];
         let members = |f: fn(&Hub) -> &Slots| m.hubs.iter().map(|h| f(h).len()).sum::<usize>();
         let mut write_pairs = Vec::with_capacity(members(|h| &h.writers));
-        let mut read_pairs = Vec::with_capacity(members(|h| &h.readers));
+        // Listed only where some hub's readers are not its writers (see `Tables::reads`).
+        let reads_written = m.hubs.iter().all(|h| h.readers == h.writers);
+        let mut read_pairs = Vec::with_capacity(if reads_written {
+            0
+        } else {
+            members(|h| &h.readers)
+        });
         let tracked = m.once.len().min(TRACKED_ONCE);
         for (h, &at) in order.iter().enumerate() {
             let hub = &m.hubs[at as usize];
@@ -151,12 +156,18 @@ impl<M: Mask> Tables<M> {
             }
             for &r in &hub.readers {
                 readers[r as usize / WORD_BITS] |= 1 << (r as usize % WORD_BITS);
-                read_pairs.push((r, h as u32));
+                if !reads_written {
+                    read_pairs.push((r, h as u32));
+                }
             }
         }
         // Per slot, the hubs (renumbered) it writes and those it reads, in hub order.
         let (write_start, writes) = grouped(n, || write_pairs.iter().copied());
-        let (read_start, reads) = grouped(n, || read_pairs.iter().copied());
+        let (read_start, reads) = if reads_written {
+            (Vec::new(), Vec::new())
+        } else {
+            grouped(n, || read_pairs.iter().copied())
+        };
         let written = |s: usize| &writes[write_start[s] as usize..write_start[s + 1] as usize];
         let keep_peers = n * words <= MAX_PEER_WORDS;
         // Per table, whether it is "the same value": asked of every hub each slot writes.
@@ -281,9 +292,10 @@ impl<M: Mask> Tables<M> {
             .collect();
         let (write_from, writes) = merged((&write_start, &self.writes), &write_pairs);
         // Every hub here is exactly-once, so its readers are its writers: each slot reads
-        // the hubs it writes.
+        // the hubs it writes, and no list says so (see `Tables::reads`).
         debug_assert!(m.hubs.iter().all(|h| h.writers == h.readers));
-        let (read_start, reads) = (write_from.clone(), writes.clone());
+        debug_assert!(self.read_start.is_empty());
+        let (read_start, reads) = (Vec::new(), Vec::new());
         let write_rows = (writes.iter())
             .map(|&h| hub_table[h as usize] * d as u32)
             .collect();
@@ -373,4 +385,26 @@ fn merged((start, old): (&[u32], &[u32]), pairs: &[(u32, u32)]) -> (Vec<u32>, Ve
         next[r as usize] += 1;
     }
     (from, list)
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::merged;
+    use crate::model::grouped;
+
+    proptest! {
+        /// Merging is listing the old values, then the added ones, row by row.
+        #[test]
+        fn merged_lists_what_grouping_both_lists(
+            old in prop::collection::vec((0u32..6, 0u32..100), 0..40),
+            added in prop::collection::vec((0u32..6, 0u32..100), 0..20),
+        ) {
+            let rows = 6;
+            let (start, values) = grouped(rows, || old.iter().copied());
+            let both = grouped(rows, || old.iter().chain(&added).copied());
+            prop_assert_eq!(merged((&start, &values), &added), both);
+        }
+    }
 }

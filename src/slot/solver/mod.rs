@@ -74,7 +74,8 @@ pub struct Tables<M: Mask> {
     /// Per slot, the readers of the hubs it writes (`words` words per slot), where it is
     /// `equal_only`.
     peers: Vec<u64>,
-    /// Hubs each slot reads.
+    /// Hubs each slot reads: `reads[read_start[s]..read_start[s + 1]]`; both empty when
+    /// every hub's readers are its writers (each slot reads the hubs it writes).
     read_start: Vec<u32>,
     reads: Vec<u32>,
     /// Per hub, its readers as a slot bitset (`words` words each).
@@ -161,6 +162,10 @@ impl<M: Mask> Tables<M> {
 
     #[inline]
     fn reads(&self, s: usize) -> &[u32] {
+        if self.read_start.is_empty() {
+            let (start, end) = self.slot_info[s].writes;
+            return &self.writes[start as usize..end as usize];
+        }
         &self.reads[self.read_start[s] as usize..self.read_start[s + 1] as usize]
     }
 
