@@ -70,16 +70,17 @@ pub enum FinalKind {
 pub struct SlotModel {
     /// Domain size.
     pub d: usize,
-    /// Each slot's node and attribute.
-    pub slots: Vec<(NodeId, AttrId)>,
-    pub slot_of: FxHashMap<(NodeId, AttrId), u32>,
+    /// Each slot's node and attribute. This, `slot_of`, `rule_of` and `tables` are
+    /// shared by `Arc` with the models of a rule file's puzzles, which only add hubs.
+    pub slots: Arc<Vec<(NodeId, AttrId)>>,
+    pub slot_of: Arc<FxHashMap<(NodeId, AttrId), u32>>,
     /// Per slot: the values some rule may place there (bit x = value x).
     pub allowed: Vec<u128>,
     /// Per slot: the rule that fills it.
-    pub rule_of: Vec<Option<usize>>,
+    pub rule_of: Arc<Vec<Option<usize>>>,
     pub hubs: Vec<Hub>,
     /// `tables[t][y]`: placed values blocked while a writer holds `y`.
-    pub tables: Vec<Vec<u128>>,
+    pub tables: Arc<Vec<Vec<u128>>>,
     pub final_kind: FinalKind,
     /// Ok when blocking is symmetric: "x in a is blocked by y in b" exactly when "y in b
     /// is blocked by x in a". Then every reachable state's placements are pairwise
@@ -127,12 +128,12 @@ impl SlotModel {
         let n = slots.len();
         SlotModel {
             d,
-            slots,
-            slot_of,
+            slots: Arc::new(slots),
+            slot_of: Arc::new(slot_of),
             allowed: vec![0; n],
-            rule_of: vec![None; n],
+            rule_of: Arc::new(vec![None; n]),
             hubs: Vec::new(),
-            tables: Vec::new(),
+            tables: Arc::default(),
             final_kind: FinalKind::Stuck,
             symmetric: Ok(()),
             focus_sound: Ok(()),
@@ -181,7 +182,7 @@ impl SlotModel {
         match self.tables.iter().position(|t| *t == table) {
             Some(i) => i as u32,
             None => {
-                self.tables.push(table);
+                Arc::make_mut(&mut self.tables).push(table);
                 (self.tables.len() - 1) as u32
             }
         }

@@ -50,7 +50,7 @@ struct Effect {
 #[derive(Clone, Debug, Default)]
 pub struct FixedNacs {
     /// The slots the effects are numbered over.
-    slots: Vec<(NodeId, AttrId)>,
+    slots: Arc<Vec<(NodeId, AttrId)>>,
     effects: HashMap<(usize, usize), Effect>,
     /// Per rule, the instances of a left side no layer reaches (shared, not copied, by
     /// every puzzle's compilation).
@@ -203,7 +203,7 @@ impl FixedNacs {
 
     /// True when the effects recorded here may be replayed on `model`: same slots.
     pub(super) fn fits(&self, model: &SlotModel) -> bool {
-        self.slots == model.slots
+        Arc::ptr_eq(&self.slots, &model.slots) || self.slots == model.slots
     }
 
     /// How many rules' instances are kept.

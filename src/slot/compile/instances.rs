@@ -250,7 +250,7 @@ impl RuleCompiler<'_> {
                         format!("two rules fill the same cell ({})", model.slot_name(g, s)),
                     );
                 }
-                _ => model.rule_of[s as usize] = Some(ri),
+                _ => Arc::make_mut(&mut model.rule_of)[s as usize] = Some(ri),
             }
         }
         for &(s, x) in instances.keys() {

@@ -281,7 +281,7 @@ pub fn compile_reusing(
             let mut host = g.base.clone();
             for (s, attrs) in replacement.attrs.iter().enumerate() {
                 let stand_in = host.add_node(ty, attrs.clone());
-                model.slot_of.insert((stand_in, attr), s as u32);
+                Arc::make_mut(&mut model.slot_of).insert((stand_in, attr), s as u32);
             }
             model.replaced = Some(replacement);
             Cow::Owned(host)
