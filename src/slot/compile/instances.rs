@@ -242,15 +242,16 @@ impl RuleCompiler<'_> {
         instances: &Instances,
     ) -> Result<(), Refusal> {
         let (g, r) = (self.g, self.r);
+        let rule_of = Arc::make_mut(&mut model.rule_of);
         for &(s, _) in instances.keys() {
-            match model.rule_of[s as usize] {
+            match rule_of[s as usize] {
                 Some(other) if other != ri => {
                     return not_slot(
                         r.span,
                         format!("two rules fill the same cell ({})", model.slot_name(g, s)),
                     );
                 }
-                _ => Arc::make_mut(&mut model.rule_of)[s as usize] = Some(ri),
+                _ => rule_of[s as usize] = Some(ri),
             }
         }
         for &(s, x) in instances.keys() {
