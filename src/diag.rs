@@ -2,6 +2,9 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::sync::OnceLock;
+
+use codespan_reporting::files::Error as FilesError;
 
 /// A half-open byte range `[start, end)` into a [`Source`]'s text.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -144,6 +147,10 @@ pub struct Source {
     pub name: String,
     /// The whole text, without a byte-order mark.
     pub text: String,
+    /// Where each line of `text` starts, listed on the first diagnostic rendered: each
+    /// diagnostic then reads only the lines it points at, so that a puzzle file with an
+    /// error on each of its lines renders in time linear in its length.
+    line_starts: OnceLock<Vec<usize>>,
 }
 
 /// The UTF-8 byte-order mark some editors write at the start of a file; it is not text.
@@ -160,6 +167,7 @@ impl Source {
         Source {
             name: name.into(),
             text,
+            line_starts: OnceLock::new(),
         }
     }
 
@@ -202,15 +210,33 @@ impl Source {
     /// 1-based line and column (in characters) of a byte offset; offsets past the end
     /// or inside a character are clamped to the nearest valid position.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = self.clamp(offset);
+        let line = self.line_of(offset);
+        let col = self.text[self.line_starts()[line]..offset].chars().count() + 1;
+        (line + 1, col)
+    }
+
+    /// `offset`, at most the text's length and moved back to a character boundary.
+    fn clamp(&self, offset: usize) -> usize {
         let mut offset = offset.min(self.text.len());
         while !self.text.is_char_boundary(offset) {
             offset -= 1;
         }
-        let before = &self.text[..offset];
-        let line = before.matches('\n').count() + 1;
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-        let col = self.text[line_start..offset].chars().count() + 1;
-        (line, col)
+        offset
+    }
+
+    /// Where each line starts (the first at 0).
+    fn line_starts(&self) -> &[usize] {
+        self.line_starts.get_or_init(|| {
+            std::iter::once(0)
+                .chain(self.text.match_indices('\n').map(|(i, _)| i + 1))
+                .collect()
+        })
+    }
+
+    /// The 0-based line holding byte `offset`.
+    fn line_of(&self, offset: usize) -> usize {
+        self.line_starts().partition_point(|&start| start <= offset) - 1
     }
 
     /// `file:line:col: error: message`, then the offending line with a caret under the
@@ -250,11 +276,29 @@ impl Source {
         use codespan_reporting::files::SimpleFile;
         use codespan_reporting::term::{self, termcolor, Chars, Config, Styles, StylesWriter};
 
-        let shown = Shown::new(&self.text);
-        let file = SimpleFile::new(escape(&self.name).into_owned(), shown.text.as_ref());
-        let mut labels = vec![Label::primary((), shown.range(d.span))];
+        // The lines the spans touch, from the first one's start to the last one's end:
+        // codespan shows no other, and reading the whole text for each diagnostic made a
+        // file of many errors take quadratic time.
+        let spans = std::iter::once(d.span).chain(d.labels.iter().map(|(span, _)| *span));
+        let (low, high) = spans.fold((self.text.len(), 0), |(low, high), span| {
+            (low.min(span.start), high.max(span.end.max(span.start)))
+        });
+        let (low, high) = (self.clamp(low.min(high)), self.clamp(high));
+        let (first, last) = (self.line_of(low), self.line_of(high));
+        let begin = self.line_starts()[first];
+        let end = (self.line_starts().get(last + 1).copied()).unwrap_or(self.text.len());
+        let shown = Shown::new(&self.text[begin..end]);
+        let window = |span: Span| {
+            let start = span.start.clamp(begin, end) - begin;
+            shown.range(Span::new(start, span.end.clamp(begin, end) - begin))
+        };
+        let file = Window {
+            file: SimpleFile::new(escape(&self.name).into_owned(), shown.text.as_ref()),
+            first_line: first,
+        };
+        let mut labels = vec![Label::primary((), window(d.span))];
         labels.extend(d.labels.iter().map(|(span, message)| {
-            Label::secondary((), shown.range(*span)).with_message(escape(message))
+            Label::secondary((), window(*span)).with_message(escape(message))
         }));
         let notes = d
             .notes
@@ -365,6 +409,43 @@ impl<'t> Shown<'t> {
     }
 }
 
+/// Some lines of a source as codespan's file, numbered as in the whole source: its first
+/// line is line `first_line + 1`.
+struct Window<'t> {
+    file: codespan_reporting::files::SimpleFile<String, &'t str>,
+    first_line: usize,
+}
+
+impl<'a> codespan_reporting::files::Files<'a> for Window<'_> {
+    type FileId = ();
+    type Name = String;
+    type Source = &'a str;
+
+    fn name(&'a self, (): ()) -> Result<String, FilesError> {
+        Ok(self.file.name().clone())
+    }
+
+    fn source(&'a self, (): ()) -> Result<&'a str, FilesError> {
+        Ok(self.file.source())
+    }
+
+    fn line_index(&'a self, (): (), byte_index: usize) -> Result<usize, FilesError> {
+        self.file.line_index((), byte_index)
+    }
+
+    fn line_number(&'a self, (): (), line_index: usize) -> Result<usize, FilesError> {
+        Ok(self.first_line + line_index + 1)
+    }
+
+    fn line_range(
+        &'a self,
+        (): (),
+        line_index: usize,
+    ) -> Result<std::ops::Range<usize>, FilesError> {
+        self.file.line_range((), line_index)
+    }
+}
+
 /// True for characters a terminal would not show as themselves: controls (but tab and
 /// newline), bidirectional marks, zero-width characters and the byte-order mark.
 fn is_invisible(c: char) -> bool {
@@ -454,6 +535,55 @@ mod tests {
         let s = Source::from_bytes("f", b"\xEF\xBB\xBFvalues 1..4".to_vec()).unwrap();
         assert_eq!(s.text, "values 1..4");
         assert_eq!(Source::new("f", "\u{feff}x").text, "x");
+    }
+
+    /// A diagnostic's snippet as codespan renders it over the whole text (without
+    /// invisible characters), the first line left out as `render` does.
+    fn over_whole_text(s: &Source, d: &Diagnostic) -> String {
+        use codespan_reporting::diagnostic::{Diagnostic as Report, Label};
+        use codespan_reporting::files::SimpleFile;
+        use codespan_reporting::term::{self, Chars, Config};
+        let file = SimpleFile::new(s.name.clone(), s.text.as_str());
+        let mut labels = vec![Label::primary((), d.span.start..d.span.end)];
+        labels.extend(
+            (d.labels.iter())
+                .map(|(span, m)| Label::secondary((), span.start..span.end).with_message(m)),
+        );
+        let report = Report::error().with_message(&d.message).with_labels(labels);
+        let config = Config {
+            chars: Chars::ascii(),
+            ..Config::default()
+        };
+        let text = term::emit_into_string(&config, &file, &report).expect("spans in the text");
+        text.split_once('\n')
+            .map_or("", |(_, rest)| rest)
+            .to_string()
+    }
+
+    #[test]
+    fn a_diagnostic_shows_its_lines_numbered_as_in_the_whole_file() {
+        let text: String = (1..=12)
+            .map(|i| format!("line {i} of the file\n"))
+            .collect();
+        let s = Source::new("f", format!("{text}last"));
+        let at = |line: usize, col: usize| s.line_starts()[line - 1] + col - 1;
+        let cases = [
+            Diagnostic::error(Span::new(at(1, 1), at(1, 5)), "first line"),
+            Diagnostic::error(Span::new(at(11, 6), at(11, 8)), "a two-digit line")
+                .with_label(Span::new(at(9, 1), at(9, 5)), "before it"),
+            Diagnostic::error(Span::new(at(3, 3), at(3, 3)), "empty span")
+                .with_label(Span::new(at(12, 1), at(12, 4)), "after it"),
+            Diagnostic::error(Span::new(at(4, 6), at(6, 3)), "over three lines"),
+            Diagnostic::error(Span::new(at(13, 1), at(13, 5)), "the last line, unended"),
+            Diagnostic::error(Span::new(at(13, 5), at(13, 5)), "the end of the text"),
+        ];
+        for d in &cases {
+            let rendered = s.render(d);
+            let (header, snippet) = rendered.split_once('\n').expect("a header line");
+            let (line, col) = s.line_col(d.span.start);
+            assert_eq!(header, format!("f:{line}:{col}: error: {}", d.message));
+            assert_eq!(snippet, over_whole_text(&s, d), "{}", d.message);
+        }
     }
 
     #[test]
