@@ -185,6 +185,49 @@ impl GroupNac {
         let value = |i: usize, _: u32| Some(values[i]);
         !self.blocks(group, group.members[0], values[0], &value)
     }
+
+    /// The aggregates [`GroupNac::allows_full`] folds for `values` (over every member but
+    /// the first), by aggregate. They read the members' values only (a member's
+    /// conditions and body see no attribute of the group and no parameter), so one
+    /// listing of a group's contents serves every value of its unchanging attributes: a
+    /// killer cage's folds are the same whatever its sum.
+    pub fn folds_full(&self, group: &Group, values: &[u16]) -> SmallVec<[Value; 8]> {
+        let folded: SmallVec<[OnceCell<Value>; 8]> =
+            self.aggs.iter().map(|_| OnceCell::new()).collect();
+        self.on_full(group, values, &folded, |env| {
+            (0..self.aggs.len()).map(|i| env.fold(i)).collect()
+        })
+    }
+
+    /// [`GroupNac::allows_full`] with the aggregates already folded, as
+    /// [`GroupNac::folds_full`] gives them.
+    pub fn allows_full_folded(&self, group: &Group, values: &[u16], folds: &[Value]) -> bool {
+        let folded: SmallVec<[OnceCell<Value>; 8]> =
+            folds.iter().map(|&v| OnceCell::from(v)).collect();
+        self.on_full(group, values, &folded, |env| {
+            !self.conds.iter().all(|e| e.holds(env))
+        })
+    }
+
+    /// `read` of the conditions' environment where the group's members hold `values` and
+    /// the first is the one placed, aggregates kept in `folded`.
+    fn on_full<R>(
+        &self,
+        group: &Group,
+        values: &[u16],
+        folded: &[OnceCell<Value>],
+        read: impl FnOnce(&GroupEnv<'_>) -> R,
+    ) -> R {
+        let value = |i: usize, _: u32| Some(values[i]);
+        read(&GroupEnv {
+            nac: self,
+            group,
+            c: group.members[0],
+            x: values[0],
+            value: &value,
+            folded,
+        })
+    }
 }
 
 /// The NAC's condition for one placement: the parameter is the value placed, attributes
@@ -214,14 +257,22 @@ impl Env for GroupEnv<'_> {
     }
 
     fn aggregate(&self, agg: &Aggregate) -> Value {
-        let Some(a) = self.nac.aggs.iter().find(|a| a.id == agg.id) else {
-            return Value::None;
-        };
-        let folded = &self.folded[a.first];
+        match self.nac.aggs.iter().position(|a| a.id == agg.id) {
+            Some(i) => self.fold(i),
+            None => Value::None,
+        }
+    }
+}
+
+impl GroupEnv<'_> {
+    /// The NAC's `i`-th aggregate folded over the other members (once for those alike).
+    fn fold(&self, i: usize) -> Value {
+        let first = self.nac.aggs[i].first;
+        let folded = &self.folded[first];
         if let Some(&v) = folded.get() {
             return v;
         }
-        let a = &self.nac.aggs[a.first];
+        let a = &self.nac.aggs[first];
         let mut fold = Fold::new(a.op);
         for (i, &m) in self.group.members.iter().enumerate() {
             if m == self.c {

@@ -277,6 +277,44 @@ fn feasible_contents(
     sets
 }
 
+/// What a listing of sets reads whatever the unchanging attributes are: the NAC's
+/// conditions (as in [`FeasibleKey`]), the values the members allow and the group's size.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct FoldsKey {
+    conds: u64,
+    domain: u128,
+    size: usize,
+}
+
+/// Every set of a group's size from its domain, each with the NAC's aggregates folded
+/// over it ([`GroupNac::folds_full`]).
+type SetFolds = Arc<[(u128, SmallVec<[Value; 8]>)]>;
+
+/// The most folded listings a thread keeps: a batch's groups take a few sizes over a few
+/// domains, and a listing may hold thousands of sets.
+const MAX_KEPT_FOLDS: usize = 64;
+
+/// The sets and folds for `key`, from `list` the first time; `None` when they are too
+/// many to list. Kept for the thread: a killer batch lists its cages' sets for each of
+/// their sums, and the folds, most of a set's judgement, are the same for every sum.
+fn folded_sets(
+    key: FoldsKey,
+    conds: &Arc<[Expr]>,
+    list: impl FnOnce() -> Option<SetFolds>,
+) -> Option<SetFolds> {
+    type Listing = (Arc<[Expr]>, Option<SetFolds>);
+    static KEPT: Kept<FoldsKey, Listing> = Kept::new(MAX_KEPT_FOLDS);
+    let hit = KEPT.find(&key, |(c, sets)| {
+        Arc::ptr_eq(c, conds).then(|| sets.clone())
+    });
+    if let Some(sets) = hit.flatten() {
+        return sets;
+    }
+    let sets = list();
+    KEPT.keep(key, (conds.clone(), sets.clone()));
+    sets
+}
+
 /// The process's one copy of `conds` (a group NAC's conditions, spans left out) with
 /// `hash`: compared in full once per compilation, so that each group's listing is then
 /// found by address (a killer puzzle has dozens of cages, each compared to be sure the
@@ -374,14 +412,28 @@ pub(super) fn list_feasible(model: &mut SlotModel) {
         let feasible = feasible_contents(key, &nac.written, || {
             // On the stack: one content of many, a cage's or a run's few values.
             let allowed = |values: &[u16]| nac.allows_full(group, values);
+            let values =
+                |set: u128| -> SmallVec<[u16; 16]> { values_of(set).map(u16::from).collect() };
             Some(if domain & !once == 0 {
-                // Sets, listed as masks: each judged from its values, and listed only
-                // where the NAC allows it.
-                let sets = subsets(domain, n)?.into_iter().filter(|&set| {
-                    let values: SmallVec<[u16; 16]> = values_of(set).map(u16::from).collect();
-                    allowed(&values)
-                });
-                Contents::of_sets(n, sets)
+                // Sets, listed as masks with their folds, for every value of the
+                // unchanging attributes; each judged from its values and folds, and
+                // listed only where the NAC allows it.
+                let folds_key = FoldsKey {
+                    conds: nac.fingerprint,
+                    domain,
+                    size: n,
+                };
+                let sets = folded_sets(folds_key, &nac.written, || {
+                    let sets = subsets(domain, n)?;
+                    let folded = sets
+                        .into_iter()
+                        .map(|set| (set, nac.folds_full(group, &values(set))));
+                    Some(folded.collect())
+                })?;
+                let sets = sets
+                    .iter()
+                    .filter(|(set, folds)| nac.allows_full_folded(group, &values(*set), folds));
+                Contents::of_sets(n, sets.map(|&(set, _)| set))
             } else {
                 let lists = multisets(domain, once, n)?.into_iter().filter(|l| {
                     let values: SmallVec<[u16; 16]> = l.iter().map(|&x| u16::from(x)).collect();

@@ -1351,3 +1351,65 @@ fn layers_other_than_marks_read_by_table_nacs_do_not_retable() {
         assert!(super::Retabling::of(&g, &model, &fixed).is_none(), "{name}");
     }
 }
+
+/// A set of values is judged alike from its folds, kept for every sum of a cage, as from
+/// the values themselves: for every group of every puzzle of the killer batch and of the
+/// rule files holding sums and counts, every set of the group's size from its domain.
+#[test]
+fn sets_are_judged_from_their_kept_folds_as_from_their_values() {
+    use crate::slot::group::subsets;
+    use crate::slot::mask::values_of;
+    let files = [
+        (
+            "killer-4x4.graft",
+            KILLER_4X4.to_string(),
+            Some(KILLER_BATCH),
+        ),
+        (
+            "killer-6x6.graft",
+            include_str!("../../../rules/killer-6x6.graft").to_string(),
+            None,
+        ),
+        (
+            "kakuro-4x4.graft",
+            include_str!("../../../rules/kakuro-4x4.graft").to_string(),
+            None,
+        ),
+        (
+            "margin-6x6.graft",
+            include_str!("../../../rules/margin-6x6.graft").to_string(),
+            None,
+        ),
+    ];
+    let mut judged = 0;
+    for (name, rules, batch) in files {
+        let g = load_str(name, &rules).expect("the rule file loads");
+        let mut models = vec![compile(&g).expect("it compiles")];
+        if let Some(batch) = batch {
+            let source = crate::diag::Source::new("batch.txt", batch.to_string());
+            let puzzles = crate::read_puzzles(&g, &source).expect("the batch reads");
+            for p in &puzzles {
+                models.push(compile(&g.with_layers(&p.layers)).expect("it compiles"));
+            }
+        }
+        for model in &models {
+            for group in model.groups.iter().filter(|g| g.implied_by.is_empty()) {
+                let nac = &model.group_nacs[group.nac as usize];
+                let n = group.members.len();
+                let domain =
+                    (group.members.iter()).fold(0u128, |m, &s| m | model.allowed[s as usize]);
+                for set in subsets(domain, n).expect("few sets") {
+                    let values: Vec<u16> = values_of(set).map(u16::from).collect();
+                    let folds = nac.folds_full(group, &values);
+                    assert_eq!(
+                        nac.allows_full_folded(group, &values, &folds),
+                        nac.allows_full(group, &values),
+                        "{name}: {values:?} in a group of {n}"
+                    );
+                    judged += 1;
+                }
+            }
+        }
+    }
+    assert!(judged > 100, "{judged} sets judged");
+}
