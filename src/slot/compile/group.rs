@@ -3,7 +3,7 @@
 //! own nodes, with the cells its aggregates range over.
 
 use std::collections::BTreeMap;
-use std::hash::BuildHasher;
+use std::hash::{BuildHasher, Hash};
 use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -264,17 +264,8 @@ fn feasible_contents(
     conds: &Arc<[Expr]>,
     list: impl FnOnce() -> Option<Contents>,
 ) -> Option<Arc<Contents>> {
-    type Listing = (Arc<[Expr]>, Option<Arc<Contents>>);
-    static KEPT: Kept<FeasibleKey, Listing> = Kept::new(MAX_KEPT);
-    let hit = KEPT.find(&key, |(c, sets)| {
-        Arc::ptr_eq(c, conds).then(|| sets.clone())
-    });
-    if let Some(sets) = hit.flatten() {
-        return sets;
-    }
-    let sets = list().map(Arc::new);
-    KEPT.keep(key, (conds.clone(), sets.clone()));
-    sets
+    static KEPT: Kept<FeasibleKey, Listing<Arc<Contents>>> = Kept::new(MAX_KEPT);
+    kept_listing(&KEPT, key, conds, || list().map(Arc::new))
 }
 
 /// What a listing of sets reads whatever the unchanging attributes are: the NAC's
@@ -302,17 +293,31 @@ fn folded_sets(
     conds: &Arc<[Expr]>,
     list: impl FnOnce() -> Option<SetFolds>,
 ) -> Option<SetFolds> {
-    type Listing = (Arc<[Expr]>, Option<SetFolds>);
-    static KEPT: Kept<FoldsKey, Listing> = Kept::new(MAX_KEPT_FOLDS);
-    let hit = KEPT.find(&key, |(c, sets)| {
-        Arc::ptr_eq(c, conds).then(|| sets.clone())
+    static KEPT: Kept<FoldsKey, Listing<SetFolds>> = Kept::new(MAX_KEPT_FOLDS);
+    kept_listing(&KEPT, key, conds, list)
+}
+
+/// A listing kept with the conditions it was made for (the one copy [`written_once`]
+/// gives): `None` when there were too many to list.
+type Listing<T> = (Arc<[Expr]>, Option<T>);
+
+/// The listing `kept` holds for `key` and conditions `conds` (compared by address), or
+/// `list`'s, kept for the next time.
+fn kept_listing<K: Eq + Hash, T: Clone>(
+    kept: &Kept<K, Listing<T>>,
+    key: K,
+    conds: &Arc<[Expr]>,
+    list: impl FnOnce() -> Option<T>,
+) -> Option<T> {
+    let hit = kept.find(&key, |(c, listed)| {
+        Arc::ptr_eq(c, conds).then(|| listed.clone())
     });
-    if let Some(sets) = hit.flatten() {
-        return sets;
+    if let Some(listed) = hit.flatten() {
+        return listed;
     }
-    let sets = list();
-    KEPT.keep(key, (conds.clone(), sets.clone()));
-    sets
+    let listed = list();
+    kept.keep(key, (conds.clone(), listed.clone()));
+    listed
 }
 
 /// The process's one copy of `conds` (a group NAC's conditions, spans left out) with
@@ -411,7 +416,6 @@ pub(super) fn list_feasible(model: &mut SlotModel) {
         let n = members.len();
         let feasible = feasible_contents(key, &nac.written, || {
             // On the stack: one content of many, a cage's or a run's few values.
-            let allowed = |values: &[u16]| nac.allows_full(group, values);
             let values =
                 |set: u128| -> SmallVec<[u16; 16]> { values_of(set).map(u16::from).collect() };
             Some(if domain & !once == 0 {
@@ -437,7 +441,7 @@ pub(super) fn list_feasible(model: &mut SlotModel) {
             } else {
                 let lists = multisets(domain, once, n)?.into_iter().filter(|l| {
                     let values: SmallVec<[u16; 16]> = l.iter().map(|&x| u16::from(x)).collect();
-                    allowed(&values)
+                    nac.allows_full(group, &values)
                 });
                 Contents::new(n, lists)
             })

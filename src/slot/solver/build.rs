@@ -295,7 +295,6 @@ impl<M: Mask> Tables<M> {
         // the hubs it writes, and no list says so (see `Tables::reads`).
         debug_assert!(m.hubs.iter().all(|h| h.writers == h.readers));
         debug_assert!(self.read_start.is_empty());
-        let (read_start, reads) = (Vec::new(), Vec::new());
         let write_rows = (writes.iter())
             .map(|&h| hub_table[h as usize] * d as u32)
             .collect();
@@ -330,8 +329,8 @@ impl<M: Mask> Tables<M> {
             writes,
             write_rows,
             peers,
-            read_start,
-            reads,
+            read_start: Vec::new(),
+            reads: Vec::new(),
             hub_readers,
             hub_members,
             hub_table,
