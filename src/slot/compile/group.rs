@@ -245,7 +245,7 @@ impl RuleCompiler<'_> {
 #[derive(Clone, PartialEq, Eq, Hash)]
 struct FeasibleKey {
     conds: u64,
-    statics: Vec<Value>,
+    statics: SmallVec<[Value; 2]>,
     domain: u128,
     size: usize,
     /// The values no two members may share.
@@ -376,7 +376,9 @@ pub(super) fn list_feasible(model: &mut SlotModel) {
     for (h, hub) in model.hubs.iter().enumerate() {
         let kept = same[hub.table as usize];
         if kept != 0 {
-            let read = |w: &&u32| hub.readers.contains(w);
+            // Most hubs' readers are their writers (an all-different group).
+            let all_read = hub.readers == hub.writers;
+            let read = |w: &&u32| all_read || hub.readers.contains(w);
             both.extend(
                 hub.writers
                     .iter()
