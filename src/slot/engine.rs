@@ -96,8 +96,8 @@ macro_rules! by_width {
 pub enum PuzzleLines {
     /// The file's model, less the values the line's marks rule out (see `Narrowing`).
     Narrowed,
-    /// The file's model with the line's regions' hubs in place of the file's own regions'
-    /// (see `Regrouping`).
+    /// The file's model with the line's regions' hubs and groups in place of the file's
+    /// own regions' (see `Regrouping`).
     Regrouped,
     /// The file's model with the hubs of the NACs the line's marks reach tabled from
     /// them (see `Retabling`).
@@ -124,7 +124,7 @@ impl PuzzleLines {
                 "run on this engine, less the values their marks rule out (a line that allows more is compiled)"
             }
             PuzzleLines::Regrouped => {
-                "run on this engine's model, their regions' groups in place of the file's own (only the solver's tables built per line; a line that changes the regions' table is compiled)"
+                "run on this engine's model, their regions' groups in place of the file's own (only the solver's tables, and the contents of the groups a sum or count reads over the regions, built per line; a line that changes the regions' table is compiled)"
             }
             PuzzleLines::Retabled => {
                 "run on this engine's model, the hubs of the NACs that read their marks tabled from those marks (only those hubs and the solver's tables built per line; a line whose marks make a NAC hold with its witness empty is compiled)"

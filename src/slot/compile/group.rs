@@ -117,14 +117,7 @@ impl RuleCompiler<'_> {
             readers.dedup();
         }
         let gi = model.group_nacs.len() as u32;
-        let mut reads: Vec<(VarId, AttrId)> = Vec::new();
-        for e in &nac.conds {
-            e.visit_attrs(&mut |v, a| {
-                if v.index() < end && v.index() >= lhs_len && !reads.contains(&(v, a)) {
-                    reads.push((v, a));
-                }
-            });
-        }
+        let reads = own_reads(nac, lhs_len..end);
         for (_, readers, t) in &groups {
             let mut members: Vec<u32> = Vec::new();
             let mut outside = false;
@@ -235,6 +228,20 @@ impl RuleCompiler<'_> {
             fingerprint,
         })
     }
+}
+
+/// The attributes of the NAC's own nodes (variables `own`) its conditions read, each once
+/// in the order met: a group's unchanging values (a cage's sum).
+pub(super) fn own_reads(nac: &Pattern, own: std::ops::Range<usize>) -> Vec<(VarId, AttrId)> {
+    let mut reads: Vec<(VarId, AttrId)> = Vec::new();
+    for e in &nac.conds {
+        e.visit_attrs(&mut |v, a| {
+            if own.contains(&v.index()) && !reads.contains(&(v, a)) {
+                reads.push((v, a));
+            }
+        });
+    }
+    reads
 }
 
 /// What the contents of a group depend on: its NAC's conditions (by their hash; a listing

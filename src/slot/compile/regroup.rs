@@ -1,5 +1,6 @@
-//! Puzzles whose layers only add group nodes to an all-different NAC run on the rule file's
-//! model with those groups' hubs added, instead of a compilation of their own.
+//! Puzzles whose layers only add group nodes to an all-different NAC, and to a NAC that
+//! sums or counts over them, run on the rule file's model with those groups' hubs and
+//! groups added, instead of a compilation of their own.
 //!
 //! A jigsaw's layer draws regions (`layer region: regions of Group`): a node per region
 //! with an `in` edge from each of its cells, read by the NAC that keeps a value once per
@@ -17,6 +18,12 @@
 //! hubs appended where those follow the file's hubs (a file without regions of its own,
 //! as `grafter import janko` writes), else with the hub parts built anew.
 //!
+//! A killer's layers draw cages and set their sums (`layer sums: cages.sum`): besides the
+//! cage's all-different hub, the NAC over its sum (`c -cage-> k: Cage where sum(d.val for
+//! k <-cage- d: Cell) ...`) makes a group per cage, of its cells, with its sum
+//! ([`GroupsAt`]); the groups' contents, and the houses' remainders, are then listed as a
+//! compilation lists them, from listings the batch keeps.
+//!
 //! The regions must not be slots themselves (a type with the attribute the rules fill).
 //! The file's own regions, when it has some (`layer region: ... = { ... }`), are not the
 //! puzzles': their hubs are left out, so a puzzle's hubs are those of the bare graph's
@@ -24,14 +31,17 @@
 //! placed in the readers of all the star's groups, which each puzzle checks.
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use crate::analysis::slot_fill::slot_fill;
 use crate::grammar::Grammar;
 use crate::layer::apply::RegionMembers;
 use crate::layer::{Content, LayerKind, Layers};
-use crate::model::{AttrId, Graph, LabelId, NodeId, NodeTypeId};
+use crate::model::{AttrId, Graph, LabelId, NodeId, NodeTypeId, Value, VarId};
+use crate::rule::{PathExpr, Pattern};
 
-use super::super::model::{Hub, SlotModel, Slots};
+use super::super::group::Group;
+use super::super::model::{FinalKind, Hub, SlotModel, Slots};
 use super::super::solver::WORD_BITS;
 use super::fixed::{FixedNacs, LayerVocabulary};
 use super::recognise::var_type;
@@ -43,6 +53,9 @@ use super::{attr_key, AttrKey, RuleCompiler, MAX_HUB_WORDS};
 pub struct Regrouping {
     /// In the order of their hubs.
     stars: Vec<StarAt>,
+    /// The group NACs (a cage's sum), in the order of the model's group NACs: every one
+    /// the rules hold, each over the regions of one layer.
+    groups: Vec<GroupsAt>,
     /// Whether each of the file's hubs blocks its own writers alike both ways (see
     /// [`SlotModel::all_self_symmetric`]): then a puzzle's model whose new hubs do too
     /// is finished from the file's verdicts.
@@ -63,8 +76,8 @@ struct StarAt {
     /// the bare graph's groups (the rest, the file's own layer's).
     kept: usize,
     end: usize,
-    /// Its table.
-    table: u32,
+    /// Its table; `None` where the file has no hubs of it (no regions of its own).
+    table: Option<u32>,
     /// The values that table blocks: the values placed in the readers of all its groups.
     table_values: u128,
     /// The values placed in the readers of the bare graph's groups, and the NAC's matches
@@ -77,11 +90,19 @@ impl Regrouping {
     /// The regrouping of `g`'s layered puzzles on `model`, compiled from `g` with the
     /// record `fixed`; `None` when a layer may change more than a star's groups.
     pub fn of(g: &Grammar, model: &SlotModel, fixed: &FixedNacs) -> Option<Regrouping> {
-        let regions_only = g
-            .layers
-            .iter()
-            .all(|l| matches!(l.kind, LayerKind::Regions { .. }));
-        let simple_model = model.is_plain();
+        // Regions, and values set on them (a cage's sum), which only group NACs may read
+        // (see `GroupsAt::of`).
+        let regions_only = g.layers.iter().all(|l| {
+            matches!(
+                l.kind,
+                LayerKind::Regions { .. } | LayerKind::RegionAttr { .. }
+            )
+        });
+        // Groups are drawn anew (see below); `forbid` instances and replaced cells are not,
+        // nor a final condition beyond "every cell filled", which may read the regions.
+        let simple_model = model.replaced.is_none()
+            && model.forbids.is_none()
+            && matches!(model.final_kind, FinalKind::Full | FinalKind::Stuck);
         if g.layers.is_empty() || !regions_only || !simple_model {
             return None;
         }
@@ -122,23 +143,31 @@ impl Regrouping {
         // Star::of reads the rule, not which attributes change.
         let unread = BTreeSet::new();
         let mut stars = Vec::new();
+        let mut groups = Vec::new();
         let mut start = 0;
         for &((ri, i), end) in &fixed.hub_ends {
             let (r, t) = (&g.rules[ri], &fill.targets[ri]);
             let nac = &r.lhs.nacs[i];
+            let rc = RuleCompiler {
+                g,
+                r,
+                c: t.c,
+                attr: t.attr,
+                value: t.value,
+                created: t.created.map(|(ty, _)| ty),
+                dynamic: &unread,
+            };
+            // A group NAC adds no hub, and compiles to the model's group NACs in this
+            // order.
+            if group_nacs[ri].contains(&i) {
+                let placed = fixed.instances(ri)?.placed();
+                groups.push(GroupsAt::of(&rc, nac, model, bare, placed)?);
+                start = end;
+                continue;
+            }
             // As `compile_nacs` tells the NACs it replays.
-            let fixed_nac =
-                !group_nacs[ri].contains(&i) && vocabulary.cannot_reach(g, (&r.lhs, t.value), nac);
+            let fixed_nac = vocabulary.cannot_reach(g, (&r.lhs, t.value), nac);
             if !fixed_nac {
-                let rc = RuleCompiler {
-                    g,
-                    r,
-                    c: t.c,
-                    attr: t.attr,
-                    value: t.value,
-                    created: t.created.map(|(ty, _)| ty),
-                    dynamic: &unread,
-                };
                 let star = Star::of(&rc, nac)?;
                 if layer_types
                     .iter()
@@ -158,8 +187,14 @@ impl Regrouping {
             }
             start = end;
         }
+        // Every group NAC of the model is drawn anew: the rule file's own groups (its
+        // own layer's) are not the puzzles'.
+        if groups.len() != model.group_nacs.len() {
+            return None;
+        }
         Some(Regrouping {
             stars,
+            groups,
             self_symmetric: model.all_self_symmetric(),
         })
     }
@@ -169,7 +204,9 @@ impl Regrouping {
     /// draw as [`Grammar::with_layers`] would add them, without building that graph;
     /// `None` when it must be compiled (a table would differ, or the hubs would be too
     /// many). With it, whether its hubs are `model`'s, in order, followed by the new ones
-    /// (a file without regions of its own): what [`Tables::regrouped`] builds on.
+    /// (a file without regions of its own), known from where they were copied (a line
+    /// whose regions are the file's own has them so unsaid): what [`Tables::regrouped`]
+    /// builds on.
     ///
     /// [`Tables::regrouped`]: crate::slot::Tables::regrouped
     pub fn regrouped(
@@ -212,14 +249,23 @@ impl Regrouping {
                 &mut scratch,
                 s.matches,
             )?;
-            if s.values | found.values != s.table_values {
-                return None;
-            }
+            let table = match s.table {
+                Some(t) if s.values | found.values == s.table_values => t,
+                Some(_) => return None,
+                // No hubs in the file: "the same value" over the values the readers take,
+                // a table the file holds (else the compilation adds it); none where the
+                // regions block nothing.
+                None if found.values == 0 => 0,
+                None => {
+                    let same = identity_over(model.d, found.values);
+                    model.tables.iter().position(|t| *t == same)? as u32
+                }
+            };
             self_symmetric &= found.hubs.iter().all(|(w, r)| w == r);
             hubs.extend(found.hubs.into_iter().map(|(writers, readers)| Hub {
                 writers,
                 readers,
-                table: s.table,
+                table,
             }));
             at = s.end;
         }
@@ -236,6 +282,16 @@ impl Regrouping {
         let appended = copied.iter().map(|(old, _)| old.len()).sum::<usize>() == model.hubs.len()
             && (copied.iter()).all(|(old, at)| old.is_empty() || old.start == *at);
         let mut regrouped = model.with_hubs(hubs);
+        if !self.groups.is_empty() {
+            let mut groups = Vec::new();
+            for (nac, at) in self.groups.iter().enumerate() {
+                at.add_groups(nac as u32, cells, layers, &mut groups)?;
+            }
+            // Contents, remainders and pairs as a compilation lists them, once its hubs
+            // are all there.
+            regrouped.groups = Arc::new(groups);
+            super::group::list_feasible(&mut regrouped);
+        }
         regrouped.finish_regrouped(g, model, &copied, self_symmetric);
         Some((regrouped, appended))
     }
@@ -261,21 +317,24 @@ impl StarAt {
         let own_groups = star.groups(&g.types, &g.base, own, place, &mut scratch, 0)?;
         let (bare_hubs, own_hubs) = (&bare_groups.hubs, &own_groups.hubs);
         let kept = start + bare_hubs.len();
-        if kept + own_hubs.len() != end || start == end {
+        if kept + own_hubs.len() != end {
             return None;
         }
-        let table = model.hubs[start].table;
+        // A star without hubs in the file (a file without cages of its own) has its table
+        // found per puzzle, among the file's.
+        let table = (start < end).then(|| model.hubs[start].table);
         let table_values = bare_groups.values | own_groups.values;
         let same = |hubs: &[Hub], found: &[(Slots, Slots)]| {
             hubs.len() == found.len()
                 && hubs
                     .iter()
                     .zip(found)
-                    .all(|(h, (w, r))| h.table == table && h.writers == *w && h.readers == *r)
+                    .all(|(h, (w, r))| Some(h.table) == table && h.writers == *w && h.readers == *r)
         };
         let as_compiled = same(&model.hubs[start..kept], bare_hubs)
             && same(&model.hubs[kept..end], own_hubs)
-            && model.tables[table as usize] == identity_over(model.d, table_values);
+            && table
+                .is_none_or(|t| model.tables[t as usize] == identity_over(model.d, table_values));
         let mut slot_at = vec![None; bare.capacity()];
         for (i, &(n, a)) in model.slots.iter().enumerate() {
             if a == attr && n.index() < slot_at.len() {
@@ -297,5 +356,182 @@ impl StarAt {
             values: bare_groups.values,
             matches: bare_groups.matches,
         })
+    }
+}
+
+/// A group NAC (a cage's sum) whose groups are the regions one layer draws: its structure
+/// the filled cell's edge to a region node, its aggregates over that node's cells. A
+/// compilation makes a group per region one of whose cells the rule fills, its members
+/// the region's cells and its unchanging values those of the region node that the
+/// conditions read; so does [`GroupsAt::add_groups`], from the puzzle line's layers.
+struct GroupsAt {
+    /// The regions layer, by its index among the grammar's layers.
+    layer: usize,
+    /// The region node's attributes the conditions read, in the order a compilation
+    /// lists them, each with the layers that set it (`R.attr`), in layer order.
+    statics: Vec<(VarId, AttrId, Vec<usize>)>,
+    /// By node index (of the bare graph), the slot a member there is: a cell of every
+    /// type the NAC's structure and aggregates give the cell, holding the attribute the
+    /// rule fills; `None` elsewhere.
+    member: Vec<Option<u32>>,
+    /// By node index, whether the rule fills the cell there (it has an instance).
+    filled: Vec<bool>,
+}
+
+impl GroupsAt {
+    /// Group NAC `nac` of `rc`'s rule when it has that shape (see [`GroupsAt`]) and no
+    /// node of the `bare` graph can be its region node; `placed` by node index, the
+    /// values the rule places there.
+    fn of(
+        rc: &RuleCompiler<'_>,
+        nac: &Pattern,
+        model: &SlotModel,
+        bare: &Graph,
+        placed: &[u128],
+    ) -> Option<GroupsAt> {
+        let (g, r, types) = (rc.g, rc.r, &rc.g.types);
+        let (c, k) = (VarId(0), VarId(1));
+        // The cell alone on the left side; the region node the NAC's one node, joined to
+        // it by one edge.
+        let lone_cell = r.lhs.nodes.len() == 1 && r.lhs.edges.is_empty() && rc.c == c;
+        let ([region], [edge], []) = (&nac.nodes[..], &nac.edges[..], &nac.nacs[..]) else {
+            return None;
+        };
+        let label = edge.path.as_label()?;
+        if !lone_cell || nac.bound != 1 || (edge.src, edge.tgt) != (c, k) {
+            return None;
+        }
+        // One layer draws the nodes it can be, along that label; the bare graph has none.
+        let mut drawing = (g.layers.iter().enumerate()).filter(|(_, l)| match l.kind {
+            LayerKind::Regions { ty, .. } => types.is_subtype(ty, region.ty),
+            _ => false,
+        });
+        let (layer, drawn) = drawing.next()?;
+        let LayerKind::Regions { label: along, .. } = drawn.kind else {
+            return None;
+        };
+        let region_nodes = bare
+            .find_nodes()
+            .any(|n| types.is_subtype(bare.ty(n), region.ty));
+        if drawing.next().is_some() || along != label || region_nodes {
+            return None;
+        }
+        // Every aggregate ranges over the cells joined to the region node by that label:
+        // its one node, its one edge.
+        let mut cell_types = vec![var_type(&r.lhs, None, c)];
+        let mut ranges = true;
+        let mut any = false;
+        for e in &nac.conds {
+            e.visit_aggregates(&mut |a| {
+                let p = &a.pattern;
+                let d = VarId(p.bound);
+                let joined = |e: &crate::rule::PatEdge| match &e.path {
+                    PathExpr::Label(l) => *l == label && (e.src, e.tgt) == (d, k),
+                    PathExpr::Inverse(inner) => {
+                        inner.as_label() == Some(label) && (e.src, e.tgt) == (k, d)
+                    }
+                    _ => false,
+                };
+                match (&p.nodes[..], &p.edges[..]) {
+                    ([cell], [e]) if p.bound == 2 && p.nacs.is_empty() && joined(e) => {
+                        cell_types.push(cell.ty);
+                    }
+                    _ => ranges = false,
+                }
+                any = true;
+            });
+        }
+        if !(ranges && any) {
+            return None;
+        }
+        let statics = (super::group::own_reads(nac, 1..2).into_iter())
+            .map(|(v, a)| {
+                let setters = (g.layers.iter().enumerate())
+                    .filter(|(_, l)| {
+                        matches!(l.kind, LayerKind::RegionAttr { regions, attr, .. }
+                            if regions == layer && attr == a)
+                    })
+                    .map(|(i, _)| i)
+                    .collect();
+                (v, a, setters)
+            })
+            .collect();
+        let mut member = vec![None; bare.capacity()];
+        for n in bare.find_nodes() {
+            let ty = bare.ty(n);
+            if cell_types.iter().all(|&t| types.is_subtype(ty, t)) {
+                member[n.index()] = model.slot_of.get(&(n, rc.attr)).copied();
+            }
+        }
+        let filled = (0..bare.capacity())
+            .map(|i| placed.get(i).is_some_and(|&x| x != 0))
+            .collect();
+        Some(GroupsAt {
+            layer,
+            statics,
+            member,
+            filled,
+        })
+    }
+
+    /// Adds to `groups` the groups of NAC `nac` (its index among the model's group NACs)
+    /// for a puzzle with `layers` over the grid's `cells`: one per region that holds a
+    /// cell the rule fills, in region order (the order of the region nodes a compilation
+    /// meets); `None` where a region's cell is not a member slot, which a compilation
+    /// handles (or refuses).
+    fn add_groups(
+        &self,
+        nac: u32,
+        cells: &[NodeId],
+        layers: &Layers,
+        groups: &mut Vec<Group>,
+    ) -> Option<()> {
+        let Some(Some(Content::Regions { names, cells: of })) = layers.sections.get(self.layer)
+        else {
+            // No regions drawn: no region node, no group.
+            return Some(());
+        };
+        let regions = RegionMembers::of(cells, of, names.len());
+        // Each region node's values, as the layers set them: a token at any of its cells,
+        // the last one in cell order winning, layer by layer.
+        let statics: Vec<Vec<Value>> = (self.statics.iter())
+            .map(|(_, _, setters)| {
+                let mut values = vec![Value::None; names.len()];
+                for &l in setters {
+                    if let Some(Some(Content::Values(set))) = layers.sections.get(l) {
+                        for (region, v) in of.iter().zip(set) {
+                            if let (Some(r), Some(v)) = (region, v) {
+                                values[*r as usize] = *v;
+                            }
+                        }
+                    }
+                }
+                values
+            })
+            .collect();
+        for (r, region) in regions.iter().enumerate() {
+            if !region
+                .iter()
+                .any(|n| self.filled.get(n.index()) == Some(&true))
+            {
+                continue;
+            }
+            let mut members = (region.iter())
+                .map(|n| self.member.get(n.index()).copied().flatten())
+                .collect::<Option<Vec<u32>>>()?;
+            members.sort_unstable();
+            members.dedup();
+            groups.push(Group {
+                nac,
+                members,
+                statics: (self.statics.iter().zip(&statics))
+                    .map(|(&(v, a, _), values)| (v, a, values[r]))
+                    .collect(),
+                feasible: None,
+                pairs: Vec::new(),
+                implied_by: Vec::new(),
+            });
+        }
+        Some(())
     }
 }

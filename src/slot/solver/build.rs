@@ -1,6 +1,8 @@
 //! Building the solver's [`Tables`] from a slot model: whole, or for a regrouped puzzle
 //! from its rule file's tables, whose slots, values and groups it shares.
 
+use std::sync::Arc;
+
 use rustc_hash::FxHashSet;
 
 use super::{low_bits, SlotInfo, Tables, MAX_PEER_WORDS, TRACKED_ONCE, WORD_BITS};
@@ -86,16 +88,20 @@ impl<M: Mask> Tables<M> {
         shared.with_hubs_of(m)
     }
 
-    /// The tables of `m`, a model with the slots, values, tables and groups of `file`,
-    /// whose tables these are, but hubs of its own (a regrouped puzzle's): what does not
+    /// The tables of `m`, a model with the slots, values and tables of `file`, whose
+    /// tables these are, but hubs of its own (a regrouped puzzle's): what does not
     /// depend on the hubs is shared; where `m`'s hubs are `file`'s followed by more
     /// (`appends`, as the regrouping knows without comparing them), all of them
     /// exactly-once (a jigsaw's rows and columns, then its regions), the hub parts are
-    /// these with the new hubs appended, else they are built anew.
+    /// these with the new hubs appended, else they are built anew. A model with groups
+    /// of its own (a killer puzzle's cages) has all its tables built anew.
     pub fn regrouped(&self, file: &SlotModel, (m, appends): (&SlotModel, bool)) -> Tables<M> {
         debug_assert_eq!((m.slots.len(), m.d), (self.n, self.d));
+        if !Arc::ptr_eq(&m.groups, &file.groups) {
+            return Tables::new(m);
+        }
         let first = file.hubs.len();
-        debug_assert_eq!(appends, m.hubs.starts_with(&file.hubs));
+        debug_assert!(!appends || m.hubs.starts_with(&file.hubs));
         let all_once = |model: &SlotModel| {
             let hubs = model.hubs.len();
             model.once.len() == hubs && model.once.iter().enumerate().all(|(i, &h)| h as usize == i)
