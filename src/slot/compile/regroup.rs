@@ -236,6 +236,8 @@ impl Regrouping {
         // for readers (its table, "the same value" over some values, is symmetric).
         let mut copied = Vec::with_capacity(self.stars.len() + 1);
         let mut self_symmetric = self.self_symmetric;
+        // Tables the file does not hold (see below).
+        let mut added: Vec<Vec<u128>> = Vec::new();
         let mut at = 0;
         for s in &self.stars {
             copied.push((at..s.kept, hubs.len()));
@@ -258,7 +260,17 @@ impl Regrouping {
                 None if found.values == 0 => 0,
                 None => {
                     let same = identity_over(model.d, found.values);
-                    model.tables.iter().position(|t| *t == same)? as u32
+                    match (model.tables.iter().chain(&added)).position(|t| *t == same) {
+                        Some(t) => t as u32,
+                        // A file without tables (a kakuro's runs make its only hubs): the
+                        // line's tables come in the order its stars make them, as they
+                        // come in its compilation.
+                        None if model.tables.is_empty() => {
+                            added.push(same);
+                            (added.len() - 1) as u32
+                        }
+                        None => return None,
+                    }
                 }
             };
             self_symmetric &= found.hubs.iter().all(|(w, r)| w == r);
@@ -282,6 +294,9 @@ impl Regrouping {
         let appended = copied.iter().map(|(old, _)| old.len()).sum::<usize>() == model.hubs.len()
             && (copied.iter()).all(|(old, at)| old.is_empty() || old.start == *at);
         let mut regrouped = model.with_hubs(hubs);
+        if !added.is_empty() {
+            regrouped.tables = Arc::new(added);
+        }
         if !self.groups.is_empty() {
             let mut groups = Vec::new();
             for (nac, at) in self.groups.iter().enumerate() {
@@ -365,11 +380,13 @@ impl StarAt {
 /// the region's cells and its unchanging values those of the region node that the
 /// conditions read; so does [`GroupsAt::add_groups`], from the puzzle line's layers.
 struct GroupsAt {
-    /// The regions layer, by its index among the grammar's layers.
-    layer: usize,
+    /// The regions layers that draw its region nodes (a kakuro's runs across and down),
+    /// by their index among the grammar's layers, in order; with each, per attribute of
+    /// `statics`, the layers that set it on that layer's regions (`R.attr`), in order.
+    layers: Vec<(usize, Vec<Vec<usize>>)>,
     /// The region node's attributes the conditions read, in the order a compilation
-    /// lists them, each with the layers that set it (`R.attr`), in layer order.
-    statics: Vec<(VarId, AttrId, Vec<usize>)>,
+    /// lists them.
+    statics: Vec<(VarId, AttrId)>,
     /// By node index (of the bare graph), the slot a member there is: a cell of every
     /// type the NAC's structure and aggregates give the cell, holding the attribute the
     /// rule fills; `None` elsewhere.
@@ -401,19 +418,20 @@ impl GroupsAt {
         if !lone_cell || nac.bound != 1 || (edge.src, edge.tgt) != (c, k) {
             return None;
         }
-        // One layer draws the nodes it can be, along that label; the bare graph has none.
-        let mut drawing = (g.layers.iter().enumerate()).filter(|(_, l)| match l.kind {
-            LayerKind::Regions { ty, .. } => types.is_subtype(ty, region.ty),
-            _ => false,
-        });
-        let (layer, drawn) = drawing.next()?;
-        let LayerKind::Regions { label: along, .. } = drawn.kind else {
-            return None;
-        };
+        // Layers draw the nodes it can be, along that label; the bare graph has none.
+        let drawing: Vec<(usize, LabelId)> = (g.layers.iter().enumerate())
+            .filter_map(|(i, l)| match l.kind {
+                LayerKind::Regions { ty, label } if types.is_subtype(ty, region.ty) => {
+                    Some((i, label))
+                }
+                _ => None,
+            })
+            .collect();
         let region_nodes = bare
             .find_nodes()
             .any(|n| types.is_subtype(bare.ty(n), region.ty));
-        if drawing.next().is_some() || along != label || region_nodes {
+        let along = drawing.iter().all(|&(_, l)| l == label);
+        if drawing.is_empty() || !along || region_nodes {
             return None;
         }
         // Every aggregate ranges over the cells joined to the region node by that label:
@@ -444,16 +462,20 @@ impl GroupsAt {
         if !(ranges && any) {
             return None;
         }
-        let statics = (super::group::own_reads(nac, 1..2).into_iter())
-            .map(|(v, a)| {
-                let setters = (g.layers.iter().enumerate())
-                    .filter(|(_, l)| {
-                        matches!(l.kind, LayerKind::RegionAttr { regions, attr, .. }
-                            if regions == layer && attr == a)
-                    })
-                    .map(|(i, _)| i)
-                    .collect();
-                (v, a, setters)
+        let statics = super::group::own_reads(nac, 1..2);
+        let setters = |layer: usize, a: AttrId| {
+            (g.layers.iter().enumerate())
+                .filter(|(_, l)| {
+                    matches!(l.kind, LayerKind::RegionAttr { regions, attr, .. }
+                        if regions == layer && attr == a)
+                })
+                .map(|(i, _)| i)
+                .collect()
+        };
+        let layers = (drawing.iter())
+            .map(|&(layer, _)| {
+                let set = statics.iter().map(|&(_, a)| setters(layer, a)).collect();
+                (layer, set)
             })
             .collect();
         let mut member = vec![None; bare.capacity()];
@@ -467,7 +489,7 @@ impl GroupsAt {
             .map(|i| placed.get(i).is_some_and(|&x| x != 0))
             .collect();
         Some(GroupsAt {
-            layer,
+            layers,
             statics,
             member,
             filled,
@@ -486,51 +508,53 @@ impl GroupsAt {
         layers: &Layers,
         groups: &mut Vec<Group>,
     ) -> Option<()> {
-        let Some(Some(Content::Regions { names, cells: of })) = layers.sections.get(self.layer)
-        else {
-            // No regions drawn: no region node, no group.
-            return Some(());
-        };
-        let regions = RegionMembers::of(cells, of, names.len());
-        // Each region node's values, as the layers set them: a token at any of its cells,
-        // the last one in cell order winning, layer by layer.
-        let statics: Vec<Vec<Value>> = (self.statics.iter())
-            .map(|(_, _, setters)| {
-                let mut values = vec![Value::None; names.len()];
-                for &l in setters {
-                    if let Some(Some(Content::Values(set))) = layers.sections.get(l) {
-                        for (region, v) in of.iter().zip(set) {
-                            if let (Some(r), Some(v)) = (region, v) {
-                                values[*r as usize] = *v;
+        for (layer, setters) in &self.layers {
+            let Some(Some(Content::Regions { names, cells: of })) = layers.sections.get(*layer)
+            else {
+                // No regions drawn: no region node, no group.
+                continue;
+            };
+            let regions = RegionMembers::of(cells, of, names.len());
+            // Each region node's values, as the layers set them: a token at any of its
+            // cells, the last one in cell order winning, layer by layer.
+            let statics: Vec<Vec<Value>> = (setters.iter())
+                .map(|setters| {
+                    let mut values = vec![Value::None; names.len()];
+                    for &l in setters {
+                        if let Some(Some(Content::Values(set))) = layers.sections.get(l) {
+                            for (region, v) in of.iter().zip(set) {
+                                if let (Some(r), Some(v)) = (region, v) {
+                                    values[*r as usize] = *v;
+                                }
                             }
                         }
                     }
+                    values
+                })
+                .collect();
+            for (r, region) in regions.iter().enumerate() {
+                if !region
+                    .iter()
+                    .any(|n| self.filled.get(n.index()) == Some(&true))
+                {
+                    continue;
                 }
-                values
-            })
-            .collect();
-        for (r, region) in regions.iter().enumerate() {
-            if !region
-                .iter()
-                .any(|n| self.filled.get(n.index()) == Some(&true))
-            {
-                continue;
+                let mut members = (region.iter())
+                    .map(|n| self.member.get(n.index()).copied().flatten())
+                    .collect::<Option<Vec<u32>>>()?;
+                members.sort_unstable();
+                members.dedup();
+                groups.push(Group {
+                    nac,
+                    members,
+                    statics: (self.statics.iter().zip(&statics))
+                        .map(|(&(v, a), values)| (v, a, values[r]))
+                        .collect(),
+                    feasible: None,
+                    pairs: Vec::new(),
+                    implied_by: Vec::new(),
+                });
             }
-            let mut members = (region.iter())
-                .map(|n| self.member.get(n.index()).copied().flatten())
-                .collect::<Option<Vec<u32>>>()?;
-            members.sort_unstable();
-            members.dedup();
-            groups.push(Group {
-                nac,
-                members,
-                statics: (self.statics.iter().zip(&statics))
-                    .map(|(&(v, a, _), values)| (v, a, values[r]))
-                    .collect(),
-                feasible: None,
-                pairs: Vec::new(),
-                implied_by: Vec::new(),
-            });
         }
         Some(())
     }

@@ -1066,17 +1066,24 @@ final: not { c: Cell { val == none } }
     assert_eq!(counts, (1, 0));
 }
 
-/// The killer 4x4 without its own cages and puzzle, as `grafter import janko` writes a
-/// batch's rule file.
+/// `text` without the contents of its layers `heads` (each `layer NAME: ...` up to ` = {`)
+/// and without its puzzle, as `grafter import janko` writes a batch's rule file.
+fn without_own_layers(text: &str, heads: &[&str]) -> String {
+    let mut text = text.to_string();
+    for head in heads {
+        let start = text.find(&format!("{head} = {{")).expect("the layer");
+        let end = start + text[start..].find("\n}\n").expect("its content's end") + 3;
+        text = format!("{}{head}\n{}", &text[..start], &text[end..]);
+    }
+    let start = text.find("start {").expect("the file's puzzle");
+    let end = start + text[start..].find("\n}\n").expect("its end") + 3;
+    format!("{}{}", &text[..start], &text[end..])
+}
+
+/// The killer 4x4 without its own cages and puzzle.
 fn killer_bare() -> String {
-    let text = for_batches_only(
-        KILLER_4X4,
-        "layer cages: regions of Cage = {",
-        "layer cages: regions of Cage",
-    );
-    let start = text.find("layer sums: cages.sum = {").expect("the sums");
-    let end = start + text[start..].find("\n}\n").expect("their end") + 3;
-    format!("{}layer sums: cages.sum\n{}", &text[..start], &text[end..])
+    let heads = ["layer cages: regions of Cage", "layer sums: cages.sum"];
+    without_own_layers(KILLER_4X4, &heads)
 }
 
 /// Cages a layer draws, with the sums another sets on them, join the rule file's model:
@@ -1104,6 +1111,47 @@ fn cages_and_sums_a_layer_draws_regroup_the_rule_files_model() {
     let all = [Expand::All];
     let counts = assert_regrouping_is_the_compilation("bare.graft", &killer_bare(), &small, &all);
     assert_eq!(counts, (2, 0));
+}
+
+/// A kakuro's runs, across and down (two layers of one node type), with their sums, join
+/// the rule file's model as a killer's cages do: with the file's own runs left out, and
+/// with none, where the runs' table (the same value, 1..9) is the line's own.
+#[test]
+fn runs_two_layers_draw_regroup_the_rule_files_model() {
+    const KAKURO_4X4: &str = include_str!("../../../rules/kakuro-4x4.graft");
+    let holes = "- - - - - ";
+    let line = |givens: &str, across: [&str; 3], down: [&str; 3]| {
+        format!(
+            "{holes}{givens} | across: {holes}a a a - b b b - c c - | down: {holes}d e f - d e f - d e - \
+             | across_sums: {holes}{} . . - {} . . - {} . - | down_sums: {holes}{} {} {} - . . . - . . -",
+            across[0], across[1], across[2], down[0], down[1], down[2]
+        )
+    };
+    let batch = [
+        line(". . . - . . . - . . -", ["6", "7", "5"], ["7", "8", "3"]),
+        line(
+            ". . . - . . . - . . -",
+            ["24", "6", "17"],
+            ["23", "12", "12"],
+        ),
+        line("1 . . - . . . - . . -", ["6", ".", "5"], ["7", "8", "3"]),
+        line(". . . - . . . - . . -", ["7", "8", "9"], ["10", "11", "3"]),
+    ]
+    .join("\n");
+    let heads = [
+        "layer across: regions of Run",
+        "layer down: regions of Run",
+        "layer across_sums: across.sum",
+        "layer down_sums: down.sum",
+    ];
+    let all = [Expand::All];
+    for (name, text) in [
+        ("kakuro-4x4.graft", KAKURO_4X4.to_string()),
+        ("bare.graft", without_own_layers(KAKURO_4X4, &heads)),
+    ] {
+        let counts = assert_regrouping_is_the_compilation(name, &text, &batch, &all);
+        assert_eq!(counts, (4, 0), "{name}");
+    }
 }
 
 /// Layers that set attributes, whose groups a NAC reads otherwise than as the

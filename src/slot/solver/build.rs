@@ -94,10 +94,11 @@ impl<M: Mask> Tables<M> {
     /// (`appends`, as the regrouping knows without comparing them), all of them
     /// exactly-once (a jigsaw's rows and columns, then its regions), the hub parts are
     /// these with the new hubs appended, else they are built anew. A model with groups
-    /// of its own (a killer puzzle's cages) has all its tables built anew.
+    /// or value tables of its own (a killer's cages, a kakuro's runs) has all its tables
+    /// built anew.
     pub fn regrouped(&self, file: &SlotModel, (m, appends): (&SlotModel, bool)) -> Tables<M> {
         debug_assert_eq!((m.slots.len(), m.d), (self.n, self.d));
-        if !Arc::ptr_eq(&m.groups, &file.groups) {
+        if !Arc::ptr_eq(&m.groups, &file.groups) || !Arc::ptr_eq(&m.tables, &file.tables) {
             return Tables::new(m);
         }
         let first = file.hubs.len();
