@@ -54,7 +54,7 @@ pub struct Regrouping {
     /// In the order of their hubs.
     stars: Vec<StarAt>,
     /// The group NACs (a cage's sum), in the order of the model's group NACs: every one
-    /// the rules hold, each over the regions of one layer.
+    /// the rules hold, each over the regions of its layers.
     groups: Vec<GroupsAt>,
     /// Whether each of the file's hubs blocks its own writers alike both ways (see
     /// [`SlotModel::all_self_symmetric`]): then a puzzle's model whose new hubs do too
@@ -374,7 +374,7 @@ impl StarAt {
     }
 }
 
-/// A group NAC (a cage's sum) whose groups are the regions one layer draws: its structure
+/// A group NAC (a cage's sum) whose groups are the regions layers draw: its structure
 /// the filled cell's edge to a region node, its aggregates over that node's cells. A
 /// compilation makes a group per region one of whose cells the rule fills, its members
 /// the region's cells and its unchanging values those of the region node that the
@@ -498,9 +498,9 @@ impl GroupsAt {
 
     /// Adds to `groups` the groups of NAC `nac` (its index among the model's group NACs)
     /// for a puzzle with `layers` over the grid's `cells`: one per region that holds a
-    /// cell the rule fills, in region order (the order of the region nodes a compilation
-    /// meets); `None` where a region's cell is not a member slot, which a compilation
-    /// handles (or refuses).
+    /// cell the rule fills, layer by layer in region order (the order in which the layers
+    /// add the region nodes, which a compilation lists its groups in); `None` where a
+    /// region's cell is not a member slot, which a compilation handles (or refuses).
     fn add_groups(
         &self,
         nac: u32,

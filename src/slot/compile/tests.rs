@@ -1154,6 +1154,44 @@ fn runs_two_layers_draw_regroup_the_rule_files_model() {
     }
 }
 
+/// Every janko killer, kakuro and margin line (246 of them), imported as `grafter import
+/// janko` imports them: the model its rule file's regrouping makes is the compilation's,
+/// and runs alike. Reads `../shared/data/janko` (or `$GRAFTER_DATA/janko`), so it is
+/// opt-in.
+#[test]
+#[ignore = "needs ../shared/data/janko or $GRAFTER_DATA: run with --ignored"]
+fn janko_sums_regroup_as_compiled() {
+    let data = std::env::var_os("GRAFTER_DATA").map_or_else(
+        || std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data"),
+        std::path::PathBuf::from,
+    );
+    let focus = [Expand::Focus];
+    for kind in ["KillerSudoku", "Kakuro", "MarginSudoku"] {
+        let path = data.join("janko").join(format!("{kind}.json"));
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            eprintln!(
+                "skipped: {} is not there (set GRAFTER_DATA)",
+                path.display()
+            );
+            return;
+        };
+        let imported = crate::import::janko::import(&format!("{kind}.json"), &text)
+            .expect("the dataset reads");
+        let (mut lines, mut regrouped) = (0, 0);
+        for pair in imported.files.chunks(2) {
+            let [(name, rules), (_, batch)] = pair else {
+                panic!("a rule file and its puzzles");
+            };
+            let counts = assert_regrouping_is_the_compilation(name, rules, batch, &focus);
+            assert_eq!(counts.1, 0, "{name}: compiled lines");
+            lines += batch.lines().filter(|l| l.contains('|')).count();
+            regrouped += counts.0;
+        }
+        assert_eq!(regrouped, lines, "{kind}");
+        assert!(lines > 10, "{kind}: {lines} lines");
+    }
+}
+
 /// Layers that set attributes, whose groups a NAC reads otherwise than as the
 /// all-different NAC or a sum over a group's cells does, or whose regions would be slots,
 /// do not regroup: each puzzle compiles. Nor where the file's graph holds a cage of its
