@@ -62,6 +62,10 @@ pub struct Regrouping {
     self_symmetric: bool,
 }
 
+/// The regions a puzzle line's layer draws: their node type, the label joining each cell
+/// to its region, and each region's cells.
+type Drawn = (NodeTypeId, LabelId, RegionMembers);
+
 /// A star NAC a layer reaches, and its hubs in the rule file's model.
 struct StarAt {
     star: Star,
@@ -216,9 +220,10 @@ impl Regrouping {
         layers: &Layers,
     ) -> Option<(SlotModel, bool)> {
         let cells = g.grid.as_ref().map_or(&[][..], |grid| &grid.cells[..]);
-        let drawn: Vec<(NodeTypeId, LabelId, RegionMembers)> = (g.layers.iter())
+        // By layer, the regions it draws (read once for the stars and the groups).
+        let drawn: Vec<Option<Drawn>> = (g.layers.iter())
             .zip(&layers.sections)
-            .filter_map(|(layer, content)| match (&layer.kind, content) {
+            .map(|(layer, content)| match (&layer.kind, content) {
                 (LayerKind::Regions { ty, label }, Some(Content::Regions { names, cells: of })) => {
                     Some((*ty, *label, RegionMembers::of(cells, of, names.len())))
                 }
@@ -226,9 +231,11 @@ impl Regrouping {
             })
             .collect();
         let mut regions: Vec<(NodeTypeId, LabelId, &[NodeId])> =
-            Vec::with_capacity(drawn.iter().map(|(_, _, rs)| rs.regions()).sum());
-        regions
-            .extend((drawn.iter()).flat_map(|(ty, label, rs)| rs.iter().map(|r| (*ty, *label, r))));
+            Vec::with_capacity(drawn.iter().flatten().map(|(_, _, rs)| rs.regions()).sum());
+        regions.extend(
+            (drawn.iter().flatten())
+                .flat_map(|(ty, label, rs)| rs.iter().map(|r| (*ty, *label, r))),
+        );
         let mut hubs = Vec::with_capacity(model.hubs.len() + regions.len());
         let largest = regions.iter().map(|(_, _, r)| r.len()).max().unwrap_or(0);
         let mut scratch = StarScratch::with_capacity(largest);
@@ -300,7 +307,7 @@ impl Regrouping {
         if !self.groups.is_empty() {
             let mut groups = Vec::new();
             for (nac, at) in self.groups.iter().enumerate() {
-                at.add_groups(nac as u32, cells, layers, &mut groups)?;
+                at.add_groups(nac as u32, (layers, &drawn), &mut groups)?;
             }
             // Contents, remainders and pairs as a compilation lists them, once its hubs
             // are all there.
@@ -497,24 +504,24 @@ impl GroupsAt {
     }
 
     /// Adds to `groups` the groups of NAC `nac` (its index among the model's group NACs)
-    /// for a puzzle with `layers` over the grid's `cells`: one per region that holds a
-    /// cell the rule fills, layer by layer in region order (the order in which the layers
-    /// add the region nodes, which a compilation lists its groups in); `None` where a
-    /// region's cell is not a member slot, which a compilation handles (or refuses).
+    /// for a puzzle with `layers`, whose regions layers draw `drawn` (by layer): one per
+    /// region that holds a cell the rule fills, layer by layer in region order (the order
+    /// in which the layers add the region nodes, which a compilation lists its groups
+    /// in); `None` where a region's cell is not a member slot, which a compilation
+    /// handles (or refuses).
     fn add_groups(
         &self,
         nac: u32,
-        cells: &[NodeId],
-        layers: &Layers,
+        (layers, drawn): (&Layers, &[Option<Drawn>]),
         groups: &mut Vec<Group>,
     ) -> Option<()> {
         for (layer, setters) in &self.layers {
-            let Some(Some(Content::Regions { names, cells: of })) = layers.sections.get(*layer)
+            let (Some(Some(Content::Regions { names, cells: of })), Some(Some((_, _, regions)))) =
+                (layers.sections.get(*layer), drawn.get(*layer))
             else {
                 // No regions drawn: no region node, no group.
                 continue;
             };
-            let regions = RegionMembers::of(cells, of, names.len());
             // Each region node's values, as the layers set them: a token at any of its
             // cells, the last one in cell order winning, layer by layer.
             let statics: Vec<Vec<Value>> = (setters.iter())
