@@ -9,49 +9,71 @@
 //! each one node with the slots it reads ([`Term::fused`]); each computes its bounds exactly
 //! as `Term::bounds` does (the reference the tests compare with).
 
+use std::sync::Arc;
+
 use super::ground::{Bounds, Fused, Step, Term};
 
 /// A term's nodes, operands first, with what lies above each slot.
 #[derive(Clone, Debug)]
 pub struct BoundsProgram {
     steps: Vec<Step>,
+    /// The slots the term reads, sorted, each once (the `k`-th has the `k`-th list of
+    /// [`Links::above`]).
+    slots: Vec<u32>,
+    /// How the nodes hang together: the same in every renaming, so shared by them.
+    links: Arc<Links>,
+}
+
+/// A program's nodes' operands, and per slot the nodes above it.
+#[derive(Debug, Default)]
+struct Links {
     /// Per node, where its operands' indices start in `operands` (one more entry at the
     /// end).
     operand_start: Vec<u32>,
     operands: Vec<u32>,
-    /// The slots the term reads, sorted, each once; per slot, where its list starts in
-    /// `above` (one more entry at the end).
-    slots: Vec<u32>,
+    /// Per slot (by its place among the slots read), where its list starts in `above`
+    /// (one more entry at the end).
     above_start: Vec<u32>,
     /// Per slot, the nodes whose bounds may change with it, in evaluation order.
     above: Vec<u32>,
+}
+
+impl Links {
+    /// The indices of node `i`'s operands.
+    #[inline]
+    fn operands_of(&self, i: usize) -> &[u32] {
+        &self.operands[self.operand_start[i] as usize..self.operand_start[i + 1] as usize]
+    }
+
+    /// The nodes above the `k`-th slot read.
+    fn above(&self, k: usize) -> &[u32] {
+        &self.above[self.above_start[k] as usize..self.above_start[k + 1] as usize]
+    }
 }
 
 impl BoundsProgram {
     pub fn new(term: &Term) -> BoundsProgram {
         let mut size = 0;
         count(term, &mut size);
-        let mut p = BoundsProgram {
-            steps: Vec::with_capacity(size),
+        let mut steps = Vec::with_capacity(size);
+        let mut links = Links {
             operand_start: Vec::with_capacity(size + 1),
             operands: Vec::with_capacity(size),
-            slots: Vec::new(),
-            above_start: Vec::new(),
-            above: Vec::new(),
+            ..Links::default()
         };
-        p.operand_start.push(0);
-        p.lay_out(term, &mut Vec::new());
+        links.operand_start.push(0);
+        lay_out(term, &mut Vec::new(), (&mut steps, &mut links));
         // Per node, the node reading it (none for the root).
-        let mut parent = vec![u32::MAX; p.steps.len()];
-        for i in 0..p.steps.len() {
-            for &k in p.operands_of(i) {
+        let mut parent = vec![u32::MAX; steps.len()];
+        for i in 0..steps.len() {
+            for &k in links.operands_of(i) {
                 parent[k as usize] = i as u32;
             }
         }
         // Per slot, the nodes above its occurrences: walked up from each, stopping where
         // an earlier walk for the same slot passed, then put in evaluation order.
         let mut leaves: Vec<(u32, u32)> = Vec::new();
-        for (i, step) in p.steps.iter().enumerate() {
+        for (i, step) in steps.iter().enumerate() {
             match step {
                 Step::Slot(s) | Step::SlotInt(s, _) => leaves.push((*s, i as u32)),
                 Step::Compare(_, a, b) => leaves.extend([(*a, i as u32), (*b, i as u32)]),
@@ -59,28 +81,33 @@ impl BoundsProgram {
             }
         }
         leaves.sort_unstable();
-        let mut marked = vec![u32::MAX; p.steps.len()];
+        let mut marked = vec![u32::MAX; steps.len()];
+        let mut slots = Vec::new();
         for same in leaves.chunk_by(|a, b| a.0 == b.0) {
             let s = same[0].0;
-            let start = p.above.len();
+            let start = links.above.len();
             for &(_, leaf) in same {
                 let mut at = leaf;
                 while at != u32::MAX && marked[at as usize] != s {
                     marked[at as usize] = s;
-                    p.above.push(at);
+                    links.above.push(at);
                     at = parent[at as usize];
                 }
             }
-            p.above[start..].sort_unstable();
-            p.slots.push(s);
-            p.above_start.push(start as u32);
+            links.above[start..].sort_unstable();
+            slots.push(s);
+            links.above_start.push(start as u32);
         }
-        p.above_start.push(p.above.len() as u32);
-        p
+        links.above_start.push(links.above.len() as u32);
+        BoundsProgram {
+            steps,
+            slots,
+            links: Arc::new(links),
+        }
     }
 
     /// The same program reading slot `rename(s)` where this one reads slot `s`; `rename`
-    /// keeps the slots' order, so the per-slot lists stay sorted.
+    /// keeps the slots' order, so the per-slot lists stay sorted (and are shared).
     pub fn renamed(&self, rename: impl Fn(u32) -> u32) -> BoundsProgram {
         let steps = self
             .steps
@@ -96,35 +123,9 @@ impl BoundsProgram {
         debug_assert!(slots.is_sorted(), "a renaming that keeps the order");
         BoundsProgram {
             steps,
-            operand_start: self.operand_start.clone(),
-            operands: self.operands.clone(),
             slots,
-            above_start: self.above_start.clone(),
-            above: self.above.clone(),
+            links: self.links.clone(),
         }
-    }
-
-    /// The indices of node `i`'s operands.
-    fn operands_of(&self, i: usize) -> &[u32] {
-        &self.operands[self.operand_start[i] as usize..self.operand_start[i + 1] as usize]
-    }
-
-    /// Lays out `term` after its operands; its index. `stack` holds the indices of the
-    /// operands laid out so far, above what the callers hold.
-    fn lay_out(&mut self, term: &Term, stack: &mut Vec<u32>) -> u32 {
-        let base = stack.len();
-        let step = term.fused().map(Fused::step).unwrap_or_else(|| {
-            term.for_each_operand(&mut |a| {
-                let i = self.lay_out(a, stack);
-                stack.push(i);
-            });
-            term.step()
-        });
-        let me = self.steps.len() as u32;
-        self.steps.push(step);
-        self.operands.extend(stack.drain(base..));
-        self.operand_start.push(self.operands.len() as u32);
-        me
     }
 
     /// Node `i`'s bounds from its operands' in `cache`.
@@ -136,8 +137,7 @@ impl BoundsProgram {
         range: &impl Fn(u32) -> (u16, u16),
         cache: &[Bounds],
     ) -> Bounds {
-        let args =
-            &self.operands[self.operand_start[i] as usize..self.operand_start[i + 1] as usize];
+        let args = self.links.operands_of(i);
         self.steps[i].bounds(args.len(), |k| cache[args[k] as usize], vals, range)
     }
 
@@ -167,13 +167,30 @@ impl BoundsProgram {
         cache: &mut [Bounds],
     ) -> Bounds {
         if let Ok(k) = self.slots.binary_search(&s) {
-            let nodes = &self.above[self.above_start[k] as usize..self.above_start[k + 1] as usize];
-            for &i in nodes {
+            for &i in self.links.above(k) {
                 cache[i as usize] = self.step(i as usize, vals, range, cache);
             }
         }
         cache[self.steps.len() - 1]
     }
+}
+
+/// Lays out `term` after its operands into `steps` and `links`; its index. `stack` holds
+/// the indices of the operands laid out so far, above what the callers hold.
+fn lay_out(term: &Term, stack: &mut Vec<u32>, (steps, links): (&mut Vec<Step>, &mut Links)) -> u32 {
+    let base = stack.len();
+    let step = term.fused().map(Fused::step).unwrap_or_else(|| {
+        term.for_each_operand(&mut |a| {
+            let i = lay_out(a, stack, (&mut *steps, &mut *links));
+            stack.push(i);
+        });
+        term.step()
+    });
+    let me = steps.len() as u32;
+    steps.push(step);
+    links.operands.extend(stack.drain(base..));
+    links.operand_start.push(links.operands.len() as u32);
+    me
 }
 
 /// Adds the number of `term`'s nodes to `size`.

@@ -27,7 +27,9 @@
 //! the list instead ([`super::start_tables`]). Instances alike but for their slots share
 //! a shape ([`super::shapes`]): their bounds program is laid out once and renamed. An
 //! instance the puzzles of a rule file ground alike (one line, one clue) is grounded and
-//! laid out once for all of them ([`super::shared_ground`]).
+//! laid out once for all of them ([`super::shared_ground`]); an instance over one region
+//! the layers draw (a renban run) takes the shape of a region of its size grounded before
+//! ([`super::region_ground`]).
 
 use std::ops::ControlFlow;
 use std::sync::Arc;
@@ -49,6 +51,7 @@ use super::ground::{Bounds, Grounder, MAX_TERM_NODES};
 use super::layout::{self, Admit, Pairs, Writes};
 use super::mask::Mask;
 use super::model::SlotModel;
+use super::region_ground::RegionPattern;
 use super::shapes::{Shape, ShapeCache};
 use super::shared_ground::{GroundCache, InstanceReads};
 use super::solver::{Tables, Work};
@@ -295,12 +298,23 @@ impl SlotForbids {
                 );
             }
             let layer_reads = shared.and_then(|c| c.instance_reads(&g.types, p));
+            // Where instances are not shared by node, they may be by region shape.
+            let region = match (shared, &layer_reads) {
+                (Some(_), None) => RegionPattern::of(p, &set),
+                _ => None,
+            };
             out.ground.reserve(found.len());
             out.bounds_only.reserve(found.len());
             out.read_start.reserve(found.len());
             out.instances.reserve(found.len());
             for m in found {
-                let grounded = ground_instance(&mut grounder, shapes, p, &m, layer_reads.as_ref());
+                let grounded = ground_instance(
+                    &mut grounder,
+                    shapes,
+                    p,
+                    &m,
+                    (layer_reads.as_ref(), region.as_ref()),
+                );
                 if of_final && grounded.is_none() {
                     out.final_grounded = false;
                     continue;
@@ -944,14 +958,14 @@ impl ForbidScratch {
 
 /// The match `m` of `p`'s structure grounded, and laid out; taken from the rule file's
 /// shared instances where `layer_reads` says what it reads of the layers, and the same
-/// was grounded for another puzzle. `None` where it cannot be grounded (see
-/// [`Grounder::pattern`]).
+/// was grounded for another puzzle, or where `p` has a `region` shape and a region of
+/// the same shape was. `None` where it cannot be grounded (see [`Grounder::pattern`]).
 fn ground_instance<'a>(
     grounder: &mut Grounder<'a>,
     shapes: &ShapeCache,
     p: &'a Pattern,
     m: &[NodeId],
-    layer_reads: Option<&InstanceReads>,
+    (layer_reads, region): (Option<&InstanceReads>, Option<&RegionPattern>),
 ) -> Option<Arc<GroundInstance>> {
     let shared = grounder.shared();
     let key = shared
@@ -963,6 +977,24 @@ fn ground_instance<'a>(
                 #[cfg(test)]
                 super::ground::INSTANCES_TAKEN.set(super::ground::INSTANCES_TAKEN.get() + 1);
                 return Some(hit);
+            }
+        }
+    }
+    let members = shared
+        .zip(region)
+        .and_then(|(c, region)| Some((c, region.members(grounder.g, grounder.model, p, m)?)));
+    if let Some((c, members)) = &members {
+        if let Some((shape, reads, spent)) = c.regions.instance(members) {
+            if grounder.spend(spent) {
+                #[cfg(test)]
+                super::ground::REGIONS_TAKEN.set(super::ground::REGIONS_TAKEN.get() + 1);
+                let rename = |pos: u32| reads[pos as usize];
+                return Some(Arc::new(GroundInstance {
+                    program: shape.term.renamed(rename),
+                    bounds: shape.bounds.renamed(rename),
+                    shape,
+                    reads,
+                }));
             }
         }
     }
@@ -983,6 +1015,10 @@ fn ground_instance<'a>(
     });
     if let (Some(c), Some(key)) = (shared, key) {
         c.insert_instance(key, (grounded.clone(), spent));
+    }
+    if let Some((c, members)) = members {
+        c.regions
+            .learn(members, &grounded.shape, &grounded.reads, spent);
     }
     Some(grounded)
 }
@@ -1352,6 +1388,121 @@ mod tests {
                 _ => panic!("{name}: the final condition classified differently"),
             }
         }
+    }
+
+    /// Renban runs drawn anew by each puzzle's layer: an instance renamed from a run of the
+    /// same length grounded before (in the same puzzle or an earlier one) is the one
+    /// grounding it gives, programs, slots and shape alike.
+    #[test]
+    fn region_instances_are_renamed_as_grounding_gives() {
+        let text = include_str!("../../rules/renban-6x6.graft");
+        let empty = ". ".repeat(36);
+        let batch = [
+            "A A B B C C D D E E F F G G H H I I J J K K L L M M N N O O P P Q Q R R",
+            "A B C D E F A B C D E F A B C D E F G G G H H H G G G H H H . . . . . .",
+            "A A A A B B C C C C B B . . . . D D E . F F F D E . . . . D E E E E E D",
+        ]
+        .map(|runs| format!("{empty}| run: {runs}"))
+        .join("\n");
+        let (instances, taken) = regions_renamed_as_grounded("renban-6x6.graft", text, &batch);
+        // Runs of 2, 3, 4, 5 and 6 cells, the first of each length grounded.
+        assert!(
+            instances > 30 && taken + 6 >= instances,
+            "{taken} of {instances} renamed"
+        );
+    }
+
+    /// Every janko renban line (27 of them), imported as `grafter import janko` imports
+    /// them: [`region_instances_are_renamed_as_grounding_gives`] over real runs. Reads
+    /// `../shared/data/janko` (or `$GRAFTER_DATA/janko`), so it is opt-in.
+    #[test]
+    #[ignore = "needs ../shared/data/janko or $GRAFTER_DATA: run with --ignored"]
+    fn janko_runs_are_renamed_as_grounding_gives() {
+        let Some(imported) = crate::import::janko::imported_for_tests("Renban") else {
+            return;
+        };
+        let (mut instances, mut taken) = (0, 0);
+        for pair in imported.files.chunks(2) {
+            let [(name, rules), (_, batch)] = pair else {
+                panic!("a rule file and its puzzles");
+            };
+            let (i, t) = regions_renamed_as_grounded(name, rules, batch);
+            (instances, taken) = (instances + i, taken + t);
+        }
+        assert!(
+            instances > 400 && taken * 10 > instances * 9,
+            "{taken} of {instances} renamed"
+        );
+    }
+
+    /// Compiles the `forbid` patterns of each puzzle of `batch` (lines for the rule file
+    /// `rules`) with the rule file's cache, then without: every instance the same.
+    /// Returns how many instances there were, and how many were renamed.
+    fn regions_renamed_as_grounded(name: &str, rules: &str, batch: &str) -> (usize, usize) {
+        let g = load_str(name, rules).expect("the rule file loads");
+        let source = crate::diag::Source::new("batch.txt", batch.to_string());
+        let puzzles = crate::read_puzzles(&g, &source).expect("the batch reads");
+        let cache = GroundCache::of(&g);
+        let (mut instances, mut taken) = (0, 0);
+        for p in &puzzles {
+            let at = format!("{name} puzzle {}", p.number);
+            let layered = g.with_layers(&p.layers);
+            assert!(cache.serves(&layered), "{at}");
+            let model = super::super::compile(&layered).expect("on the slot engine");
+            let compiled = |shared: Option<&GroundCache>, shapes: &ShapeCache| {
+                SlotForbids::compile(&layered, &model, shared, shapes)
+                    .expect("it compiles")
+                    .expect("it has patterns")
+            };
+            let before = super::super::ground::REGIONS_TAKEN.get();
+            let renamed = compiled(Some(&cache), &cache.shapes);
+            taken += super::super::ground::REGIONS_TAKEN.get() - before;
+            let grounded = compiled(None, &ShapeCache::default());
+            assert_eq!(renamed.ground.len(), grounded.ground.len(), "{at}");
+            for (a, b) in renamed.ground.iter().zip(&grounded.ground) {
+                let (a, b) = (a.as_ref().expect("grounded"), b.as_ref().expect("grounded"));
+                assert_eq!(a.program, b.program, "{at}");
+                assert_eq!(a.reads, b.reads, "{at}");
+                assert_eq!(a.shape.term, b.shape.term, "{at}");
+                let bounds = |i: &GroundInstance| format!("{:?}", i.bounds);
+                assert_eq!(bounds(a), bounds(b), "{at}");
+                instances += 1;
+            }
+        }
+        (instances, taken)
+    }
+
+    /// Only patterns over one region node whose aggregates each range over its cells,
+    /// reading what rules set on them, have a region shape.
+    #[test]
+    fn region_patterns_read_their_members_slots_alone() {
+        let text = include_str!("../../rules/renban-6x6.graft");
+        let forbid = "forbid { r: Run where max(d.val for r <-run- d: Cell) - min(d.val for r <-run- d: Cell)\n                      >= count(r <-run- d: Cell) }";
+        assert!(text.contains(forbid));
+        let shaped = |pattern: &str| {
+            let text = text.replacen(forbid, pattern, 1);
+            let g = load_str("renban-6x6.graft", &text).expect("the rule file loads");
+            let set = forbid::set_attrs(&g);
+            RegionPattern::of(&g.forbids[0], &set).is_some()
+        };
+        assert!(shaped(forbid));
+        assert!(shaped(
+            "forbid { r: Run where count(r <-run- d: Cell { val == none }) == 0 }"
+        ));
+        assert!(shaped(
+            "forbid { r: Run  not { d: Cell -run-> r  where d.val == 6 } }"
+        ));
+        // A member's row is its own, fixed: two runs of one length read different ones.
+        assert!(!shaped(
+            "forbid { r: Run where sum(d.row for r <-run- d: Cell) > 9 and count(r <-run- d: Cell { val == none }) == 0 }"
+        ));
+        // Two members related, or a cell beside the run.
+        assert!(!shaped(
+            "forbid { r: Run where count(r <-run- d: Cell -in-> h: Group) > 9 }"
+        ));
+        assert!(!shaped(
+            "forbid { r: Run  c: Cell -run-> r  where c.val == 1 }"
+        ));
     }
 
     /// Groundings taken from a rule file's shared ones come out as grounding them would,

@@ -42,6 +42,8 @@ thread_local! {
     pub(super) static SHARED_TAKEN: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
     /// How many of those were whole instances.
     pub(super) static INSTANCES_TAKEN: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// How many instances were renamed from a region of the same shape.
+    pub(super) static REGIONS_TAKEN: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// A condition or value over slots.

@@ -17,6 +17,7 @@ mod layout;
 pub mod mask;
 pub mod model;
 pub mod pick;
+mod region_ground;
 pub mod relation;
 mod shapes;
 mod shared_ground;

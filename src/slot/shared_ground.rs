@@ -69,6 +69,9 @@ pub struct GroundCache {
     pub tables: super::start_tables::TableCache,
     /// The shapes of the puzzles' grounded instances, which any grammar may share.
     pub shapes: super::shapes::ShapeCache,
+    /// The shapes of instances over one region, by the region's size: shared also where
+    /// layers draw the regions (see [`super::region_ground`]).
+    pub regions: super::region_ground::RegionTemplates,
     /// Per `forbid` pattern and final condition, in the order they are compiled, its
     /// search plans: they depend on the pattern alone, so every puzzle takes the first's.
     plans: Arc<Mutex<Vec<Option<Arc<PatternPlans>>>>>,
@@ -132,6 +135,7 @@ impl GroundCache {
             patterns: Some((g.final_cond.clone(), g.forbids.clone())),
             tables: Default::default(),
             shapes: Default::default(),
+            regions: Default::default(),
             plans: Arc::default(),
             final_rest: Arc::default(),
         }

@@ -16,6 +16,25 @@ use dataset::Problem;
 pub use kinds::KINDS;
 use template::Header;
 
+/// The janko dataset of `kind` imported, for the opt-in tests that read it from
+/// `../shared/data/janko` (or `$GRAFTER_DATA/janko`): `None`, said, where it is not there.
+#[cfg(test)]
+pub(crate) fn imported_for_tests(kind: &str) -> Option<Imported> {
+    let data = std::env::var_os("GRAFTER_DATA").map_or_else(
+        || std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data"),
+        std::path::PathBuf::from,
+    );
+    let path = data.join("janko").join(format!("{kind}.json"));
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        eprintln!(
+            "skipped: {} is not there (set GRAFTER_DATA)",
+            path.display()
+        );
+        return None;
+    };
+    Some(import(&format!("{kind}.json"), &text).expect("the dataset reads"))
+}
+
 /// Imports the dataset file `name`, whose text is `text`. Only a file that cannot be read
 /// as a dataset at all is an `Err`; a puzzle that cannot be converted is reported in
 /// [`Imported::errors`] as `FILE: puzzle ID: error: ...`.

@@ -1161,22 +1161,11 @@ fn runs_two_layers_draw_regroup_the_rule_files_model() {
 #[test]
 #[ignore = "needs ../shared/data/janko or $GRAFTER_DATA: run with --ignored"]
 fn janko_sums_regroup_as_compiled() {
-    let data = std::env::var_os("GRAFTER_DATA").map_or_else(
-        || std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data"),
-        std::path::PathBuf::from,
-    );
     let focus = [Expand::Focus];
     for kind in ["KillerSudoku", "Kakuro", "MarginSudoku"] {
-        let path = data.join("janko").join(format!("{kind}.json"));
-        let Ok(text) = std::fs::read_to_string(&path) else {
-            eprintln!(
-                "skipped: {} is not there (set GRAFTER_DATA)",
-                path.display()
-            );
+        let Some(imported) = crate::import::janko::imported_for_tests(kind) else {
             return;
         };
-        let imported = crate::import::janko::import(&format!("{kind}.json"), &text)
-            .expect("the dataset reads");
         let (mut lines, mut regrouped) = (0, 0);
         for pair in imported.files.chunks(2) {
             let [(name, rules), (_, batch)] = pair else {
