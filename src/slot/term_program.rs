@@ -29,6 +29,14 @@ enum Op {
     Compare(BinOp, u32, u32),
     /// A slot's value's integer (the other [`Fused`] node).
     SlotInt(u32, Arc<[i64]>),
+    /// The greatest (`max`) or least value among the slots `lists[start..start + len]`,
+    /// `none` where all are empty: a `max` or `min` whose every match counts and adds a
+    /// slot (a run's largest and smallest number), in one operation.
+    Extreme {
+        max: bool,
+        start: u32,
+        len: u32,
+    },
     Unary(UnOp),
     Binary(BinOp),
     ToInt(Arc<[i64]>),
@@ -58,6 +66,8 @@ enum Op {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct TermProgram {
     ops: Vec<Op>,
+    /// The slots [`Op::Extreme`] reads.
+    lists: Vec<u32>,
     /// The most values and the most folds the program stacks at once.
     depth: usize,
     folds: usize,
@@ -70,6 +80,7 @@ impl TermProgram {
         // doubling was most of laying out a cage's or a run's term.
         let mut p = TermProgram {
             ops: Vec::with_capacity(2 * term.nodes() + 1),
+            lists: Vec::new(),
             depth: 0,
             folds: 0,
         };
@@ -100,7 +111,12 @@ impl TermProgram {
                 op => op.clone(),
             })
             .collect();
-        TermProgram { ops, ..*self }
+        let lists = self.lists.iter().map(|&s| rename(s)).collect();
+        TermProgram {
+            ops,
+            lists,
+            ..*self
+        }
     }
 
     /// The most values and folds stacked at once, over every path through the program
@@ -110,7 +126,11 @@ impl TermProgram {
         let (mut depth, mut folds) = (0, 0);
         for op in &self.ops {
             match op {
-                Op::Const(_) | Op::Slot(_) | Op::Compare(..) | Op::SlotInt(..) => top += 1,
+                Op::Const(_)
+                | Op::Slot(_)
+                | Op::Compare(..)
+                | Op::SlotInt(..)
+                | Op::Extreme { .. } => top += 1,
                 Op::Binary(_) | Op::And(_) | Op::Or(_) | Op::When(_) | Op::Add(_) => top -= 1,
                 Op::Unary(_) | Op::ToInt(_) | Op::ToValue(_) | Op::Truth => {}
                 Op::Fold(_) => open += 1,
@@ -172,6 +192,26 @@ impl TermProgram {
                 self.ops.push(Op::ToValue(ints.clone()));
             }
             Term::Fold(op, items) => {
+                if let Some(v) = constant_fold(*op, items) {
+                    self.ops.push(Op::Const(v));
+                    return;
+                }
+                let slots = || {
+                    items.iter().map(|item| match (&item.when, &item.body) {
+                        (Term::Const(Value::Bool(true)), Term::Slot(s)) => Some(*s),
+                        _ => None,
+                    })
+                };
+                if matches!(op, AggOp::Max | AggOp::Min) && slots().all(|s| s.is_some()) {
+                    let start = self.lists.len() as u32;
+                    self.lists.extend(slots().flatten());
+                    self.ops.push(Op::Extreme {
+                        max: *op == AggOp::Max,
+                        start,
+                        len: items.len() as u32,
+                    });
+                    return;
+                }
                 self.ops.push(Op::Fold(*op));
                 // The `Add` of every match jumps to the end, known once all are laid out.
                 let mut adds = Vec::with_capacity(items.len());
@@ -248,6 +288,19 @@ impl TermProgram {
                     stack[top] = to_int(slot_value(vals[*s as usize]), ints);
                     top += 1;
                 }
+                &Op::Extreme { max, start, len } => {
+                    let slots = &self.lists[start as usize..(start + len) as usize];
+                    // Bytes order as the values do; 0 (empty) is passed over.
+                    let mut best = 0u8;
+                    for &s in slots {
+                        let b = vals[s as usize];
+                        if b != 0 && (best == 0 || (b > best) == max) {
+                            best = b;
+                        }
+                    }
+                    stack[top] = slot_value(best);
+                    top += 1;
+                }
                 Op::Unary(op) => stack[top - 1] = unary(*op, stack[top - 1]),
                 Op::Binary(op) => {
                     top -= 1;
@@ -298,6 +351,26 @@ impl TermProgram {
         debug_assert_eq!((top, open), (1, 0));
         stack[0]
     }
+}
+
+/// The value of a fold whose matches are all constants (a run's count of cells), as
+/// evaluating it gives; `None` where one is not.
+fn constant_fold(op: AggOp, items: &[super::ground::Item]) -> Option<Value> {
+    let mut fold = Fold::new(op);
+    for item in items {
+        match (&item.when, &item.body) {
+            (Term::Const(Value::Bool(true)), Term::Const(v)) => {
+                if fold.add(*v) {
+                    break;
+                }
+            }
+            (Term::Const(Value::Bool(true)), _) => return None,
+            // A match whose condition is another constant never counts.
+            (Term::Const(_), _) => {}
+            _ => return None,
+        }
+    }
+    Some(fold.finish())
 }
 
 /// Values and folds stacked at most for the stacks to live in arrays.
@@ -365,6 +438,100 @@ mod tests {
                     .collect(),
             ),
         ]
+        .into_iter()
+        .chain(extremes_and_constant_folds())
+        .collect()
+    }
+
+    /// Folds laid out as one operation: the `max` and `min` of slots whose every match
+    /// counts (a slot twice, beside one not read), and folds of constants only (a count,
+    /// a sum that a match never counting leaves alone, an `any` settled part way).
+    fn extremes_and_constant_folds() -> Vec<Term> {
+        let item = |when: Term, body: Term| Item { when, body };
+        let yes = || Term::Const(Value::Bool(true));
+        let over_slots = |op| {
+            Term::Fold(
+                op,
+                [0, 2, 0]
+                    .map(|s| item(yes(), *slot(s)))
+                    .into_iter()
+                    .collect(),
+            )
+        };
+        let constants = |op, values: &[(bool, Value)]| {
+            Term::Fold(
+                op,
+                (values.iter())
+                    .map(|&(counts, v)| item(Term::Const(Value::Bool(counts)), Term::Const(v)))
+                    .collect(),
+            )
+        };
+        let spread = Term::Binary(
+            BinOp::Ge,
+            Box::new(Term::Binary(
+                BinOp::Sub,
+                Box::new(Term::ToInt(
+                    Box::new(over_slots(AggOp::Max)),
+                    Arc::from([1, 2, 3, 4]),
+                )),
+                Box::new(Term::ToInt(
+                    Box::new(over_slots(AggOp::Min)),
+                    Arc::from([1, 2, 3, 4]),
+                )),
+            )),
+            Box::new(constants(AggOp::Count, &[(true, Value::Bool(true)); 3])),
+        );
+        vec![
+            over_slots(AggOp::Max),
+            over_slots(AggOp::Min),
+            Term::Fold(AggOp::Max, Vec::new()),
+            spread,
+            constants(
+                AggOp::Sum,
+                &[
+                    (true, Value::Int(4)),
+                    (false, Value::Int(9)),
+                    (true, Value::Int(-1)),
+                ],
+            ),
+            constants(
+                AggOp::Any,
+                &[
+                    (true, Value::Bool(false)),
+                    (true, Value::Bool(true)),
+                    (true, Value::Int(3)),
+                ],
+            ),
+            constants(
+                AggOp::Min,
+                &[
+                    (true, Value::Int(4)),
+                    (true, Value::None),
+                    (true, Value::Int(2)),
+                ],
+            ),
+        ]
+    }
+
+    /// Those folds are laid out as one operation each, a program evaluates them as their
+    /// terms do (see [`programs_evaluate_as_their_terms_do`]), and renamed they read the
+    /// renamed slots.
+    #[test]
+    fn extremes_and_constant_folds_take_one_operation() {
+        for t in extremes_and_constant_folds() {
+            let program = TermProgram::new(&t);
+            assert!(
+                !program.ops.iter().any(|op| matches!(op, Op::Fold(_))),
+                "{t:?}"
+            );
+        }
+        let max = TermProgram::new(&extremes_and_constant_folds()[0]);
+        let renamed = max.renamed(|s| 2 - s);
+        for code in 0..5u32.pow(3) {
+            let vals: Vec<u8> = (0..3).map(|s| (code / 5u32.pow(s) % 5) as u8).collect();
+            let mirrored: Vec<u8> = vals.iter().rev().copied().collect();
+            assert_eq!(renamed.eval(&mirrored), max.eval(&vals), "{vals:?}");
+        }
     }
 
     /// The program's value is the term's on every assignment of three slots, empty ones
