@@ -364,7 +364,7 @@ impl SlotForbids {
     /// Per instance, the pairs of its reads a hub relates (none where it is not grounded,
     /// or reads more than [`MAX_LAID_OUT`] slots).
     fn related_pairs(&self, model: &SlotModel) -> Vec<Box<Pairs>> {
-        let writes = Writes::new(model, |_| true);
+        let mut writes = Writes::new(model, |_| true);
         let mut pairs = Vec::new();
         (0..self.instances.len())
             .map(|i| {

@@ -31,7 +31,22 @@ pub type Pairs = [(u16, u16, u32)];
 
 /// Per slot, the hubs it writes whose tables a filter keeps: where [`Self::among`] finds
 /// the related pairs of a few slots. Flat: where each slot's hubs start, then the hubs.
-pub struct Writes(Vec<u32>, Vec<u32>);
+pub struct Writes {
+    start: Vec<u32>,
+    hubs: Vec<u32>,
+    /// What [`Self::among`] keeps from call to call.
+    scratch: AmongScratch,
+}
+
+/// Per slot, its position among the slots at hand plus one (0: not among them); per hub,
+/// the positions among them it reads, and the call that found them.
+#[derive(Default)]
+struct AmongScratch {
+    position: Vec<u16>,
+    reads: Vec<u64>,
+    found: Vec<u32>,
+    call: u32,
+}
 
 impl Writes {
     /// The hubs of `model` whose table `keep` accepts, listed under each writer.
@@ -42,19 +57,32 @@ impl Writes {
                 .filter(|&(h, _)| kept[h])
                 .flat_map(|(h, hub)| hub.writers.iter().map(move |&w| (w, h as u32)))
         });
-        Writes(start, hubs)
+        Writes {
+            start,
+            hubs,
+            scratch: AmongScratch::default(),
+        }
     }
 
     /// The hubs slot `s` writes.
     fn of(&self, s: u32) -> &[u32] {
-        &self.1[self.0[s as usize] as usize..self.0[s as usize + 1] as usize]
+        &self.hubs[self.start[s as usize] as usize..self.start[s as usize + 1] as usize]
     }
 
     /// The related pairs of `slots` (sorted, distinct), by position in it, into `pairs`
     /// (cleared first): one buffer serves every instance or group, and a list of the
     /// exact size is taken from it.
-    pub fn among(&self, model: &SlotModel, slots: &[u32], pairs: &mut Vec<(u16, u16, u32)>) {
+    pub fn among(&mut self, model: &SlotModel, slots: &[u32], pairs: &mut Vec<(u16, u16, u32)>) {
         pairs.clear();
+        if slots.len() <= 64 {
+            self.among_few(model, slots, pairs);
+        } else {
+            self.among_many(model, slots, pairs);
+        }
+    }
+
+    /// [`Self::among`] for any number of slots: every pair each hub relates, sorted.
+    fn among_many(&self, model: &SlotModel, slots: &[u32], pairs: &mut Vec<(u16, u16, u32)>) {
         for (i, &a) in slots.iter().enumerate() {
             for &h in self.of(a) {
                 let hub = &model.hubs[h as usize];
@@ -68,6 +96,69 @@ impl Writes {
         }
         pairs.sort_unstable();
         pairs.dedup();
+    }
+
+    /// [`Self::among`] for at most 64 slots: per slot, the others each table relates it
+    /// to as a mask, then listed in order. A hub's readers among the slots are found once
+    /// a call, by each slot's position kept in a list over all slots (a hub relates a slot
+    /// to most of the others, and several hubs the same pair: listing every pair found,
+    /// each by a binary search, then sorting them, was most of laying out the sight lines
+    /// of a skyscraper Sudoku).
+    fn among_few(&mut self, model: &SlotModel, slots: &[u32], pairs: &mut Vec<(u16, u16, u32)>) {
+        let sc = &mut self.scratch;
+        if sc.position.len() < model.slots.len() || sc.reads.len() < model.hubs.len() {
+            sc.position.resize(model.slots.len(), 0);
+            sc.reads.resize(model.hubs.len(), 0);
+            sc.found.resize(model.hubs.len(), 0);
+        }
+        sc.call = sc.call.wrapping_add(1);
+        if sc.call == 0 {
+            sc.found.fill(0);
+            sc.call = 1;
+        }
+        for (i, &s) in slots.iter().enumerate() {
+            sc.position[s as usize] = i as u16 + 1;
+        }
+        // Per table, the positions related to the slot at hand.
+        let mut related: SmallVec<[(u32, u64); 4]> = SmallVec::new();
+        for (i, &a) in slots.iter().enumerate() {
+            related.clear();
+            let of =
+                &self.hubs[self.start[a as usize] as usize..self.start[a as usize + 1] as usize];
+            for &h in of {
+                let hub = &model.hubs[h as usize];
+                let h = h as usize;
+                if sc.found[h] != sc.call {
+                    sc.found[h] = sc.call;
+                    sc.reads[h] = (hub.readers.iter())
+                        .map(|&b| sc.position[b as usize])
+                        .filter(|&p| p != 0)
+                        .fold(0u64, |m, p| m | 1 << (p - 1));
+                }
+                let mask = sc.reads[h] & !(1 << i);
+                if mask == 0 {
+                    continue;
+                }
+                match related.iter_mut().find(|(t, _)| *t == hub.table) {
+                    Some((_, m)) => *m |= mask,
+                    None => related.push((hub.table, mask)),
+                }
+            }
+            related.sort_unstable();
+            let mut any = related.iter().fold(0u64, |u, &(_, m)| u | m);
+            while any != 0 {
+                let j = any.trailing_zeros();
+                any &= any - 1;
+                for &(t, m) in &related {
+                    if m >> j & 1 != 0 {
+                        pairs.push((i as u16, j as u16, t));
+                    }
+                }
+            }
+        }
+        for &s in slots {
+            sc.position[s as usize] = 0;
+        }
     }
 }
 
@@ -469,5 +560,44 @@ pub(super) mod tests {
             narrowed += usize::from(keep != case.cands);
         }
         assert!(narrowed > 300, "only {narrowed} cases narrowed");
+    }
+
+    /// The related pairs of a few slots are those listed pair by pair and sorted, over
+    /// rule files whose hubs use one table (Sudoku) or several (consecutive bars, cages).
+    #[test]
+    fn few_slots_relate_as_many_do() {
+        let mut below = crate::slot::xorshift(0x2545_f491_4f6c_dd1d);
+        let mut listed = 0;
+        for (name, text) in [
+            (
+                "sudoku-9x9.graft",
+                include_str!("../../rules/sudoku-9x9.graft"),
+            ),
+            (
+                "consecutive-6x6.graft",
+                include_str!("../../rules/consecutive-6x6.graft"),
+            ),
+            (
+                "killer-4x4.graft",
+                include_str!("../../rules/killer-4x4.graft"),
+            ),
+        ] {
+            let g = crate::load_str(name, text).expect("the rule file loads");
+            let model = super::super::compile(&g).expect("on the slot engine");
+            let mut writes = Writes::new(&model, |_| true);
+            let n = model.slots.len() as u64;
+            for _ in 0..300 {
+                let k = 2 + below(n.min(64) - 1) as usize;
+                let mut slots: Vec<u32> = (0..k).map(|_| below(n) as u32).collect();
+                slots.sort_unstable();
+                slots.dedup();
+                let (mut few, mut many) = (Vec::new(), Vec::new());
+                writes.among_few(&model, &slots, &mut few);
+                writes.among_many(&model, &slots, &mut many);
+                assert_eq!(few, many, "{name}: {slots:?}");
+                listed += few.len();
+            }
+        }
+        assert!(listed > 10_000, "only {listed} pairs");
     }
 }

@@ -498,7 +498,7 @@ fn list_pairs(model: &mut SlotModel) {
         // empty list it was made with.
         return;
     }
-    let writes = Writes::new(model, |t| relates[t as usize]);
+    let mut writes = Writes::new(model, |t| relates[t as usize]);
     let mut buffer = Vec::new();
     let pairs: Vec<Vec<(u16, u16, u32)>> = model
         .groups
