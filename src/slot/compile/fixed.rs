@@ -327,6 +327,9 @@ pub(super) struct LayerVocabulary {
     types: Vec<NodeTypeId>,
     labels: Vec<LabelId>,
     attrs: Vec<AttrId>,
+    /// Those attributes with the types of the nodes they are set on: an attribute is known
+    /// by its index within its type, so a row's clue may share the cells' value's.
+    writes: Vec<(NodeTypeId, AttrId)>,
 }
 
 impl LayerVocabulary {
@@ -335,7 +338,9 @@ impl LayerVocabulary {
             types: Vec::new(),
             labels: Vec::new(),
             attrs: Vec::new(),
+            writes: Vec::new(),
         };
+        let cells = g.grid.as_ref().map_or(&[][..], |grid| &grid.cells[..]);
         for layer in g.layers.iter() {
             match &layer.kind {
                 LayerKind::Regions { ty, label } => {
@@ -351,10 +356,18 @@ impl LayerVocabulary {
                 LayerKind::RegionAttr { .. } | LayerKind::LineAttr { .. } => {}
                 // On cells and row or column nodes of the base graph.
                 LayerKind::CellAttr { attr, .. } | LayerKind::NodeAttr { attr, .. } => {
-                    v.attrs.push(*attr)
+                    v.attrs.push(*attr);
+                    let nodes = match &layer.kind {
+                        LayerKind::NodeAttr { nodes, .. } => &nodes[..],
+                        _ => cells,
+                    };
+                    v.writes
+                        .extend(nodes.iter().map(|&n| (g.base.ty(n), *attr)));
                 }
             }
         }
+        v.writes.sort_unstable();
+        v.writes.dedup();
         v
     }
 
@@ -382,13 +395,37 @@ impl LayerVocabulary {
             .iter()
             .all(|n| !self.types.iter().any(|&t| g.types.is_subtype(t, n.ty)));
         let edge_free = lhs.edges.iter().all(|e| !self.path_reads(&e.path));
+        // The attributes read that a layer sets, by their nodes' types where the patterns
+        // declare them: a cell's value is not a row's clue of the same index.
+        let mut read = Vec::new();
+        let scope = &mut vec![lhs];
+        for e in lhs.conds.iter().chain([value]) {
+            self.attrs_read(e, scope, &mut read);
+        }
+        let attrs_free = read.iter().all(|&(ty, a)| {
+            ty.is_some_and(|ty| {
+                !(self.writes.iter()).any(|&(t, wa)| wa == a && g.types.is_subtype(t, ty))
+            })
+        });
+        let structure = self.structure();
         node_free
             && edge_free
+            && attrs_free
             && lhs
                 .conds
                 .iter()
                 .chain([value])
-                .all(|e| self.expr_free(g, e))
+                .all(|e| structure.expr_free(g, e))
+    }
+
+    /// The node types and labels alone, no attribute.
+    fn structure(&self) -> LayerVocabulary {
+        LayerVocabulary {
+            types: self.types.clone(),
+            labels: self.labels.clone(),
+            attrs: Vec::new(),
+            writes: Vec::new(),
+        }
     }
 
     /// True when `e` reads no attribute a layer sets, and each of its aggregates ranges
@@ -423,12 +460,7 @@ impl LayerVocabulary {
         (lhs, value): (&Pattern, &Expr),
         nac: &Pattern,
     ) -> Option<Box<[Value]>> {
-        let structure = LayerVocabulary {
-            types: self.types.clone(),
-            labels: self.labels.clone(),
-            attrs: Vec::new(),
-        };
-        if !structure.cannot_reach(g, (lhs, value), nac) {
+        if !self.structure().cannot_reach(g, (lhs, value), nac) {
             return None;
         }
         // The attributes read that a layer sets, with the type of the node read where the

@@ -269,6 +269,24 @@ fn replayed_nacs_give_the_model_compiled_from_scratch() {
         include_str!("../../../tests/fixtures/layers/thermo-4x4.txt"),
     );
     assert_eq!(fixed, (1, 1, 0, 0));
+    // Clues on the rows and columns, one of them at the index the cells' value has in
+    // theirs (`top`, third of four, as `val` is third of three): the left side reads the
+    // cells' alone, so its instances are kept.
+    let empty = ". ".repeat(16);
+    let batch: String = [
+        "left: 4 2 1 2 | right: . . 4 2 | top: 3 2 2 1 | bottom: . 3 . .",
+        "left: . 2 . . | right: 1 . . . | top: . . 2 . | bottom: 2 . . .",
+        "left: 2 . . . | right: . . . . | top: . 1 . . | bottom: . . . 3",
+    ]
+    .iter()
+    .map(|clues| format!("{empty}| {clues}\n"))
+    .collect();
+    let fixed = assert_replay_gives_the_model_compiled_from_scratch(
+        "skyscraper-sudoku-4x4.graft",
+        include_str!("../../../rules/skyscraper-sudoku-4x4.graft"),
+        &batch,
+    );
+    assert_eq!(fixed.1, 1);
 }
 
 /// A NAC that reads a count a layer sets on the rows and columns (a skyscraper line's
