@@ -53,7 +53,7 @@ use super::mask::Mask;
 use super::model::SlotModel;
 use super::region_ground::RegionPattern;
 use super::shapes::{Shape, ShapeCache};
-use super::shared_ground::{GroundCache, InstanceReads};
+use super::shared_ground::{GroundCache, InstanceReads, RelatedPairs};
 use super::solver::{Tables, Work};
 use super::start_tables::{Instance as Listable, StartTables, TableCache};
 use super::term_program::TermProgram;
@@ -92,7 +92,7 @@ pub struct SlotForbids {
     ground: Vec<Option<Arc<GroundInstance>>>,
     /// Per grounded instance, the pairs of slots it reads that a hub relates, by position
     /// in its reads (see [`layout`]).
-    pairs: Vec<Box<Pairs>>,
+    pairs: Vec<Arc<Pairs>>,
     /// Whether some instance is left to the matcher, which needs the mirror graph.
     mirrored: bool,
     /// Per instance, the slots it reads: `reads[read_start[i]..read_start[i + 1]]`.
@@ -351,7 +351,7 @@ impl SlotForbids {
                 });
             }
         }
-        out.pairs = out.related_pairs(model);
+        out.pairs = out.related_pairs(model, shared);
         // Per slot, the instances reading it, in order: flat, without a list per slot.
         let (watch_start, watch) = grouped(model.slots.len(), || {
             (0..out.instances.len())
@@ -363,19 +363,37 @@ impl SlotForbids {
 
     /// Per instance, the pairs of its reads a hub relates (none where it is not grounded,
     /// or reads more than [`MAX_LAID_OUT`] slots).
-    fn related_pairs(&self, model: &SlotModel) -> Vec<Box<Pairs>> {
-        let mut writes = Writes::new(model, |_| true);
+    /// Taken from the rule file's `shared` ones where the model's hubs are those they were
+    /// listed with (layers that only set clues leave them alone).
+    fn related_pairs(&self, model: &SlotModel, shared: Option<&GroundCache>) -> Vec<Arc<Pairs>> {
+        let mut writes = None;
         let mut pairs = Vec::new();
-        (0..self.instances.len())
-            .map(|i| {
-                let reads = self.reads_of(i);
-                if self.ground[i].is_none() || reads.len() > MAX_LAID_OUT {
-                    return Box::default();
-                }
-                writes.among(model, reads, &mut pairs);
-                Box::from(&pairs[..])
-            })
-            .collect()
+        let mut list = |reads: &[u32]| -> Arc<Pairs> {
+            let writes = writes.get_or_insert_with(|| Writes::new(model, |_| true));
+            writes.among(model, reads, &mut pairs);
+            Arc::from(&pairs[..])
+        };
+        let mut all = |mut known: Option<&mut RelatedPairs>| {
+            (0..self.instances.len())
+                .map(|i| {
+                    let reads = self.reads_of(i);
+                    if self.ground[i].is_none() || reads.len() > MAX_LAID_OUT {
+                        return Arc::from([]);
+                    }
+                    match known.as_deref_mut() {
+                        Some(known) => known
+                            .entry(Box::from(reads))
+                            .or_insert_with(|| list(reads))
+                            .clone(),
+                        None => list(reads),
+                    }
+                })
+                .collect()
+        };
+        match shared {
+            Some(c) => c.with_related_pairs(&model.hubs, all),
+            None => all(None),
+        }
     }
 
     /// Whether every pattern is monotone: then a subset of a state no pattern matches is
@@ -1371,6 +1389,11 @@ mod tests {
                 (&again.reads, &again.read_start),
                 (&alone.reads, &alone.read_start)
             );
+            // The related pairs too, listed once for the hubs they were listed over.
+            assert_eq!(again.pairs, alone.pairs, "{name}");
+            let listed_once = (first.pairs.iter().zip(&again.pairs))
+                .all(|(a, b)| a.is_empty() || Arc::ptr_eq(a, b));
+            assert!(listed_once, "{name}");
             // The final condition's part beyond filled cells, likewise.
             let rest = |shared: Option<&GroundCache>| {
                 let mut m = model.clone();
@@ -1459,6 +1482,8 @@ mod tests {
             taken += super::super::ground::REGIONS_TAKEN.get() - before;
             let grounded = compiled(None, &ShapeCache::default());
             assert_eq!(renamed.ground.len(), grounded.ground.len(), "{at}");
+            // Each puzzle's runs are hubs of its own: no pairs from another's.
+            assert_eq!(renamed.pairs, grounded.pairs, "{at}");
             for (a, b) in renamed.ground.iter().zip(&grounded.ground) {
                 let (a, b) = (a.as_ref().expect("grounded"), b.as_ref().expect("grounded"));
                 assert_eq!(a.program, b.program, "{at}");

@@ -23,6 +23,8 @@ use crate::rule::{Condition, Expr, Pattern};
 
 use super::forbid::{GroundInstance, PatternPlans};
 use super::ground::Item;
+use super::layout::Pairs;
+use super::model::Hub;
 
 /// One aggregate's (or NAC's) items at one binding, and what grounding them asked of the
 /// budget: a puzzle that takes them takes the same from its own, and grounds them itself
@@ -48,6 +50,9 @@ type GroundKey = (usize, usize, Box<[NodeId]>);
 /// (pattern address, the binding's nodes, the values read there that the layers set).
 pub type InstanceKey = (usize, Box<[NodeId]>, Box<[Value]>);
 
+/// Per list of slots (sorted), the pairs among them that hubs relate, by position.
+pub type RelatedPairs = FxHashMap<Box<[u32]>, Arc<Pairs>>;
+
 /// A grounded instance, and what grounding it spent.
 pub type SharedInstance = (Arc<GroundInstance>, Spent);
 
@@ -72,6 +77,9 @@ pub struct GroundCache {
     /// The shapes of instances over one region, by the region's size: shared also where
     /// layers draw the regions (see [`super::region_ground`]).
     pub regions: super::region_ground::RegionTemplates,
+    /// The hubs of the first puzzle that asked, and the related pairs of the slots its
+    /// instances read (see [`Self::related_pairs`]).
+    pairs: Arc<Mutex<Option<(Vec<Hub>, RelatedPairs)>>>,
     /// Per `forbid` pattern and final condition, in the order they are compiled, its
     /// search plans: they depend on the pattern alone, so every puzzle takes the first's.
     plans: Arc<Mutex<Vec<Option<Arc<PatternPlans>>>>>,
@@ -136,6 +144,7 @@ impl GroundCache {
             tables: Default::default(),
             shapes: Default::default(),
             regions: Default::default(),
+            pairs: Arc::default(),
             plans: Arc::default(),
             final_rest: Arc::default(),
         }
@@ -246,6 +255,27 @@ impl GroundCache {
                 .get(v.index())
                 .is_some_and(|&n| !writes.nodes.contains(&(n, a)))
         })
+    }
+
+    /// Calls `f` with the related pairs of instances' reads listed over `hubs`, to look
+    /// up and add to, where `hubs` are those of the first puzzle that asked (the pairs
+    /// depend on the hubs alone); with `None` otherwise.
+    pub fn with_related_pairs<R>(
+        &self,
+        hubs: &[Hub],
+        f: impl FnOnce(Option<&mut RelatedPairs>) -> R,
+    ) -> R {
+        let Ok(mut kept) = self.pairs.lock() else {
+            return f(None);
+        };
+        let kept = kept.get_or_insert_with(|| (hubs.to_vec(), RelatedPairs::default()));
+        if kept.0[..] != *hubs {
+            return f(None);
+        }
+        if kept.1.len() >= MAX_GROUNDED {
+            kept.1.clear();
+        }
+        f(Some(&mut kept.1))
     }
 
     /// The items of `q` with `body` at `binding`, when grounded.
