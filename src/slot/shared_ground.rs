@@ -53,6 +53,9 @@ pub type InstanceKey = (usize, Box<[NodeId]>, Box<[Value]>);
 /// Per list of slots (sorted), the pairs among them that hubs relate, by position.
 pub type RelatedPairs = FxHashMap<Box<[u32]>, Arc<Pairs>>;
 
+/// Hubs, and the related pairs listed over them.
+type PairsOver = (Vec<Hub>, RelatedPairs);
+
 /// A grounded instance, and what grounding it spent.
 pub type SharedInstance = (Arc<GroundInstance>, Spent);
 
@@ -79,7 +82,7 @@ pub struct GroundCache {
     pub regions: super::region_ground::RegionTemplates,
     /// The hubs of the first puzzle that asked, and the related pairs of the slots its
     /// instances read (see [`Self::related_pairs`]).
-    pairs: Arc<Mutex<Option<(Vec<Hub>, RelatedPairs)>>>,
+    pairs: Arc<Mutex<Option<PairsOver>>>,
     /// Per `forbid` pattern and final condition, in the order they are compiled, its
     /// search plans: they depend on the pattern alone, so every puzzle takes the first's.
     plans: Arc<Mutex<Vec<Option<Arc<PatternPlans>>>>>,
