@@ -375,8 +375,8 @@ impl LayerVocabulary {
     /// blocks alike on every puzzle's graph: none of its or the left side's nodes can be a
     /// layer's node, none of their edges follows a layer's label, and neither a condition
     /// (on a changing attribute or only on unchanging ones, of any node) nor the value
-    /// placed reads an attribute a layer sets (compared by index alone, which may only
-    /// refuse too much).
+    /// placed reads an attribute a layer sets (in the NAC compared by index alone, which
+    /// may only refuse too much).
     pub(super) fn cannot_reach(
         &self,
         g: &Grammar,
@@ -388,66 +388,77 @@ impl LayerVocabulary {
 
     /// True when a rule's left side `lhs` and the `value` it places match and evaluate
     /// alike on every puzzle's graph (its NACs aside), by the same tests as
-    /// [`LayerVocabulary::cannot_reach`].
+    /// [`LayerVocabulary::cannot_reach`], but for the attributes read, which are compared
+    /// with the layers' by their nodes' types where the left side declares them: a cell's
+    /// value is not a row's clue of the same index.
     pub(super) fn cannot_reach_lhs(&self, g: &Grammar, lhs: &Pattern, value: &Expr) -> bool {
+        self.lhs_structure_free(g, lhs, value) && self.lhs_attrs_free(g, lhs, value)
+    }
+
+    /// [`Self::cannot_reach_lhs`] but for the attributes read: no node of a layer's type,
+    /// no edge along a layer's label, in the left side or its conditions' aggregates.
+    fn lhs_structure_free(&self, g: &Grammar, lhs: &Pattern, value: &Expr) -> bool {
         let node_free = lhs
             .nodes
             .iter()
             .all(|n| !self.types.iter().any(|&t| g.types.is_subtype(t, n.ty)));
         let edge_free = lhs.edges.iter().all(|e| !self.path_reads(&e.path));
-        // The attributes read that a layer sets, by their nodes' types where the patterns
-        // declare them: a cell's value is not a row's clue of the same index.
+        node_free
+            && edge_free
+            && (lhs.conds.iter().chain([value])).all(|e| self.expr_free_as(g, e, false))
+    }
+
+    /// Whether the left side's conditions and the value placed read no attribute on a
+    /// node of a type a layer sets it on (a read of a node whose type is not declared
+    /// counts as one).
+    fn lhs_attrs_free(&self, g: &Grammar, lhs: &Pattern, value: &Expr) -> bool {
+        if self.attrs.is_empty() {
+            return true;
+        }
         let mut read = Vec::new();
         let scope = &mut vec![lhs];
         for e in lhs.conds.iter().chain([value]) {
             self.attrs_read(e, scope, &mut read);
         }
-        let attrs_free = read.iter().all(|&(ty, a)| {
+        read.iter().all(|&(ty, a)| {
             ty.is_some_and(|ty| {
                 !(self.writes.iter()).any(|&(t, wa)| wa == a && g.types.is_subtype(t, ty))
             })
-        });
-        let structure = self.structure();
-        node_free
-            && edge_free
-            && attrs_free
-            && lhs
-                .conds
-                .iter()
-                .chain([value])
-                .all(|e| structure.expr_free(g, e))
-    }
-
-    /// The node types and labels alone, no attribute.
-    fn structure(&self) -> LayerVocabulary {
-        LayerVocabulary {
-            types: self.types.clone(),
-            labels: self.labels.clone(),
-            attrs: Vec::new(),
-            writes: Vec::new(),
-        }
+        })
     }
 
     /// True when `e` reads no attribute a layer sets, and each of its aggregates ranges
     /// over nothing a layer adds (a count of the dots between two cells reads the dots).
     pub(super) fn expr_free(&self, g: &Grammar, e: &Expr) -> bool {
+        self.expr_free_as(g, e, true)
+    }
+
+    /// [`Self::expr_free`], leaving the attributes read out where `attrs` is false.
+    fn expr_free_as(&self, g: &Grammar, e: &Expr, attrs: bool) -> bool {
         let mut free = true;
-        e.visit_attrs(&mut |_, a| free &= !self.attrs.contains(&a));
+        if attrs {
+            e.visit_attrs(&mut |_, a| free &= !self.attrs.contains(&a));
+        }
         e.visit_aggregates(&mut |agg| {
-            free &= self.pattern_free(g, &agg.pattern)
-                && agg.body.as_ref().is_none_or(|b| self.expr_free(g, b));
+            free &= self.pattern_free_as(g, &agg.pattern, attrs)
+                && (agg.body.as_ref()).is_none_or(|b| self.expr_free_as(g, b, attrs));
         });
         free
     }
 
     /// True when no node, edge, condition or NAC of `p` can read what a layer adds.
     pub(super) fn pattern_free(&self, g: &Grammar, p: &Pattern) -> bool {
+        self.pattern_free_as(g, p, true)
+    }
+
+    /// [`Self::pattern_free`], leaving the attributes read out where `attrs` is false.
+    fn pattern_free_as(&self, g: &Grammar, p: &Pattern, attrs: bool) -> bool {
         p.nodes
             .iter()
             .all(|n| !self.types.iter().any(|&t| g.types.is_subtype(t, n.ty)))
             && p.edges.iter().all(|e| !self.path_reads(&e.path))
-            && p.conds.iter().all(|c| self.expr_free(g, c))
-            && p.nacs.iter().all(|q| self.pattern_free(g, q))
+            && p.conds.iter().all(|c| self.expr_free_as(g, c, attrs))
+            && p.nacs.iter().all(|q| self.pattern_free_as(g, q, attrs))
     }
 
     /// Where NAC `nac` of a rule with left side `lhs`, placing `value`, reaches no
@@ -460,7 +471,10 @@ impl LayerVocabulary {
         (lhs, value): (&Pattern, &Expr),
         nac: &Pattern,
     ) -> Option<Box<[Value]>> {
-        if !self.structure().cannot_reach(g, (lhs, value), nac) {
+        let structure_free = self.lhs_structure_free(g, lhs, value)
+            && self.pattern_free_as(g, nac, false)
+            && nac.nacs.is_empty();
+        if !structure_free {
             return None;
         }
         // The attributes read that a layer sets, with the type of the node read where the

@@ -115,8 +115,11 @@ pub(super) fn add_witness_hubs(
     arcs.sort_unstable();
     arcs.dedup();
     for run in arcs.chunk_by(|a, b| a.0 == b.0) {
+        // One writer, pushed: `from_elem` is a call a hub, not inlined here.
+        let mut writers = Slots::new();
+        writers.push(run[0].1);
         model.hubs.push(Hub {
-            writers: Slots::from_elem(run[0].1, 1),
+            writers,
             readers: run.iter().map(|&(_, _, r)| r).collect(),
             table: table_id,
         });
