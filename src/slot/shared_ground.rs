@@ -81,7 +81,7 @@ pub struct GroundCache {
     /// layers draw the regions (see [`super::region_ground`]).
     pub regions: super::region_ground::RegionTemplates,
     /// The hubs of the first puzzle that asked, and the related pairs of the slots its
-    /// instances read (see [`Self::related_pairs`]).
+    /// instances read (see [`Self::with_related_pairs`]).
     pairs: Arc<Mutex<Option<PairsOver>>>,
     /// Per `forbid` pattern and final condition, in the order they are compiled, its
     /// search plans: they depend on the pattern alone, so every puzzle takes the first's.
