@@ -807,6 +807,7 @@ impl SlotForbids {
             empty: &empty,
             shadow,
             verdicts,
+            prune: self.monotone && !self.bounds_only[i],
         };
         if !layout::supported(
             t.relation_rows(),
@@ -927,9 +928,29 @@ struct Unmatched<'a> {
     empty: &'a [u32],
     shadow: &'a mut [u8],
     verdicts: &'a mut FxHashMap<(u32, u128), bool>,
+    /// Whether an assignment part way that already matches prunes: where the patterns
+    /// are monotone, every completion of it matches too.
+    prune: bool,
 }
 
 impl Admit for Unmatched<'_> {
+    fn may_add(&mut self, held: &[Option<u8>], at: usize, x: u8) -> bool {
+        if !self.prune {
+            return true;
+        }
+        for (&s, v) in self.reads.iter().zip(held) {
+            if let Some(v) = v {
+                self.shadow[s as usize] = v + 1;
+            }
+        }
+        self.shadow[self.reads[at] as usize] = x + 1;
+        let holds = self.term.holds(self.shadow);
+        for &s in self.empty {
+            self.shadow[s as usize] = 0;
+        }
+        !holds
+    }
+
     fn admits(&mut self, held: &[Option<u8>]) -> bool {
         // At most `MAX_LAID_OUT` reads, a byte each (values below 128, plus one).
         let assignment = held.iter().enumerate().fold(0u128, |key, (k, v)| {
