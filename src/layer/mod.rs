@@ -87,6 +87,20 @@ pub enum LayerKind {
 }
 
 impl LayerKind {
+    /// The nodes of the base graph this layer sets an attribute on (the grid's `cells`, or
+    /// its row or column nodes), with the attribute; `None` for a layer that draws regions
+    /// or lines, or sets an attribute of their nodes.
+    pub fn base_writes<'a>(&'a self, cells: &'a [NodeId]) -> Option<(&'a [NodeId], AttrId)> {
+        match self {
+            LayerKind::CellAttr { attr, .. } => Some((cells, *attr)),
+            LayerKind::NodeAttr { nodes, attr, .. } => Some((&nodes[..], *attr)),
+            LayerKind::Regions { .. }
+            | LayerKind::Lines { .. }
+            | LayerKind::RegionAttr { .. }
+            | LayerKind::LineAttr { .. } => None,
+        }
+    }
+
     /// What one section of this layer holds, for messages ("one token per cell").
     pub fn describe(&self) -> String {
         match self {

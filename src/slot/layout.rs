@@ -66,7 +66,7 @@ impl Writes {
 
     /// The hubs slot `s` writes.
     fn of(&self, s: u32) -> &[u32] {
-        &self.hubs[self.start[s as usize] as usize..self.start[s as usize + 1] as usize]
+        of(&self.start, &self.hubs, s)
     }
 
     /// The related pairs of `slots` (sorted, distinct), by position in it, into `pairs`
@@ -123,9 +123,7 @@ impl Writes {
         let mut related: SmallVec<[(u32, u64); 4]> = SmallVec::new();
         for (i, &a) in slots.iter().enumerate() {
             related.clear();
-            let of =
-                &self.hubs[self.start[a as usize] as usize..self.start[a as usize + 1] as usize];
-            for &h in of {
+            for &h in of(&self.start, &self.hubs, a) {
                 let hub = &model.hubs[h as usize];
                 let h = h as usize;
                 if sc.found[h] != sc.call {
@@ -160,6 +158,12 @@ impl Writes {
             sc.position[s as usize] = 0;
         }
     }
+}
+
+/// The hubs slot `s` writes, of [`Writes`]' flat lists (apart, for [`Writes::among_few`]
+/// to read them while it writes its scratch).
+fn of<'a>(start: &[u32], hubs: &'a [u32], s: u32) -> &'a [u32] {
+    &hubs[start[s as usize] as usize..start[s as usize + 1] as usize]
 }
 
 /// The assignments of candidates `cands` (the product of their counts), saturating.

@@ -16,7 +16,6 @@ use std::sync::{Arc, Mutex};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::grammar::Grammar;
-use crate::layer::LayerKind;
 use crate::matcher::CompiledCondition;
 use crate::model::{AttrId, NodeId, NodeTypeId, TypeSystem, Value, VarId};
 use crate::rule::{Condition, Expr, Pattern};
@@ -118,19 +117,12 @@ impl GroundCache {
         };
         let cells = g.grid.as_ref().map_or(&[][..], |grid| &grid.cells[..]);
         for layer in g.layers.iter() {
-            let (nodes, attr) = match &layer.kind {
-                LayerKind::CellAttr { attr, .. } => (cells, *attr),
-                LayerKind::NodeAttr { nodes, attr, .. } => (&nodes[..], *attr),
-                LayerKind::Regions { .. }
-                | LayerKind::Lines { .. }
-                | LayerKind::RegionAttr { .. }
-                | LayerKind::LineAttr { .. } => {
-                    // Nothing grounded is shared (no writes), but the plans are.
-                    return GroundCache {
-                        patterns: Some((g.final_cond.clone(), g.forbids.clone())),
-                        ..GroundCache::default()
-                    };
-                }
+            let Some((nodes, attr)) = layer.kind.base_writes(cells) else {
+                // Regions or lines: nothing grounded is shared (no writes), but the plans are.
+                return GroundCache {
+                    patterns: Some((g.final_cond.clone(), g.forbids.clone())),
+                    ..GroundCache::default()
+                };
             };
             for &n in nodes {
                 writes.nodes.insert((n, attr));

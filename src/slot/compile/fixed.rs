@@ -355,14 +355,10 @@ impl LayerVocabulary {
                 // On layer nodes only, which the types above keep out of reach.
                 LayerKind::RegionAttr { .. } | LayerKind::LineAttr { .. } => {}
                 // On cells and row or column nodes of the base graph.
-                LayerKind::CellAttr { attr, .. } | LayerKind::NodeAttr { attr, .. } => {
-                    v.attrs.push(*attr);
-                    let nodes = match &layer.kind {
-                        LayerKind::NodeAttr { nodes, .. } => &nodes[..],
-                        _ => cells,
-                    };
-                    v.writes
-                        .extend(nodes.iter().map(|&n| (g.base.ty(n), *attr)));
+                kind @ (LayerKind::CellAttr { .. } | LayerKind::NodeAttr { .. }) => {
+                    let (nodes, attr) = kind.base_writes(cells).expect("an attribute layer");
+                    v.attrs.push(attr);
+                    v.writes.extend(nodes.iter().map(|&n| (g.base.ty(n), attr)));
                 }
             }
         }
@@ -490,10 +486,8 @@ impl LayerVocabulary {
         let cells = g.grid.as_ref().map_or(&[][..], |grid| &grid.cells[..]);
         let mut values = Vec::new();
         for layer in g.layers.iter() {
-            let (nodes, attr) = match &layer.kind {
-                LayerKind::CellAttr { attr, .. } => (cells, *attr),
-                LayerKind::NodeAttr { nodes, attr, .. } => (&nodes[..], *attr),
-                _ => continue,
+            let Some((nodes, attr)) = layer.kind.base_writes(cells) else {
+                continue;
             };
             let reads_it = |n: NodeId| {
                 read.iter().any(|&(ty, a)| {
