@@ -46,7 +46,14 @@ Exit status:
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// Show at most N messages about one input in full, then count the rest in one line
+    /// (0: show every one). A batch file of thousands of bad lines stays readable.
+    #[arg(long, global = true, value_name = "N", default_value_t = DEFAULT_ERROR_LIMIT)]
+    pub error_limit: usize,
 }
+
+/// Messages about one input shown in full unless `--error-limit` says otherwise.
+pub const DEFAULT_ERROR_LIMIT: usize = 20;
 
 #[derive(Subcommand)]
 pub enum Command {

@@ -239,6 +239,40 @@ impl Source {
         self.line_starts().partition_point(|&start| start <= offset) - 1
     }
 
+    /// One line for the diagnostics of this file left out past a limit: how many of each
+    /// severity, and the lines they span, so that a batch of thousands of bad lines says
+    /// what it holds without flooding the terminal.
+    pub fn render_left_out(&self, rest: &[Diagnostic], how_to_show: &str) -> String {
+        let Some((first, last)) = rest.first().zip(rest.last()) else {
+            return String::new();
+        };
+        let errors = rest
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count();
+        let counted = |n: usize, what: &str| match n {
+            1 => format!("1 more {what}"),
+            n => format!("{n} more {what}s"),
+        };
+        let what = match (errors, rest.len() - errors) {
+            (e, 0) => counted(e, "error"),
+            (0, w) => counted(w, "warning"),
+            (e, w) => format!("{} and {}", counted(e, "error"), counted(w, "warning")),
+        };
+        let (from, to) = (
+            self.line_col(first.span.start).0,
+            self.line_col(last.span.start).0,
+        );
+        let lines = match from == to {
+            true => format!("line {from}"),
+            false => format!("lines {from} to {to}"),
+        };
+        format!(
+            "note: {what} not shown ({lines} of {}); {how_to_show}\n",
+            escape(&self.name)
+        )
+    }
+
     /// `file:line:col: error: message`, then the offending line with a caret under the
     /// span, the other labelled places, and the notes and help. Plain text, no colour.
     pub fn render(&self, d: &Diagnostic) -> String {

@@ -53,6 +53,7 @@ static PROGRESS: Progress = Progress::new();
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    ERROR_LIMIT.get_or_init(|| cli.error_limit);
     let result = match cli.command {
         Command::Solve(args) => solve(&args),
         Command::Check {
@@ -186,8 +187,24 @@ fn warn(grammar: &Grammar, deny: bool) -> Result<(), Failure> {
     Ok(())
 }
 
+/// The diagnostics of one input shown in full at most (`--error-limit`; 0: all of them),
+/// set once from the command line.
+static ERROR_LIMIT: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+
+/// Each diagnostic as stderr shows it, up to the error limit; the rest counted in a line.
 fn render_all(source: &Source, items: &[Diagnostic]) -> String {
-    items.iter().map(|d| render(source, d)).collect()
+    let limit = match ERROR_LIMIT
+        .get()
+        .copied()
+        .unwrap_or(args::DEFAULT_ERROR_LIMIT)
+    {
+        0 => items.len(),
+        n => n.min(items.len()),
+    };
+    let (shown, rest) = items.split_at(limit);
+    let mut out: String = shown.iter().map(|d| render(source, d)).collect();
+    out += &source.render_left_out(rest, "`--error-limit 0` shows them all");
+    out
 }
 
 /// `grafter import FORMAT IN --out DIR`: bad lines are reported, the others imported;

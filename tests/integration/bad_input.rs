@@ -163,7 +163,7 @@ fn a_puzzle_file_with_an_error_on_every_line_reports_each_at_its_line() {
     let file = crate::support::temp_path("every-line-bad", "txt");
     std::fs::write(&file, line.repeat(lines)).expect("a temporary file");
     let name = file.display().to_string();
-    let run = grafter(["solve", "rules/sudoku-4x4.graft", "--puzzles", &name]);
+    let run = solve_4x4(&name, &["--error-limit", "0"]);
     run.expect_code(1);
     let headers: Vec<&str> = (run.stderr.lines())
         .filter(|l| l.contains(": error: unknown layer `region`"))
@@ -186,4 +186,61 @@ fn a_puzzle_file_with_an_error_on_every_line_reports_each_at_its_line() {
         &run.stderr[run.stderr.len().saturating_sub(2000)..]
     );
     let _ = std::fs::remove_file(&file);
+}
+
+#[test]
+fn past_the_error_limit_messages_are_counted_in_one_line() {
+    let line = format!("{}x\n", ".".repeat(15));
+    let file = crate::support::temp_path("error-limit", "txt");
+    std::fs::write(&file, line.repeat(300)).expect("a temporary file");
+    let name = file.display().to_string();
+    let headers = |run: &Run| -> Vec<String> {
+        (run.stderr.lines())
+            .filter(|l| l.contains(": error: unexpected character `x`"))
+            .map(str::to_string)
+            .collect()
+    };
+    // By default the first 20 in full, then one line for the other 280.
+    let run = solve_4x4(&name, &[]);
+    run.expect_code(1);
+    let shown = headers(&run);
+    assert_eq!(shown.len(), 20, "{}", run.stderr);
+    assert!(
+        shown[19].starts_with(&format!("{name}:20:16: error:")),
+        "{}",
+        shown[19]
+    );
+    let last = run.stderr.lines().last().unwrap_or_default();
+    assert_eq!(
+        last,
+        format!(
+            "note: 280 more errors not shown (lines 21 to 300 of {name}); \
+             `--error-limit 0` shows them all"
+        )
+    );
+    // A global option: before the subcommand too, and 0 shows every one.
+    let run = grafter([
+        "--error-limit",
+        "3",
+        "solve",
+        "rules/sudoku-4x4.graft",
+        "--puzzles",
+        &name,
+    ]);
+    run.expect_code(1);
+    assert_eq!(headers(&run).len(), 3, "{}", run.stderr);
+    assert!(run
+        .stderr
+        .contains("note: 297 more errors not shown (lines 4 to 300"));
+    let run = solve_4x4(&name, &["--error-limit", "0"]);
+    run.expect_code(1);
+    assert_eq!(headers(&run).len(), 300);
+    assert!(!run.stderr.contains("not shown"), "{}", run.stderr);
+    let _ = std::fs::remove_file(&file);
+}
+
+/// `grafter solve rules/sudoku-4x4.graft --puzzles PUZZLES`, then `extra`.
+fn solve_4x4(puzzles: &str, extra: &[&str]) -> Run {
+    let args = ["solve", "rules/sudoku-4x4.graft", "--puzzles", puzzles];
+    grafter(args.iter().chain(extra))
 }

@@ -669,8 +669,9 @@ const NO_POSITION: &str = ": error: cannot read: stream did not contain valid UT
 
 /// Every line of stderr belongs to a diagnostic (`FILE:LINE:COL: error: ...` or
 /// `warning: ...`, the source line with a caret under it, `= note:` and `= help:` lines)
-/// about one of `inputs`, or is a stop note (`puzzle N: ...`) or the note that focus falls
-/// back (`note: --expand focus falls back to all: ...`). `Ok(true)` when a line was
+/// about one of `inputs`, or is a stop note (`puzzle N: ...`), the note that focus falls
+/// back (`note: --expand focus falls back to all: ...`) or the count of messages past the
+/// error limit (`note: 6 more errors not shown (lines 55 to 57 of FILE); ...`). `Ok(true)` when a line was
 /// [`NO_POSITION`]'s message about one of
 /// `not_utf8`.
 fn check_stderr(err: &str, inputs: &[&Path], not_utf8: &[&Path]) -> Result<bool, String> {
@@ -688,6 +689,15 @@ fn check_stderr(err: &str, inputs: &[&Path], not_utf8: &[&Path]) -> Result<bool,
             continue;
         }
         if line.starts_with("note: --expand focus falls back to all: ") {
+            continue;
+        }
+        // Past `--error-limit`, the rest about one input counted in a line.
+        if line.starts_with("note: ")
+            && line.ends_with("; `--error-limit 0` shows them all")
+            && inputs
+                .iter()
+                .any(|p| line.contains(&format!(" of {}); ", p.display())))
+        {
             continue;
         }
         if let Some(rest) = line.strip_prefix("puzzle ") {
