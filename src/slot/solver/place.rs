@@ -159,27 +159,24 @@ impl<M: Mask> Tables<M> {
                 if self.open::<W>(w)[i] & !once[i] != 0 {
                     return false;
                 }
-                let singles = once[i] & !twice[i];
-                if singles == 0 {
-                    continue;
-                }
-                // Each single's one candidate, board by board: one word operation per
-                // value rather than one per value and single. A single that an earlier
-                // one took its last candidate from is on no board any more; the count
-                // that follows finds it empty.
-                singles_found = true;
-                for x in 0..self.d {
-                    let mut these = w.bits[x * words + i] & singles;
-                    while these != 0 {
-                        let b = these & these.wrapping_neg();
-                        these ^= b;
-                        if w.bits[x * words + i] & b == 0 {
-                            // A single placed just before took `x` from it.
-                            return false;
-                        }
-                        let s = i * WORD_BITS + b.trailing_zeros() as usize;
-                        self.place_unchecked::<W>(w, s, x as u32);
+                let mut singles = once[i] & !twice[i];
+                while singles != 0 {
+                    let s = i * WORD_BITS + singles.trailing_zeros() as usize;
+                    singles &= singles - 1;
+                    // Its one candidate, read from every board without a branch (the
+                    // loop's exit would be hard to predict).
+                    let (mut x, mut found) = (0, 0);
+                    for (v, board) in self.boards::<W>(w).chunks_exact(words).enumerate() {
+                        let has = (board[i] >> (s % WORD_BITS)) as usize & 1;
+                        x |= has * v;
+                        found |= has;
                     }
+                    if found == 0 {
+                        // An earlier single in this pass took its last candidate.
+                        return false;
+                    }
+                    self.place_unchecked::<W>(w, s, x as u32);
+                    singles_found = true;
                 }
             }
             if singles_found {
