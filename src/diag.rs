@@ -240,10 +240,11 @@ impl Source {
     }
 
     /// One line for the diagnostics of this file left out past a limit: how many of each
-    /// severity, and the lines they span, so that a batch of thousands of bad lines says
-    /// what it holds without flooding the terminal.
+    /// severity, and the lines they span (in any order), so that a batch of thousands of
+    /// bad lines says what it holds without flooding the terminal. Empty for none.
     pub fn render_left_out(&self, rest: &[Diagnostic], how_to_show: &str) -> String {
-        let Some((first, last)) = rest.first().zip(rest.last()) else {
+        let lines = rest.iter().map(|d| self.line_col(d.span.start).0);
+        let (Some(from), Some(to)) = (lines.clone().min(), lines.max()) else {
             return String::new();
         };
         let errors = rest
@@ -259,10 +260,6 @@ impl Source {
             (0, w) => counted(w, "warning"),
             (e, w) => format!("{} and {}", counted(e, "error"), counted(w, "warning")),
         };
-        let (from, to) = (
-            self.line_col(first.span.start).0,
-            self.line_col(last.span.start).0,
-        );
         let lines = match from == to {
             true => format!("line {from}"),
             false => format!("lines {from} to {to}"),
@@ -526,6 +523,33 @@ impl std::error::Error for Diagnostics {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn diagnostics_left_out_are_counted_by_severity_over_their_lines() {
+        let source = Source::new("f.txt", "a\nb\nc\nd\n");
+        let at = |line: usize| Span::new(2 * line, 2 * line + 1);
+        let error = |line| Diagnostic::error(at(line), "e");
+        let warning = |line| Diagnostic::warning(at(line), "w");
+        let left_out = |rest: &[Diagnostic]| source.render_left_out(rest, "HOW");
+        assert_eq!(left_out(&[]), "");
+        assert_eq!(
+            left_out(&[error(2)]),
+            "note: 1 more error not shown (line 3 of f.txt); HOW\n"
+        );
+        // Out of order, the span is still the least and greatest line.
+        assert_eq!(
+            left_out(&[error(3), error(0), error(1)]),
+            "note: 3 more errors not shown (lines 1 to 4 of f.txt); HOW\n"
+        );
+        assert_eq!(
+            left_out(&[warning(1), warning(2)]),
+            "note: 2 more warnings not shown (lines 2 to 3 of f.txt); HOW\n"
+        );
+        assert_eq!(
+            left_out(&[error(0), warning(1), error(1)]),
+            "note: 2 more errors and 1 more warning not shown (lines 1 to 2 of f.txt); HOW\n"
+        );
+    }
 
     #[test]
     fn line_and_column_count_characters() {

@@ -71,7 +71,7 @@ mod test_grammars;
 
 pub use analysis::{analyse, Facts, Refusal, RefusalKind};
 pub use check::print_expanded;
-pub use diag::{Diagnostic, Diagnostics, Source, Span};
+pub use diag::{escape, Diagnostic, Diagnostics, Source, Span};
 pub use engine::heuristics::{self, Heuristic, Tally};
 pub use engine::{Engine, Plan};
 pub use explore::memory::{default_max_memory, parse_size};

@@ -191,19 +191,26 @@ fn warn(grammar: &Grammar, deny: bool) -> Result<(), Failure> {
 /// set once from the command line.
 static ERROR_LIMIT: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
 
-/// Each diagnostic as stderr shows it, up to the error limit; the rest counted in a line.
-fn render_all(source: &Source, items: &[Diagnostic]) -> String {
-    let limit = match ERROR_LIMIT
+/// How many of `count` messages about one input to show in full.
+fn shown_of(count: usize) -> usize {
+    match ERROR_LIMIT
         .get()
         .copied()
         .unwrap_or(args::DEFAULT_ERROR_LIMIT)
     {
-        0 => items.len(),
-        n => n.min(items.len()),
-    };
-    let (shown, rest) = items.split_at(limit);
+        0 => count,
+        n => n.min(count),
+    }
+}
+
+/// What to say of the messages past the limit.
+const SHOW_ALL: &str = "`--error-limit 0` shows them all";
+
+/// Each diagnostic as stderr shows it, up to the error limit; the rest counted in a line.
+fn render_all(source: &Source, items: &[Diagnostic]) -> String {
+    let (shown, rest) = items.split_at(shown_of(items.len()));
     let mut out: String = shown.iter().map(|d| render(source, d)).collect();
-    out += &source.render_left_out(rest, "`--error-limit 0` shows them all");
+    out += &source.render_left_out(rest, SHOW_ALL);
     out
 }
 
@@ -226,14 +233,29 @@ fn import(args: &ImportArgs) -> Result<u8, Failure> {
             "note: ignored `{kind}`: it draws and states no rule\n"
         ));
     }
-    for e in &outcome.errors {
-        to_stderr(&format!("{e}\n"));
-    }
+    report_import_errors(&outcome.errors, &source.name);
     Ok(if outcome.errors.is_empty() {
         0
     } else {
         BAD_INPUT
     })
+}
+
+/// The puzzles an import could not convert, one line each up to the error limit, then
+/// the rest counted.
+fn report_import_errors(errors: &[String], input: &str) {
+    let (shown, rest) = errors.split_at(shown_of(errors.len()));
+    for e in shown {
+        to_stderr(&format!("{e}\n"));
+    }
+    if !rest.is_empty() {
+        let n = rest.len();
+        let s = if n == 1 { "" } else { "s" };
+        to_stderr(&format!(
+            "note: {n} more error{s} about {} not shown; {SHOW_ALL}\n",
+            grafter::escape(input)
+        ));
+    }
 }
 
 /// `grafter import janko`: the dataset's files written to `--out` with the manifest; each
@@ -253,9 +275,7 @@ fn import_janko(args: &ImportArgs, source: &Source) -> Result<u8, Failure> {
             args.out.display()
         ))
     })?;
-    for e in &imported.errors {
-        to_stderr(&format!("{e}\n"));
-    }
+    report_import_errors(&imported.errors, &source.name);
     let rule_files = imported
         .files
         .iter()

@@ -714,6 +714,25 @@ fn bad_lines_are_reported_by_line_and_the_others_still_import() {
 }
 
 #[test]
+fn bad_lines_past_the_error_limit_are_counted() {
+    let (_, run, rows) = import("error-limit", &"not base64!\n".repeat(25));
+    run.expect_code(1);
+    assert!(rows.is_empty());
+    let errors = run
+        .stderr
+        .lines()
+        .filter(|l| l.contains(": error: puzzle "));
+    assert_eq!(errors.count(), 20, "{}", run.stderr);
+    let note = "note: 5 more errors about ";
+    let said = run.stderr.lines().find(|l| l.starts_with(note));
+    assert!(
+        said.is_some_and(|l| l.ends_with("in.txt not shown; `--error-limit 0` shows them all")),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
 fn cosmetic_keys_are_listed_once_each() {
     let doc = json!({"size":4,"line":[{"lines":[["R1C1","R1C2"]]}],"text":[],"cage":[{"cells":["R1C1"]}]});
     let (_, run, rows) = import("cosmetic", &format!("{doc}\n{doc}\n"));

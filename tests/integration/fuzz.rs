@@ -671,9 +671,8 @@ const NO_POSITION: &str = ": error: cannot read: stream did not contain valid UT
 /// `warning: ...`, the source line with a caret under it, `= note:` and `= help:` lines)
 /// about one of `inputs`, or is a stop note (`puzzle N: ...`), the note that focus falls
 /// back (`note: --expand focus falls back to all: ...`) or the count of messages past the
-/// error limit (`note: 6 more errors not shown (lines 55 to 57 of FILE); ...`). `Ok(true)` when a line was
-/// [`NO_POSITION`]'s message about one of
-/// `not_utf8`.
+/// error limit (`note: 6 more errors not shown (lines 55 to 57 of FILE); ...`). `Ok(true)`
+/// when a line was [`NO_POSITION`]'s message about one of `not_utf8`.
 fn check_stderr(err: &str, inputs: &[&Path], not_utf8: &[&Path]) -> Result<bool, String> {
     let mut no_position = false;
     let mut lines = err.split('\n').peekable();
