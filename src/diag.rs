@@ -243,10 +243,12 @@ impl Source {
     /// severity, and the lines they span (in any order), so that a batch of thousands of
     /// bad lines says what it holds without flooding the terminal. Empty for none.
     pub fn render_left_out(&self, rest: &[Diagnostic], how_to_show: &str) -> String {
-        let lines = rest.iter().map(|d| self.line_col(d.span.start).0);
-        let (Some(from), Some(to)) = (lines.clone().min(), lines.max()) else {
+        // Lines follow offsets: two lines looked up, whatever the count.
+        let starts = rest.iter().map(|d| d.span.start);
+        let (Some(first), Some(last)) = (starts.clone().min(), starts.max()) else {
             return String::new();
         };
+        let (from, to) = (self.line_col(first).0, self.line_col(last).0);
         let errors = rest
             .iter()
             .filter(|d| d.severity == Severity::Error)

@@ -11,7 +11,9 @@
 pub mod apply;
 
 use crate::diag::Span;
-use crate::model::{AttrId, AttrType, Graph, LabelId, NodeId, NodeNames, NodeTypeId, Value};
+use crate::model::{
+    AttrId, AttrType, Graph, LabelId, NodeId, NodeNames, NodeTypeId, TypeSystem, Value,
+};
 
 /// A checked `layer NAME: ...` declaration.
 #[derive(Clone, Debug)]
@@ -84,6 +86,33 @@ pub enum LayerKind {
         /// The label of the edge from each member to the next, if any.
         next: Option<LabelId>,
     },
+}
+
+/// The node types and attributes `layers` set on nodes of the base graph `base` (whose
+/// grid's cells are `cells`), sorted, each once.
+pub fn base_write_types(
+    layers: &[Layer],
+    cells: &[NodeId],
+    base: &Graph,
+) -> Vec<(NodeTypeId, AttrId)> {
+    let mut writes: Vec<_> = (layers.iter())
+        .filter_map(|l| l.kind.base_writes(cells))
+        .flat_map(|(nodes, attr)| nodes.iter().map(move |&n| (base.ty(n), attr)))
+        .collect();
+    writes.sort_unstable();
+    writes.dedup();
+    writes
+}
+
+/// Whether some layer of `writes` ([`base_write_types`]) sets `attr` on nodes that a
+/// node of type `ty` may be.
+pub fn sets_on(
+    writes: &[(NodeTypeId, AttrId)],
+    types: &TypeSystem,
+    ty: NodeTypeId,
+    attr: AttrId,
+) -> bool {
+    (writes.iter()).any(|&(t, a)| a == attr && types.is_subtype(t, ty))
 }
 
 impl LayerKind {

@@ -16,6 +16,7 @@ use std::sync::{Arc, Mutex};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::grammar::Grammar;
+use crate::layer::{base_write_types, sets_on};
 use crate::matcher::CompiledCondition;
 use crate::model::{AttrId, NodeId, NodeTypeId, TypeSystem, Value, VarId};
 use crate::rule::{Condition, Expr, Pattern};
@@ -111,11 +112,11 @@ impl GroundCache {
     /// An empty cache for the puzzles of `g`, which shares nothing where a layer of `g`
     /// adds nodes or edges (regions, lines).
     pub fn of(g: &Grammar) -> GroundCache {
+        let cells = g.grid.as_ref().map_or(&[][..], |grid| &grid.cells[..]);
         let mut writes = LayerWrites {
             nodes: FxHashSet::default(),
-            types: Vec::new(),
+            types: base_write_types(&g.layers, cells, &g.base),
         };
-        let cells = g.grid.as_ref().map_or(&[][..], |grid| &grid.cells[..]);
         for layer in g.layers.iter() {
             let Some((nodes, attr)) = layer.kind.base_writes(cells) else {
                 // Regions or lines: nothing grounded is shared (no writes), but the plans are.
@@ -124,13 +125,8 @@ impl GroundCache {
                     ..GroundCache::default()
                 };
             };
-            for &n in nodes {
-                writes.nodes.insert((n, attr));
-                writes.types.push((g.base.ty(n), attr));
-            }
+            writes.nodes.extend(nodes.iter().map(|&n| (n, attr)));
         }
-        writes.types.sort_unstable();
-        writes.types.dedup();
         GroundCache {
             map: Arc::default(),
             instances: Arc::default(),
@@ -225,12 +221,7 @@ impl GroundCache {
         let mut own_free = true;
         visit(
             &mut |v: VarId, ty: Option<NodeTypeId>, a: AttrId| match ty {
-                Some(ty) => {
-                    own_free &= !writes
-                        .types
-                        .iter()
-                        .any(|&(t, wa)| wa == a && types.is_subtype(t, ty));
-                }
+                Some(ty) => own_free &= !sets_on(&writes.types, types, ty, a),
                 None => outer.push((v, a)),
             },
         );

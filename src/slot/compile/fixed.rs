@@ -22,7 +22,7 @@ use std::sync::Arc;
 use smallvec::SmallVec;
 
 use crate::grammar::Grammar;
-use crate::layer::LayerKind;
+use crate::layer::{base_write_types, sets_on, LayerKind};
 use crate::model::{AttrId, LabelId, NodeId, NodeTypeId, Value};
 use crate::rule::{Expr, PathExpr, Pattern};
 
@@ -355,15 +355,12 @@ impl LayerVocabulary {
                 // On layer nodes only, which the types above keep out of reach.
                 LayerKind::RegionAttr { .. } | LayerKind::LineAttr { .. } => {}
                 // On cells and row or column nodes of the base graph.
-                kind @ (LayerKind::CellAttr { .. } | LayerKind::NodeAttr { .. }) => {
-                    let (nodes, attr) = kind.base_writes(cells).expect("an attribute layer");
-                    v.attrs.push(attr);
-                    v.writes.extend(nodes.iter().map(|&n| (g.base.ty(n), attr)));
+                LayerKind::CellAttr { attr, .. } | LayerKind::NodeAttr { attr, .. } => {
+                    v.attrs.push(*attr);
                 }
             }
         }
-        v.writes.sort_unstable();
-        v.writes.dedup();
+        v.writes = base_write_types(&g.layers, cells, &g.base);
         v
     }
 
@@ -416,11 +413,7 @@ impl LayerVocabulary {
         for e in lhs.conds.iter().chain([value]) {
             self.attrs_read(e, scope, &mut read);
         }
-        read.iter().all(|&(ty, a)| {
-            ty.is_some_and(|ty| {
-                !(self.writes.iter()).any(|&(t, wa)| wa == a && g.types.is_subtype(t, ty))
-            })
-        })
+        (read.iter()).all(|&(ty, a)| ty.is_some_and(|ty| !sets_on(&self.writes, &g.types, ty, a)))
     }
 
     /// True when `e` reads no attribute a layer sets, and each of its aggregates ranges

@@ -115,7 +115,7 @@ pub(super) fn add_witness_hubs(
     arcs.sort_unstable();
     arcs.dedup();
     for run in arcs.chunk_by(|a, b| a.0 == b.0) {
-        // One writer, pushed: `from_elem` is a call a hub, not inlined here.
+        // One writer, pushed: `from_elem` was an out-of-line call for every hub.
         let mut writers = Slots::new();
         writers.push(run[0].1);
         model.hubs.push(Hub {
