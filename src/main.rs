@@ -36,6 +36,14 @@ use args::{
 use live::Live;
 use signals::Interrupts;
 
+/// A layered batch compiles every puzzle's model anew, thousands of small vectors and maps
+/// each; mimalloc's per-thread free lists take a tenth to a fifth off that time against
+/// the system allocator (kinds bench medians: Killer 9x9 90 -> 80 us, Renban 9x9 134 ->
+/// 106 us; classic Sudoku unchanged). Its address-space reservation is set in
+/// `.cargo/config.toml`, so that `ulimit -v` stops read what is used.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const BAD_INPUT: u8 = 1;
 /// Stdout was closed before the output ended (`| head`): 128 + SIGPIPE, as a shell reports
 /// a process that a closed pipe ended.

@@ -18,6 +18,10 @@ use cases::{Case, Reference, CASES};
 use run::Side;
 use table::{Measured, Row};
 
+/// The allocator the `grafter` binary runs with, so that the figures are the command line's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const USAGE: &str = "\
 usage: cargo bench --bench compare -- [OPTIONS]
   --quick          a fast subset: the first 1000 puzzles of each file, no slow cases, K = 3

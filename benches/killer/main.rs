@@ -19,6 +19,10 @@ use std::time::{Duration, Instant};
 
 use grafter::{read_puzzles, run_batch, Config, Engine, Event, Puzzle, Source};
 
+/// The allocator the `grafter` binary runs with, so that the figures are the command line's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 struct Options {
     reps: usize,
     threads: usize,

@@ -230,3 +230,68 @@ fn a_timeout_holds_on_every_engine_and_path() {
         w.elapsed
     );
 }
+
+/// Runs `grafter ARGS...` under `ulimit -v KIB` (a shell sets it, then becomes grafter),
+/// with the allocator's own settings as built; `None` where there is no `sh`.
+fn under_address_limit(kib: u64, args: &[&str]) -> Option<super::support::Run> {
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v {kib} && exec \"$0\" \"$@\""))
+        .arg(super::support::BIN)
+        .args(args)
+        .current_dir(super::support::root())
+        .env_remove("MIMALLOC_ARENA_RESERVE")
+        .output()
+        .ok()?;
+    Some(super::support::Run {
+        args: args.iter().map(|a| a.to_string()).collect(),
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    })
+}
+
+/// The address-space stop (seven eighths of `ulimit -v`) reads what the process uses:
+/// a small run under a limit just above a gibibyte finishes (an allocator reserving a
+/// gibibyte of address space at its first allocation, as mimalloc does by default, made
+/// it stop at once), and a run that outgrows a limit stops with reason `memory`, exit 3,
+/// after the states the limit has room for, rather than aborting on a refused
+/// allocation.
+#[test]
+fn an_address_space_limit_stops_at_what_is_used() {
+    let centre = rule("sudoku-4x4-centre");
+    let centre = centre.to_string_lossy();
+    let Some(small) = under_address_limit(1_150_000, &["solve", &centre, "--format", "json"])
+    else {
+        eprintln!("skipped: no `sh` to set ulimit -v with");
+        return;
+    };
+    small.expect_code(0);
+    let summary = parse_results(&small.stdout).expect("JSON lines");
+    assert_eq!(summary[0].summary.get("stop"), Some(&Json::Null));
+    assert_eq!(summary[0].stat("solutions"), 4);
+
+    let empty = fixture("puzzles/empty-9x9.txt");
+    let sudoku = rule("sudoku-9x9");
+    let big = under_address_limit(
+        400_000,
+        &[
+            "solve",
+            &sudoku.to_string_lossy(),
+            "--puzzles",
+            &empty.to_string_lossy(),
+            "--order",
+            "bfs",
+            "--count",
+            "--format",
+            "json",
+        ],
+    )
+    .expect("sh ran before");
+    big.expect_code(3);
+    let summary = parse_results(&big.stdout).expect("JSON lines");
+    let stop = summary[0].summary.get("stop").and_then(Json::as_str);
+    assert_eq!(stop, Some("memory"), "{}", big.stdout);
+    // About 90,000 states fit in 350 MiB; a stop on reserved space would come far sooner.
+    assert!(summary[0].stat("states") > 20_000, "{}", big.stdout);
+}
