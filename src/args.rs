@@ -308,6 +308,7 @@ pub struct SolveArgs {
     pub timeout: Option<Duration>,
     /// Stop each run once the process holds this much memory, such as 512M or 2G
     /// (default: 3/4 of the least of physical memory, the cgroup's limit and `ulimit -v`).
+    /// Under `ulimit -v` a run also stops once its address space reaches 7/8 of it.
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     pub max_memory: Option<u64>,
     /// `auto` packs slot-filling grammars into compact states; `graph` always explores

@@ -65,6 +65,7 @@ impl Writer {
             Some(StopReason::Timeout(d)) => self.u64(3).u64(d.as_nanos() as u64),
             Some(StopReason::Interrupted) => self.u64(4),
             Some(StopReason::Memory(n)) => self.u64(5).u64(n),
+            Some(StopReason::AddressSpace { used, limit }) => self.u64(6).u64(used).u64(limit),
         }
     }
 }
@@ -145,6 +146,10 @@ impl<'a> Reader<'a> {
             3 => StopReason::Timeout(Duration::from_nanos(self.u64())),
             4 => StopReason::Interrupted,
             5 => StopReason::Memory(self.u64()),
+            6 => StopReason::AddressSpace {
+                used: self.u64(),
+                limit: self.u64(),
+            },
             _ => self.corrupt(),
         })
     }
@@ -169,6 +174,10 @@ mod tests {
             .counts(&counts)
             .stop(Some(StopReason::Timeout(Duration::from_millis(1500))))
             .stop(None)
+            .stop(Some(StopReason::AddressSpace {
+                used: 1 << 33,
+                limit: 9 << 30,
+            }))
             .bytes(b"abc");
         let mut r = Reader::new(&w.bytes, 0);
         assert_eq!((r.u64(), r.u64()), (127, 128));
@@ -179,6 +188,13 @@ mod tests {
             Some(StopReason::Timeout(Duration::from_millis(1500)))
         );
         assert_eq!(r.stop(), None);
+        assert_eq!(
+            r.stop(),
+            Some(StopReason::AddressSpace {
+                used: 1 << 33,
+                limit: 9 << 30,
+            })
+        );
         assert_eq!(r.bytes(), b"abc");
         assert!(r.is_empty());
     }

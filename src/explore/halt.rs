@@ -165,7 +165,7 @@ impl Pace {
             return Some(StopReason::Timeout(stops.started.elapsed()));
         }
         let due = self.last_memory.is_none_or(|t| t.elapsed() >= MEMORY_GAP);
-        if due && (stops.limits.max_memory.is_some() || address_space_stop().is_some()) {
+        if due && (stops.limits.max_memory.is_some() || address_space_limit().is_some()) {
             let now = Instant::now();
             self.last_memory = Some(now);
             let shared = memory_now(now, false);
@@ -173,8 +173,8 @@ impl Pace {
             // puzzle that stopped on it): a run stops only on a reading of its own.
             if shared.and_then(|m| stops.memory_over(m)).is_some() {
                 let own = memory_now(now, true);
-                if let Some(used) = own.and_then(|m| stops.memory_over(m)) {
-                    return Some(StopReason::Memory(used));
+                if let Some(stop) = own.and_then(|m| stops.memory_over(m)) {
+                    return Some(stop);
                 }
             }
         }
@@ -183,15 +183,15 @@ impl Pace {
 }
 
 impl Stops<'_> {
-    /// The resident memory when it reached the limit, or the address space when it came
-    /// near `ulimit -v` (past which an allocation aborts the process).
-    fn memory_over(&self, (size, resident): (u64, u64)) -> Option<u64> {
+    /// The stop a reading calls for: the resident memory at `--max-memory`, or the
+    /// address space near `ulimit -v` (past which an allocation aborts the process).
+    fn memory_over(&self, (size, resident): (u64, u64)) -> Option<StopReason> {
         if self.limits.max_memory.is_some_and(|max| resident >= max) {
-            return Some(resident);
+            return Some(StopReason::Memory(resident));
         }
-        address_space_stop()
-            .filter(|&stop| size >= stop)
-            .map(|_| resident)
+        address_space_limit()
+            .filter(|&limit| size >= limit / 8 * 7)
+            .map(|limit| StopReason::AddressSpace { used: size, limit })
     }
 }
 
@@ -221,11 +221,11 @@ fn memory_now(now: Instant, fresh: bool) -> Memory {
 /// them.
 type Memory = Option<(u64, u64)>;
 
-/// The address space at which a run stops: seven eighths of the soft `ulimit -v`, read
-/// once; `None` without one. The eighth left covers what one poll's gap may allocate.
-fn address_space_stop() -> Option<u64> {
-    static STOP: OnceLock<Option<u64>> = OnceLock::new();
-    *STOP.get_or_init(|| super::memory::address_space_limit().map(|l| l / 8 * 7))
+/// The soft `ulimit -v`, read once; `None` without one. A run stops at seven eighths of
+/// it: the eighth left covers what one poll's gap may allocate.
+fn address_space_limit() -> Option<u64> {
+    static LIMIT: OnceLock<Option<u64>> = OnceLock::new();
+    *LIMIT.get_or_init(super::memory::address_space_limit)
 }
 
 /// The process's address space and resident memory in bytes (Linux's

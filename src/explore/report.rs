@@ -20,18 +20,26 @@ pub enum StopReason {
     Interrupted,
     /// The process held this many bytes, at or above `--max-memory`.
     Memory(u64),
+    /// The process's address space came near its soft limit (`ulimit -v`), past which an
+    /// allocation would abort it; `--max-memory` does not move this stop.
+    AddressSpace {
+        /// The address space's size, in bytes.
+        used: u64,
+        /// The limit, in bytes.
+        limit: u64,
+    },
 }
 
 impl StopReason {
     /// A short machine-readable name: `max-states`, `max-solutions`, `timeout`,
-    /// `interrupted`, `memory`.
+    /// `interrupted`, `memory` (either memory stop).
     pub fn name(self) -> &'static str {
         match self {
             StopReason::MaxStates(_) => "max-states",
             StopReason::MaxSolutions(_) => "max-solutions",
             StopReason::Timeout(_) => "timeout",
             StopReason::Interrupted => "interrupted",
-            StopReason::Memory(_) => "memory",
+            StopReason::Memory(_) | StopReason::AddressSpace { .. } => "memory",
         }
     }
 }
@@ -51,6 +59,12 @@ impl fmt::Display for StopReason {
                 f,
                 "stopped at {} MiB of memory (--max-memory)",
                 n / (1024 * 1024)
+            ),
+            StopReason::AddressSpace { used, limit } => write!(
+                f,
+                "stopped at {} MiB of address space, near its limit of {} MiB (ulimit -v)",
+                used / (1024 * 1024),
+                limit / (1024 * 1024)
             ),
         }
     }

@@ -256,7 +256,7 @@ fn under_address_limit(kib: u64, args: &[&str]) -> Option<super::support::Run> {
 /// gibibyte of address space at its first allocation, as mimalloc does by default, made
 /// it stop at once), and a run that outgrows a limit stops with reason `memory`, exit 3,
 /// after the states the limit has room for, rather than aborting on a refused
-/// allocation.
+/// allocation, and says which limit stopped it.
 #[test]
 fn an_address_space_limit_stops_at_what_is_used() {
     let centre = rule("sudoku-4x4-centre");
@@ -285,6 +285,9 @@ fn an_address_space_limit_stops_at_what_is_used() {
             "--count",
             "--format",
             "json",
+            // Past what the limit allows: the address-space stop, not this one, ends it.
+            "--max-memory",
+            "100G",
         ],
     )
     .expect("sh ran before");
@@ -294,4 +297,11 @@ fn an_address_space_limit_stops_at_what_is_used() {
     assert_eq!(stop, Some("memory"), "{}", big.stdout);
     // About 90,000 states fit in 350 MiB; a stop on reserved space would come far sooner.
     assert!(summary[0].stat("states") > 20_000, "{}", big.stdout);
+    // The message names the limit that stopped it, not `--max-memory`, which cannot move it.
+    let said = big.stderr.lines().find(|l| l.contains("stopped at"));
+    let said = said.unwrap_or_else(|| panic!("no stop message in {:?}", big.stderr));
+    assert!(
+        said.ends_with("of address space, near its limit of 390 MiB (ulimit -v)"),
+        "{said}"
+    );
 }
