@@ -203,6 +203,7 @@ pub fn solve_svg(
     let mut panels: Vec<Panel> = Vec::new();
     let mut notes = Vec::new();
     let mut stopped = false;
+    let mut memory_stop = false;
     let mut left_out = 0u64;
     let name = args.file.display().to_string();
     for (number, givens, layers) in runs {
@@ -233,6 +234,7 @@ pub fn solve_svg(
         if let Some(stop) = report.stop {
             to_stderr(&format!("puzzle {number}: {stop}\n"));
             stopped = true;
+            memory_stop |= matches!(stop, grafter::StopReason::Memory(_));
         }
         let c = &report.counts;
         notes.push(format!(
@@ -265,5 +267,8 @@ pub fn solve_svg(
     };
     let doc = picture::sheet(&panels, per_row, &notes);
     io::stdout().lock().write_all(doc.as_bytes())?;
+    if memory_stop && args.max_memory.is_none() {
+        crate::note_default_memory_limit();
+    }
     Ok(stopped)
 }

@@ -74,7 +74,7 @@ pub use check::print_expanded;
 pub use diag::{escape, Diagnostic, Diagnostics, Source, Span};
 pub use engine::heuristics::{self, Heuristic, Tally};
 pub use engine::{Engine, Plan};
-pub use explore::memory::{default_max_memory, parse_size};
+pub use explore::memory::{default_max_memory, default_max_memory_of, parse_size};
 pub use explore::{
     chunk_size, explore, ordered_jobs, resolve_threads, run_batch, Config, Counts, EngineChoice,
     Event, Expand, Focus, Limits, Order, Policy, Progress, Report, Space, StopReason, ValueOrder,

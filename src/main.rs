@@ -26,7 +26,7 @@ use grafter::heuristics::{compare, seed_heuristics, table, table_json};
 use grafter::output;
 use grafter::{
     read_puzzles, run_batch, Config, Diagnostic, Engine, Event, Givens, Grammar, Layers, Progress,
-    Puzzle, Source,
+    Puzzle, Source, StopReason,
 };
 
 use args::{
@@ -423,6 +423,9 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
     // Set when the output ends early (a write failed, or a run did): the runs this stops
     // say nothing of it.
     let output_ended = AtomicBool::new(false);
+    // Set when a run stops at the memory limit, which the end explains if it was the
+    // default one.
+    let memory_stop = AtomicBool::new(false);
     run_batch(
         runs.len(),
         threads,
@@ -459,6 +462,9 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
                 .filter(|_| !output_ended.load(Ordering::Relaxed))
             {
                 live.note(&format!("puzzle {number}: {stop}\n"));
+                if let StopReason::Memory(_) = stop {
+                    memory_stop.store(true, Ordering::Relaxed);
+                }
             }
             pieces.flush()?;
             live.puzzle_done();
@@ -493,10 +499,26 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
         return Err(f);
     }
     out.flush()?;
+    if memory_stop.load(Ordering::Relaxed) && args.max_memory.is_none() {
+        note_default_memory_limit();
+    }
     if let Some(status) = interrupts.as_ref().and_then(Interrupts::status) {
         return Ok(status);
     }
     Ok(if stopped { STOPPED } else { 0 })
+}
+
+/// Says where the memory limit a run stopped at came from when `--max-memory` was not
+/// given: a limit far below the machine's memory (a small `ulimit -v`, a container's) is
+/// otherwise a puzzle.
+fn note_default_memory_limit() {
+    if let Some((limit, of)) = grafter::default_max_memory_of() {
+        eprintln!(
+            "note: the memory limit was {} MiB, 3/4 of {of}, as --max-memory was not given; \
+             --max-memory SIZE sets another",
+            limit / (1024 * 1024)
+        );
+    }
 }
 
 /// Stops every run of `config` at its next poll: nothing more can be written.

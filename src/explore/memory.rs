@@ -41,11 +41,22 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
 /// (`None` when it tells none). The quarter left covers what the resident set does not
 /// count against those limits: address space reserved but not touched, the system's own.
 pub fn default_max_memory() -> Option<u64> {
-    [physical_memory(), cgroup_limit(), address_space_limit()]
-        .into_iter()
-        .flatten()
-        .min()
-        .map(|m| m / 4 * 3)
+    default_max_memory_of().map(|(limit, _)| limit)
+}
+
+/// [`default_max_memory`] with what it is three quarters of: `physical memory`, `the
+/// control group's limit` or `ulimit -v` (the least, the first named on a tie), so that a
+/// run stopped by it can say where the limit came from.
+pub fn default_max_memory_of() -> Option<(u64, &'static str)> {
+    [
+        (physical_memory(), "physical memory"),
+        (cgroup_limit(), "the control group's limit"),
+        (address_space_limit(), "ulimit -v"),
+    ]
+    .into_iter()
+    .filter_map(|(bytes, what)| bytes.map(|b| (b, what)))
+    .min_by_key(|&(bytes, _)| bytes)
+    .map(|(bytes, what)| (bytes / 4 * 3, what))
 }
 
 /// The memory limit of this process's control group (cgroup v2 `memory.max`; `max` means

@@ -263,7 +263,8 @@ fn under_address_limit(kib: u64, args: &[&str]) -> Option<super::support::Run> {
 /// gibibyte of address space at its first allocation, as mimalloc does by default, made
 /// it stop at once), and a run that outgrows a limit stops with reason `memory`, exit 3,
 /// after the states the limit has room for, rather than aborting on a refused
-/// allocation, and says which limit stopped it.
+/// allocation, and says which limit stopped it; one stopped by the default `--max-memory`
+/// says where that default came from.
 #[test]
 fn an_address_space_limit_stops_at_what_is_used() {
     let centre = rule("sudoku-4x4-centre");
@@ -278,26 +279,24 @@ fn an_address_space_limit_stops_at_what_is_used() {
     assert_eq!(summary[0].summary.get("stop"), Some(&Json::Null));
     assert_eq!(summary[0].stat("solutions"), 4);
 
-    let empty = fixture("puzzles/empty-9x9.txt");
-    let sudoku = rule("sudoku-9x9");
-    let big = under_address_limit(
-        400_000,
-        &[
+    // An empty 9x9, breadth-first, under a limit it outgrows, with `extra` options.
+    let (empty, sudoku) = (fixture("puzzles/empty-9x9.txt"), rule("sudoku-9x9"));
+    let (empty, sudoku) = (empty.to_string_lossy(), sudoku.to_string_lossy());
+    let outgrown = |extra: &[&str]| {
+        let mut args = vec![
             "solve",
-            &sudoku.to_string_lossy(),
+            &sudoku,
             "--puzzles",
-            &empty.to_string_lossy(),
+            &empty,
             "--order",
             "bfs",
             "--count",
-            "--format",
-            "json",
-            // Past what the limit allows: the address-space stop, not this one, ends it.
-            "--max-memory",
-            "100G",
-        ],
-    )
-    .expect("a lower limit than the one set before");
+        ];
+        args.extend_from_slice(extra);
+        under_address_limit(400_000, &args).expect("a lower limit than the one set before")
+    };
+    // Past what the limit allows: the address-space stop, not this one, ends it.
+    let big = outgrown(&["--format", "json", "--max-memory", "100G"]);
     big.expect_code(3);
     let summary = parse_results(&big.stdout).expect("JSON lines");
     let stop = summary[0].summary.get("stop").and_then(Json::as_str);
@@ -310,5 +309,25 @@ fn an_address_space_limit_stops_at_what_is_used() {
     assert!(
         said.ends_with("of address space, near its limit of 390 MiB (ulimit -v)"),
         "{said}"
+    );
+    assert!(
+        !big.stderr.contains("note: the memory limit"),
+        "{}",
+        big.stderr
+    );
+
+    // Without `--max-memory`, its default (3/4 of the least of physical memory, the
+    // control group's limit and `ulimit -v`) comes first, and the end says so.
+    let default = outgrown(&[]);
+    default.expect_code(3);
+    let note = default
+        .stderr
+        .lines()
+        .find(|l| l.starts_with("note: the memory limit was "));
+    let note = note.unwrap_or_else(|| panic!("no note in {:?}", default.stderr));
+    assert!(
+        note.contains(", 3/4 of ")
+            && note.ends_with(", as --max-memory was not given; --max-memory SIZE sets another"),
+        "{note}"
     );
 }
