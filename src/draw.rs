@@ -267,8 +267,8 @@ pub fn solve_svg(
     };
     let doc = picture::sheet(&panels, per_row, &notes);
     io::stdout().lock().write_all(doc.as_bytes())?;
-    if memory_stop && args.max_memory.is_none() {
-        crate::note_default_memory_limit();
+    if memory_stop {
+        crate::note_default_memory_limit(args);
     }
     Ok(stopped)
 }

@@ -499,8 +499,8 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
         return Err(f);
     }
     out.flush()?;
-    if memory_stop.load(Ordering::Relaxed) && args.max_memory.is_none() {
-        note_default_memory_limit();
+    if memory_stop.load(Ordering::Relaxed) {
+        note_default_memory_limit(args);
     }
     if let Some(status) = interrupts.as_ref().and_then(Interrupts::status) {
         return Ok(status);
@@ -511,7 +511,10 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
 /// Says where the memory limit a run stopped at came from when `--max-memory` was not
 /// given: a limit far below the machine's memory (a small `ulimit -v`, a container's) is
 /// otherwise a puzzle.
-fn note_default_memory_limit() {
+fn note_default_memory_limit(args: &SolveArgs) {
+    if args.max_memory.is_some() {
+        return;
+    }
     if let Some((limit, of)) = grafter::default_max_memory_of() {
         eprintln!(
             "note: the memory limit was {} MiB, 3/4 of {of}, as --max-memory was not given; \

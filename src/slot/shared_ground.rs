@@ -113,10 +113,7 @@ impl GroundCache {
     /// adds nodes or edges (regions, lines).
     pub fn of(g: &Grammar) -> GroundCache {
         let cells = g.grid.as_ref().map_or(&[][..], |grid| &grid.cells[..]);
-        let mut writes = LayerWrites {
-            nodes: FxHashSet::default(),
-            types: base_write_types(&g.layers, cells, &g.base),
-        };
+        let mut nodes_set = FxHashSet::default();
         for layer in g.layers.iter() {
             let Some((nodes, attr)) = layer.kind.base_writes(cells) else {
                 // Regions or lines: nothing grounded is shared (no writes), but the plans are.
@@ -125,8 +122,13 @@ impl GroundCache {
                     ..GroundCache::default()
                 };
             };
-            writes.nodes.extend(nodes.iter().map(|&n| (n, attr)));
+            nodes_set.extend(nodes.iter().map(|&n| (n, attr)));
         }
+        // Their types only once the layers are known to share.
+        let writes = LayerWrites {
+            nodes: nodes_set,
+            types: base_write_types(&g.layers, cells, &g.base),
+        };
         GroundCache {
             map: Arc::default(),
             instances: Arc::default(),

@@ -250,12 +250,8 @@ fn under_address_limit(kib: u64, args: &[&str]) -> Option<super::support::Run> {
         .output()
         .ok()
         .filter(|out| out.status.code() != Some(NO_LIMIT))?;
-    Some(super::support::Run {
-        args: args.iter().map(|a| a.to_string()).collect(),
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    })
+    let args = args.iter().map(|a| a.to_string()).collect();
+    Some(super::support::Run::of(args, out))
 }
 
 /// The address-space stop (seven eighths of `ulimit -v`) reads what the process uses:

@@ -85,6 +85,17 @@ pub struct Run {
 }
 
 impl Run {
+    /// What a finished process with arguments `args` left: its status, stdout (UTF-8) and
+    /// stderr.
+    pub fn of(args: Vec<String>, out: std::process::Output) -> Run {
+        Run {
+            args,
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        }
+    }
+
     /// Asserts the run exited with `code` and did not panic; returns it for chaining.
     pub fn expect_code(&self, code: i32) -> &Self {
         assert!(
@@ -159,15 +170,8 @@ where
         .args(&args)
         .output()
         .expect("the grafter binary runs");
-    Run {
-        args: args
-            .iter()
-            .map(|a| a.to_string_lossy().into_owned())
-            .collect(),
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+    let args = args.iter().map(|a| a.to_string_lossy().into_owned());
+    Run::of(args.collect(), out)
 }
 
 /// `grafter solve RULES [--puzzles PUZZLES] --count`, asserting exit 0.
