@@ -161,7 +161,14 @@ impl Retabling {
         g: &Grammar,
         marks: &impl Marks,
     ) -> Option<SlotModel> {
-        let mut retabled = model.with_hubs(Vec::with_capacity(model.hubs.len()));
+        // Room for every hub at once: growing the list a hub at a time copied it again
+        // and again (a hub is over a hundred bytes). A NAC with arcs makes at most a hub
+        // per arc; the others about as many as the file's.
+        let room = model.hubs.len()
+            + (self.nacs.iter())
+                .map(|n| n.arcs.len().saturating_sub(n.hubs.len()))
+                .sum::<usize>();
+        let mut retabled = model.with_hubs(Vec::with_capacity(room));
         let mut at = 0;
         for nac in &self.nacs {
             retabled
