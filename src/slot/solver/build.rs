@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use rustc_hash::FxHashSet;
+use smallvec::SmallVec;
 
 use super::{low_bits, SlotInfo, Tables, MAX_PEER_WORDS, TRACKED_ONCE, WORD_BITS};
 use crate::model::grouped;
@@ -12,6 +13,12 @@ use crate::slot::model::{Hub, SlotModel, Slots};
 
 impl<M: Mask> Tables<M> {
     pub fn new(m: &SlotModel) -> Tables<M> {
+        Tables::without_hubs(m).with_hubs_of(m)
+    }
+
+    /// The tables of `m` but for its hubs: the slots, values, groups and start boards,
+    /// with no hub yet (see [`Tables::with_hubs_of`]).
+    fn without_hubs(m: &SlotModel) -> Tables<M> {
         let n = m.slots.len();
         let words = n.div_ceil(WORD_BITS).max(1);
         // Over the values each slot allows, not every value: a test per value mispredicts
@@ -45,30 +52,26 @@ impl<M: Mask> Tables<M> {
                 .flat_map(|(gi, group)| group.members.iter().map(move |&s| (s, gi as u32)))
         };
         let (group_start, slot_groups) = grouped(n, || in_groups(false));
-        let (watch_start, slot_watched) = grouped(n, || in_groups(true));
-        let (group_start, slot_groups) = (group_start.into(), slot_groups.into());
-        let (watch_start, slot_watched) = (watch_start.into(), slot_watched.into());
-        let shared = Tables {
+        let (group_start, slot_groups): (Arc<[u32]>, Arc<[u32]>) =
+            (group_start.into(), slot_groups.into());
+        // Without twins (most models) the groups watched are the groups held.
+        let (watch_start, slot_watched) = if twin.contains(&true) {
+            let (start, watched) = grouped(n, || in_groups(true));
+            (start.into(), watched.into())
+        } else {
+            (group_start.clone(), slot_groups.clone())
+        };
+        Tables {
             n,
             d: m.d,
             words,
             full: M::from_u128(m.full_mask()),
             allowed: m.allowed.iter().map(|&a| M::from_u128(a)).collect(),
-            slot_info: Vec::new(),
-            writes: Vec::new(),
-            write_rows: Vec::new(),
-            peers: Vec::new(),
-            read_start: Vec::new(),
-            reads: Vec::new(),
-            hub_readers: Vec::new(),
-            hub_members: Vec::new(),
-            hub_table: Vec::new(),
             table: m
                 .tables
                 .iter()
                 .flat_map(|t| t.iter().map(|&r| M::from_u128(r)))
                 .collect(),
-            once: 0,
             symmetric: m.symmetric.is_ok(),
             group_nacs: m.group_nacs.clone(),
             groups: m.groups.clone(),
@@ -80,37 +83,33 @@ impl<M: Mask> Tables<M> {
             first_remainder: (m.groups.iter())
                 .position(|g| !g.implied_by.is_empty())
                 .unwrap_or(m.groups.len()),
-            arc_slots: Vec::new(),
-            arc_start: Vec::new(),
-            arcs: Vec::new(),
             init_bits: init_boards,
-        };
-        shared.with_hubs_of(m)
+            // No hub parts yet.
+            ..Tables::default()
+        }
     }
 
     /// The tables of `m`, a model with the slots, values and tables of `file`, whose
-    /// tables these are, but hubs of its own (a regrouped puzzle's): what does not
-    /// depend on the hubs is shared; where `m`'s hubs are `file`'s followed by more
-    /// (`appends`, as the regrouping knows without comparing them), all of them
-    /// exactly-once (a jigsaw's rows and columns, then its regions), the hub parts are
-    /// these with the new hubs appended, else they are built anew. A model with groups
-    /// or value tables of its own (a killer's cages, a kakuro's runs) has all its tables
-    /// built anew.
+    /// tables these are, but hubs of its own (a regrouped puzzle's), and maybe groups of
+    /// its own (a killer's cages, a kakuro's runs). Where they are [`appendable`] (`appends`:
+    /// `m`'s hubs are `file`'s followed by more, as the regrouping knows without comparing
+    /// them), the hub parts are these with the new hubs appended, and what does not
+    /// depend on the hubs is these tables' where the groups are the file's, else built
+    /// anew. Otherwise the hub parts, or with groups of its own everything, are built
+    /// anew.
     pub fn regrouped(&self, file: &SlotModel, (m, appends): (&SlotModel, bool)) -> Tables<M> {
         debug_assert_eq!((m.slots.len(), m.d), (self.n, self.d));
-        if !Arc::ptr_eq(&m.groups, &file.groups) || !Arc::ptr_eq(&m.tables, &file.tables) {
+        if !Arc::ptr_eq(&m.tables, &file.tables) {
             return Tables::new(m);
         }
-        let first = file.hubs.len();
-        debug_assert!(!appends || m.hubs.starts_with(&file.hubs));
-        let all_once = |model: &SlotModel| {
-            let hubs = model.hubs.len();
-            model.once.len() == hubs && model.once.iter().enumerate().all(|(i, &h)| h as usize == i)
-        };
-        let appended =
-            appends && all_once(file) && all_once(m) && m.symmetric.is_ok() == self.symmetric;
-        if appended {
-            return self.appended(m, first);
+        let same_groups = Arc::ptr_eq(&m.groups, &file.groups);
+        debug_assert_eq!(file.symmetric.is_ok(), self.symmetric);
+        if appendable(file, m, appends) {
+            let base = (!same_groups).then(|| Tables::without_hubs(m));
+            return self.appended(m, file.hubs.len(), base);
+        }
+        if !same_groups {
+            return Tables::new(m);
         }
         // The hub parts are built anew over these.
         let mut shared = self.clone();
@@ -226,17 +225,8 @@ impl<M: Mask> Tables<M> {
         let write_rows = (writes.iter())
             .map(|&h| hub_table[h as usize] * m.d as u32)
             .collect();
-        let lacking = low_bits(tracked);
-        // After the boards and the empty slots: no hub holds a value, every value lacks
-        // in every tracked exactly-once hub, every group is to be looked at (dirty) and
-        // none is judged full (settled).
-        let mut init_bits = std::mem::take(&mut self.init_bits);
-        debug_assert_eq!(init_bits.len(), (self.d + 1) * words);
-        init_bits.resize(init_bits.len() + m.hubs.len() * M::WORDS, 0);
-        init_bits.extend(std::iter::repeat_n(lacking, m.d));
-        let groups = m.groups.len();
-        init_bits.extend((0..self.group_words).map(|i| low_bits(groups - i * WORD_BITS)));
-        init_bits.resize(init_bits.len() + self.group_words, 0);
+        self.once = m.once.len();
+        let init_bits = self.start_bits(m, &self.init_bits);
         Tables {
             slot_info,
             writes,
@@ -256,13 +246,18 @@ impl<M: Mask> Tables<M> {
         }
     }
 
-    /// [`Tables::regrouped`] where `m`'s hubs are these tables' (its first `first`)
-    /// followed by more, every hub exactly-once in hub order: each slot's lists gain the
-    /// new hubs it is in, its peers their readers, its exactly-once bits theirs. What no
-    /// hub changes is shared, not copied.
-    fn appended(&self, m: &SlotModel, first: usize) -> Tables<M> {
+    /// [`Tables::regrouped`] where `m`'s hubs are these tables' (its first `first`, all
+    /// exactly-once) followed by more, in hub order, the new ones all exactly-once or none
+    /// of them, each then blocking its own writers on equal values: each slot's lists gain
+    /// the new hubs it is in, its peers their readers, its exactly-once bits theirs where
+    /// they are. What does not depend on the hubs is `base`'s (`m`'s own groups and
+    /// boards), or where there is none these tables', shared, not copied.
+    fn appended(&self, m: &SlotModel, first: usize, base: Option<Tables<M>>) -> Tables<M> {
         let (words, d) = (self.words, self.d);
         let hubs = m.hubs.len();
+        // All of them, or the file's.
+        let once = m.once.len();
+        debug_assert!(once == hubs || once == first);
         let added = &m.hubs[first..];
         let grown = |old: &[u64]| {
             let mut bits = Vec::with_capacity(hubs * words);
@@ -288,7 +283,7 @@ impl<M: Mask> Tables<M> {
             bits(&mut hub_readers, &hub.readers);
             hub_table.push(hub.table);
             write_pairs.extend(hub.writers.iter().map(|&w| (w, h as u32)));
-            if h < TRACKED_ONCE {
+            if h < once.min(TRACKED_ONCE) {
                 for &w in &hub.writers {
                     slot_info[w as usize].once_of |= 1 << h;
                 }
@@ -298,8 +293,8 @@ impl<M: Mask> Tables<M> {
             .chain(self.slot_info.last().map(|i| i.writes.1))
             .collect();
         let (write_from, writes) = merged((&write_start, &self.writes), &write_pairs);
-        // Every hub here is exactly-once, so its readers are its writers: each slot reads
-        // the hubs it writes, and no list says so (see `Tables::reads`).
+        // Every hub here has its writers for readers (an exactly-once hub, a cage): each
+        // slot reads the hubs it writes, and no list says so (see `Tables::reads`).
         debug_assert!(m.hubs.iter().all(|h| h.writers == h.readers));
         debug_assert!(self.read_start.is_empty());
         let write_rows = (writes.iter())
@@ -308,8 +303,8 @@ impl<M: Mask> Tables<M> {
         for (s, info) in slot_info.iter_mut().enumerate() {
             info.writes = (write_from[s], write_from[s + 1]);
         }
-        // Exactly-once hubs block the value held: a slot that took the value from its
-        // peers in one pass still does, with the new hubs' readers among them.
+        // The new hubs block the value held: a slot that took the value from its peers in
+        // one pass still does, with the new hubs' readers among them.
         let mut peers = self.peers.clone();
         for (k, hub) in added.iter().enumerate() {
             let h = first + k;
@@ -322,15 +317,21 @@ impl<M: Mask> Tables<M> {
                 }
             }
         }
-        // The start bits: the boards and the empty slots, no hub holding a value, every
-        // value lacking in each tracked hub, then the groups' bits as they were.
-        let boards = (d + 1) * words;
-        let groups_at = self.init_bits.len() - 2 * self.group_words;
-        let mut init_bits = Vec::with_capacity(boards + hubs * M::WORDS + d + 2 * self.group_words);
-        init_bits.extend_from_slice(&self.init_bits[..boards]);
-        init_bits.resize(boards + hubs * M::WORDS, 0);
-        init_bits.extend(std::iter::repeat_n(low_bits(hubs.min(TRACKED_ONCE)), d));
-        init_bits.extend_from_slice(&self.init_bits[groups_at..]);
+        // What no hub changes, `base`'s or these tables', with the start bits after its
+        // boards.
+        let rest = match base {
+            Some(mut base) => {
+                base.once = once;
+                base.init_bits = base.start_bits(m, &base.init_bits);
+                base
+            }
+            None => {
+                let mut rest = self.without_hub_parts();
+                rest.once = once;
+                rest.init_bits = rest.start_bits(m, &self.init_bits[..(d + 1) * words]);
+                rest
+            }
+        };
         Tables {
             slot_info,
             writes,
@@ -341,8 +342,20 @@ impl<M: Mask> Tables<M> {
             hub_readers,
             hub_members,
             hub_table,
-            once: hubs,
-            init_bits,
+            once,
+            // The new hubs block on equal values only: no arc is theirs.
+            arc_slots: self.arc_slots.clone(),
+            arc_start: self.arc_start.clone(),
+            arcs: self.arcs.clone(),
+            ..rest
+        }
+    }
+
+    /// These tables with no hub parts and no start bits: what [`Tables::without_hubs`]
+    /// makes of their model, shared, but the boards. (Every field said: `..Default` would
+    /// make and drop an empty group list, an allocation per puzzle.)
+    fn without_hub_parts(&self) -> Tables<M> {
+        Tables {
             allowed: self.allowed.clone(),
             table: self.table.clone(),
             group_nacs: self.group_nacs.clone(),
@@ -351,12 +364,72 @@ impl<M: Mask> Tables<M> {
             slot_groups: self.slot_groups.clone(),
             watch_start: self.watch_start.clone(),
             slot_watched: self.slot_watched.clone(),
-            arc_slots: self.arc_slots.clone(),
-            arc_start: self.arc_start.clone(),
-            arcs: self.arcs.clone(),
-            ..*self
+            n: self.n,
+            d: self.d,
+            words: self.words,
+            full: self.full,
+            symmetric: self.symmetric,
+            group_words: self.group_words,
+            first_remainder: self.first_remainder,
+            slot_info: Vec::new(),
+            writes: Vec::new(),
+            write_rows: Vec::new(),
+            peers: Vec::new(),
+            read_start: Vec::new(),
+            reads: Vec::new(),
+            hub_readers: Vec::new(),
+            hub_members: Vec::new(),
+            hub_table: Vec::new(),
+            arc_slots: Vec::new(),
+            arc_start: Vec::new(),
+            arcs: Vec::new(),
+            init_bits: Vec::new(),
+            once: 0,
         }
     }
+
+    /// The start bits of `m`'s tables, `self.once` its exactly-once hubs: `boards` (the
+    /// boards and the empty slots), then no hub holding a value, every value lacking in
+    /// every tracked exactly-once hub, every group to be looked at (dirty) and none judged
+    /// full (settled).
+    fn start_bits(&self, m: &SlotModel, boards: &[u64]) -> Vec<u64> {
+        debug_assert_eq!(boards.len(), (self.d + 1) * self.words);
+        let hubs = m.hubs.len() * M::WORDS;
+        let mut init_bits = Vec::with_capacity(boards.len() + hubs + m.d + 2 * self.group_words);
+        init_bits.extend_from_slice(boards);
+        init_bits.resize(boards.len() + hubs, 0);
+        let lacking = low_bits(self.once.min(TRACKED_ONCE));
+        init_bits.extend(std::iter::repeat_n(lacking, m.d));
+        let groups = m.groups.len();
+        init_bits.extend((0..self.group_words).map(|i| low_bits(groups - i * WORD_BITS)));
+        init_bits.resize(init_bits.len() + self.group_words, 0);
+        init_bits
+    }
+}
+
+/// Whether [`Tables::regrouped`] builds the tables of `m`, a regrouped puzzle's model,
+/// by appending its hubs to those of `file`, its rule file's: `m`'s hubs are `file`'s
+/// followed by more (`appends`), `file`'s all exactly-once, and the new ones all
+/// exactly-once too or none of them, each then blocking its own writers on equal values
+/// (a killer's cages), with the blocking as symmetric as the file's.
+pub(crate) fn appendable(file: &SlotModel, m: &SlotModel, appends: bool) -> bool {
+    let first = file.hubs.len();
+    // The first `k` hubs exactly-once, in hub order, and no other.
+    let once_first = |model: &SlotModel, k: usize| {
+        model.once.len() == k && model.once.iter().enumerate().all(|(i, &h)| h as usize == i)
+    };
+    if !(appends && once_first(file, first) && m.symmetric.is_ok() == file.symmetric.is_ok()) {
+        return false;
+    }
+    if once_first(m, m.hubs.len()) {
+        return true;
+    }
+    // Per table, whether it is "the same value" over every value, as `with_hubs_of` asks.
+    let identity: SmallVec<[bool; 4]> = (m.tables.iter())
+        .map(|t| (0..m.d).all(|y| t[y] == 1u128 << y))
+        .collect();
+    once_first(m, first)
+        && (m.hubs[first..].iter()).all(|h| identity[h.table as usize] && h.writers == h.readers)
 }
 
 /// Per row, the values of `old` (as [`grouped()`] lists them: each row's start, then the

@@ -11,6 +11,8 @@
 mod arcs;
 mod branch;
 mod build;
+#[cfg(test)]
+pub(crate) use build::appendable;
 mod group_pairs;
 mod groups;
 mod matching;
@@ -54,7 +56,7 @@ pub const DYN: usize = 0;
 /// Flat, read-only tables of a [`SlotModel`](super::model::SlotModel) for one mask width.
 /// What no hub changes (the values, the tables' rows, the groups) is shared by `Arc`
 /// with the tables of the rule file's regrouped puzzles, which are built per puzzle.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Tables<M: Mask> {
     /// Slots.
     pub n: usize,
