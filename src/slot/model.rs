@@ -101,6 +101,12 @@ pub struct SlotModel {
     pub forbids: Option<SlotForbids>,
 }
 
+/// Whether the table `t` over `d` values is "the same value": each value held blocks
+/// itself and nothing else (an all-different group's).
+pub(crate) fn is_same_value(t: &[u128], d: usize) -> bool {
+    (0..d).all(|y| t[y] == 1u128 << y)
+}
+
 /// Whether the table `t` over `d` values is symmetric: `x` blocked while `y` is held
 /// exactly when `y` is blocked while `x` is.
 fn table_symmetric(t: &[u128], d: usize) -> bool {
@@ -254,14 +260,19 @@ impl SlotModel {
         }
     }
 
+    /// Per table, whether it is "the same value" ([`is_same_value`]).
+    pub(crate) fn same_value_tables(&self) -> Vec<bool> {
+        (self.tables.iter())
+            .map(|t| is_same_value(t, self.d))
+            .collect()
+    }
+
     /// Whether a hub is exactly-once: as many writers as values, each allowing only
     /// values, that are its readers and block exactly the value held.
     fn once_test(&self) -> impl Fn(&Hub) -> bool + '_ {
         let full = self.full_mask();
         // Each table asked once whether it is "the same value".
-        let identity: Vec<bool> = (self.tables.iter())
-            .map(|t| t.iter().enumerate().all(|(y, &row)| row == 1u128 << y))
-            .collect();
+        let identity = self.same_value_tables();
         move |hub: &Hub| {
             hub.writers.len() == self.d
                 && identity[hub.table as usize]

@@ -30,7 +30,7 @@ use crate::matcher::BindingEnv;
 use crate::model::{Graph, NodeId, Value};
 use crate::rule::{Expr, Pattern};
 
-use super::super::model::SlotModel;
+use super::super::model::{is_same_value, SlotModel};
 use super::fixed::LayerVocabulary;
 use super::instances::{LoneNode, Read};
 use super::marks::{LayerPositions, Marks};
@@ -98,10 +98,7 @@ impl Narrowing {
         // table is "the same value" over the whole domain (all-different groups), a puzzle
         // whose every hub keeps every value in some reader builds the same hubs and tables
         // (see `removed`); other tables could come out narrower, merge or vanish.
-        let all_different = model
-            .tables
-            .iter()
-            .all(|t| (0..model.d).all(|y| t[y] == 1u128 << y));
+        let all_different = (model.tables.iter()).all(|t| is_same_value(t, model.d));
         if g.layers.is_empty() || !cell_attrs_only || !simple_model || !all_different {
             return None;
         }

@@ -14,7 +14,7 @@
 use std::sync::Arc;
 
 use super::super::group::{Contents, Group};
-use super::super::model::SlotModel;
+use super::super::model::{is_same_value, SlotModel};
 use super::kept::Kept;
 use crate::model::grouped;
 
@@ -40,7 +40,7 @@ pub(super) fn add_remainders(model: &mut SlotModel) {
     let is_house = |h: &super::super::model::Hub| {
         h.writers == h.readers
             && h.writers.len() == d
-            && (0..d).all(|y| model.tables[h.table as usize][y] == 1u128 << y)
+            && is_same_value(&model.tables[h.table as usize], d)
     };
     let mut houses: Vec<&[u32]> = model
         .hubs

@@ -4,7 +4,6 @@
 use std::sync::Arc;
 
 use rustc_hash::FxHashSet;
-use smallvec::SmallVec;
 
 use super::{low_bits, SlotInfo, Tables, MAX_PEER_WORDS, TRACKED_ONCE, WORD_BITS};
 use crate::model::grouped;
@@ -120,7 +119,7 @@ impl<M: Mask> Tables<M> {
 
     /// These tables, whose `init_bits` hold the boards and the empty slots, with the hub
     /// parts of `m` and the rest of the start bits.
-    fn with_hubs_of(mut self, m: &SlotModel) -> Tables<M> {
+    fn with_hubs_of(self, m: &SlotModel) -> Tables<M> {
         let (n, words) = (self.n, self.words);
         // Hubs are renumbered with the exactly-once hubs first, in their order, so that
         // scans over those read the first hub masks directly.
@@ -177,11 +176,7 @@ impl<M: Mask> Tables<M> {
         let written = |s: usize| &writes[write_start[s] as usize..write_start[s + 1] as usize];
         let keep_peers = n * words <= MAX_PEER_WORDS;
         // Per table, whether it is "the same value": asked of every hub each slot writes.
-        let identities: Vec<bool> = m
-            .tables
-            .iter()
-            .map(|t| (0..m.d).all(|y| t[y] == 1u128 << y))
-            .collect();
+        let identities = m.same_value_tables();
         let identity = |t: u32| identities[t as usize];
         let hub_table: Vec<u32> = order.iter().map(|&h| m.hubs[h as usize].table).collect();
         let equal_only =
@@ -225,7 +220,6 @@ impl<M: Mask> Tables<M> {
         let write_rows = (writes.iter())
             .map(|&h| hub_table[h as usize] * m.d as u32)
             .collect();
-        self.once = m.once.len();
         let init_bits = self.start_bits(m, &self.init_bits);
         Tables {
             slot_info,
@@ -317,21 +311,13 @@ impl<M: Mask> Tables<M> {
                 }
             }
         }
-        // What no hub changes, `base`'s or these tables', with the start bits after its
-        // boards.
-        let rest = match base {
-            Some(mut base) => {
-                base.once = once;
-                base.init_bits = base.start_bits(m, &base.init_bits);
-                base
-            }
-            None => {
-                let mut rest = self.without_hub_parts();
-                rest.once = once;
-                rest.init_bits = rest.start_bits(m, &self.init_bits[..(d + 1) * words]);
-                rest
-            }
+        // The start bits after the boards of `base`, or of these tables; with what no hub
+        // changes, from the same.
+        let init_bits = match &base {
+            Some(base) => base.start_bits(m, &base.init_bits),
+            None => self.start_bits(m, &self.init_bits[..(d + 1) * words]),
         };
+        let rest = base.unwrap_or_else(|| self.without_hub_parts());
         Tables {
             slot_info,
             writes,
@@ -343,6 +329,7 @@ impl<M: Mask> Tables<M> {
             hub_members,
             hub_table,
             once,
+            init_bits,
             // The new hubs block on equal values only: no arc is theirs.
             arc_slots: self.arc_slots.clone(),
             arc_start: self.arc_start.clone(),
@@ -388,17 +375,17 @@ impl<M: Mask> Tables<M> {
         }
     }
 
-    /// The start bits of `m`'s tables, `self.once` its exactly-once hubs: `boards` (the
-    /// boards and the empty slots), then no hub holding a value, every value lacking in
-    /// every tracked exactly-once hub, every group to be looked at (dirty) and none judged
-    /// full (settled).
+    /// The start bits of `m`'s tables, over these tables' slots and `m`'s groups:
+    /// `boards` (the boards and the empty slots), then no hub holding a value, every value
+    /// lacking in every tracked exactly-once hub, every group to be looked at (dirty) and
+    /// none judged full (settled).
     fn start_bits(&self, m: &SlotModel, boards: &[u64]) -> Vec<u64> {
         debug_assert_eq!(boards.len(), (self.d + 1) * self.words);
         let hubs = m.hubs.len() * M::WORDS;
         let mut init_bits = Vec::with_capacity(boards.len() + hubs + m.d + 2 * self.group_words);
         init_bits.extend_from_slice(boards);
         init_bits.resize(boards.len() + hubs, 0);
-        let lacking = low_bits(self.once.min(TRACKED_ONCE));
+        let lacking = low_bits(m.once.len().min(TRACKED_ONCE));
         init_bits.extend(std::iter::repeat_n(lacking, m.d));
         let groups = m.groups.len();
         init_bits.extend((0..self.group_words).map(|i| low_bits(groups - i * WORD_BITS)));
@@ -424,10 +411,7 @@ pub(crate) fn appendable(file: &SlotModel, m: &SlotModel, appends: bool) -> bool
     if once_first(m, m.hubs.len()) {
         return true;
     }
-    // Per table, whether it is "the same value" over every value, as `with_hubs_of` asks.
-    let identity: SmallVec<[bool; 4]> = (m.tables.iter())
-        .map(|t| (0..m.d).all(|y| t[y] == 1u128 << y))
-        .collect();
+    let identity = m.same_value_tables();
     once_first(m, first)
         && (m.hubs[first..].iter()).all(|h| identity[h.table as usize] && h.writers == h.readers)
 }
