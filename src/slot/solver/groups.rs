@@ -307,111 +307,132 @@ pub(super) fn supported(
     empties: &[(u32, u128)],
     keep: &mut [u128],
 ) {
-    // The placed values, as a mask and counted (sized to the values the contents hold).
-    // Counts per value matter only where contents repeat values.
-    // Sets (the common case) need neither count: nothing to fill there.
-    let counts = || {
-        if contents.repeats {
-            SmallVec::<[u8; 16]>::from_elem(0, contents.end())
-        } else {
-            SmallVec::new()
-        }
-    };
+    // The placed values, as a mask and, where contents repeat values, counted (sized to
+    // the values the contents hold): sets, the common case, need no count.
     let mut placed = 0u128;
-    let mut placed_count = counts();
     let mut filled = 0usize;
+    if !contents.repeats {
+        for x in placed_values {
+            placed |= 1u128 << x;
+            filled += 1;
+        }
+        // A value placed twice: no set holds it.
+        if placed.count_ones() as usize == filled {
+            supported_sets(contents, placed, empties, keep);
+        }
+        return;
+    }
+    let mut placed_count = SmallVec::<[u8; 16]>::from_elem(0, contents.end());
     for x in placed_values {
         let x = usize::from(x);
         placed |= 1u128 << x;
         if let Some(n) = placed_count.get_mut(x) {
             *n += 1;
         }
-        filled += 1;
     }
-    if !contents.repeats && placed.count_ones() as usize != filled {
-        // A value placed twice: no set holds it.
-        return;
-    }
+    supported_multisets(contents, (placed, &placed_count), empties, keep);
+}
+
+/// Whether every candidate of `empties` is in `keep`: nothing more to look for.
+fn all_kept(empties: &[(u32, u128)], keep: &[u128]) -> bool {
+    empties
+        .iter()
+        .zip(keep)
+        .all(|(&(_, c), &kept)| c & !kept == 0)
+}
+
+/// Whether the values of `rest`, one for each of `empties`, could add a value to `keep`:
+/// some member lacks one of them that it can take, every member can take one of them and
+/// each of them some member.
+fn worth_trying(empties: &[(u32, u128)], keep: &[u128], rest: u128) -> bool {
+    let new = empties
+        .iter()
+        .zip(keep)
+        .any(|(&(_, c), &kept)| c & rest & !kept != 0);
+    new && !empties.iter().any(|&(_, c)| c & rest == 0)
+        && empties.iter().fold(0u128, |u, &(_, c)| u | (c & rest)) == rest
+}
+
+/// [`supported`] where the contents are sets and the values `placed` differ: a set's
+/// values are each empty member's, as long as every member has one and every value some
+/// member. Not every such pair lies on a matching, but finding out costs more than the
+/// few states it saves (killer cages, where the sets are many and the hubs already keep
+/// the values apart).
+fn supported_sets(contents: &Contents, placed: u128, empties: &[(u32, u128)], keep: &mut [u128]) {
     let k = empties.len();
-    let mut left: SmallVec<[u8; 16]> = SmallVec::new();
-    let mut seen = counts();
-    let mut matching = Matching::new();
     // What the empty members can take between them: a content needing a value outside it
     // is passed over at once (most of a cage's contents, once a few cells are narrowed).
+    let open = empties.iter().fold(0u128, |u, &(_, c)| u | c);
+    for &set in &contents.masks {
+        if set & placed != placed || set & !placed & !open != 0 {
+            continue;
+        }
+        // The values left for the empty members: the set less the placed values.
+        let rest = set & !placed;
+        if rest.count_ones() as usize != k || !worth_trying(empties, keep, rest) {
+            continue;
+        }
+        for (kept, &(_, c)) in keep.iter_mut().zip(empties) {
+            *kept |= c & rest;
+        }
+        if all_kept(empties, keep) {
+            return;
+        }
+    }
+}
+
+/// [`supported`] where contents repeat values, exactly: `placed` as a mask and counted
+/// per value.
+fn supported_multisets(
+    contents: &Contents,
+    (placed, placed_count): (u128, &[u8]),
+    empties: &[(u32, u128)],
+    keep: &mut [u128],
+) {
+    let k = empties.len();
+    let mut left: SmallVec<[u8; 16]> = SmallVec::new();
+    let mut seen = SmallVec::<[u8; 16]>::from_elem(0, contents.end());
+    let mut matching = Matching::new();
     let open = empties.iter().fold(0u128, |u, &(_, c)| u | c);
     for (&set, list) in contents.masks.iter().zip(contents.lists()) {
         if set & placed != placed || set & !placed & !open != 0 {
             continue;
         }
-        // The values left for the empty members: the content less the placed values. A
-        // set's are a mask; listed only where contents repeat values.
-        let rest = if contents.repeats {
-            left.clear();
-            for &x in list {
-                let xi = usize::from(x);
-                seen[xi] += 1;
-                if seen[xi] > placed_count[xi] {
-                    left.push(x);
-                }
+        // The values left for the empty members: the content less the placed values.
+        left.clear();
+        for &x in list {
+            let xi = usize::from(x);
+            seen[xi] += 1;
+            if seen[xi] > placed_count[xi] {
+                left.push(x);
             }
-            for &x in list {
-                seen[usize::from(x)] = 0;
-            }
-            if left.len() != k {
-                continue;
-            }
-            left.iter().fold(0u128, |m, &x| m | 1u128 << x)
-        } else {
-            let rest = set & !placed;
-            if rest.count_ones() as usize != k {
-                continue;
-            }
-            rest
-        };
-        let new = empties
-            .iter()
-            .zip(keep.iter())
-            .any(|(&(_, c), &kept)| c & rest & !kept != 0);
-        if !new
-            || empties.iter().any(|&(_, c)| c & rest == 0)
-            || empties.iter().fold(0u128, |u, &(_, c)| u | (c & rest)) != rest
-        {
+        }
+        for &x in list {
+            seen[usize::from(x)] = 0;
+        }
+        if left.len() != k {
+            continue;
+        }
+        let rest = left.iter().fold(0u128, |m, &x| m | 1u128 << x);
+        if !worth_trying(empties, keep, rest) {
             continue;
         }
         if k == 1 {
             keep[0] |= empties[0].1 & rest;
-            if empties[0].1 & !keep[0] == 0 {
-                return;
+        } else if empties.iter().all(|&(_, c)| c & rest == rest) {
+            // Every empty member can take every value left: any order of them is a
+            // filling, so each member takes each (a thermometer puzzle's row of empty
+            // cells, each 0 or 1, with its count).
+            for kept in keep.iter_mut() {
+                *kept |= rest;
             }
+        } else if matching.complete(empties, &left) {
+            // A perfect matching, then every pair some perfect matching holds.
+            matching.keep_every(keep);
+        } else {
             continue;
         }
-        if !contents.repeats {
-            // A set: its values are each empty member's, as long as every member has one
-            // and every value some member. Not every such pair lies on a matching, but
-            // finding out costs more than the few states it saves (killer cages, where
-            // the sets are many and the hubs already keep the values apart).
-            for (kept, &(_, c)) in keep.iter_mut().zip(empties) {
-                *kept |= c & rest;
-            }
-            if empties
-                .iter()
-                .zip(keep.iter())
-                .all(|(&(_, c), &kept)| c & !kept == 0)
-            {
-                return;
-            }
-            continue;
-        }
-        // A perfect matching, then every pair some perfect matching holds.
-        if !matching.complete(empties, &left) {
-            continue;
-        }
-        matching.keep_every(keep);
-        if empties
-            .iter()
-            .zip(keep.iter())
-            .all(|(&(_, c), &kept)| c & !kept == 0)
-        {
+        if all_kept(empties, keep) {
             return;
         }
     }
