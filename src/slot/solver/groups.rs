@@ -192,10 +192,11 @@ impl<M: Mask> Tables<M> {
     fn propagate_group<const W: usize>(&self, w: &mut Work<M>, g: usize) -> Option<Option<Look>> {
         let group = &self.groups[g];
         let nac = &self.group_nacs[group.nac as usize];
-        let mut empties: SmallVec<[(u32, u128); 16]> = SmallVec::new();
+        // The candidates as the solver's masks (a killer's cage: 16 bits, not 128).
+        let mut empties: SmallVec<[(u32, M); 16]> = SmallVec::new();
         for &m in &group.members {
             if w.vals[m as usize] == 0 {
-                empties.push((m, self.cand::<W>(w, m as usize).to_u128()));
+                empties.push((m, self.cand::<W>(w, m as usize)));
             }
         }
         let value = |m: u32| match w.vals[m as usize] {
@@ -220,7 +221,7 @@ impl<M: Mask> Tables<M> {
             };
         }
         // Collected rather than `from_elem`, which fills a 16-byte element one at a time.
-        let mut keep: SmallVec<[u128; 16]> = empties.iter().map(|_| 0).collect();
+        let mut keep: SmallVec<[M; 16]> = empties.iter().map(|_| M::ZERO).collect();
         let mut inexact = false;
         match &group.feasible {
             Some(contents) => {
@@ -242,18 +243,21 @@ impl<M: Mask> Tables<M> {
                         .iter()
                         .map(|&m| value(m).map(|x| x as u8))
                         .collect();
+                    let mut wide: SmallVec<[u128; 16]> = keep.iter().map(|k| k.to_u128()).collect();
                     inexact =
-                        !supported_in_place(&self.table, self.d, group, contents, &held, &mut keep);
+                        !supported_in_place(&self.table, self.d, group, contents, &held, &mut wide);
+                    for (k, &x) in keep.iter_mut().zip(&wide) {
+                        *k = M::from_u128(x);
+                    }
                 }
             }
             None => {
                 for (k, &(m, c)) in keep.iter_mut().zip(&empties) {
                     let mut left = c;
-                    while left != 0 {
-                        let x = left.trailing_zeros();
-                        left &= left - 1;
+                    while !left.is_zero() {
+                        let x = left.pop_first();
                         if !nac.blocks(group, m, x as u16, &|_, s| value(s)) {
-                            *k |= 1u128 << x;
+                            *k |= M::bit(x);
                         }
                     }
                 }
@@ -261,14 +265,13 @@ impl<M: Mask> Tables<M> {
         }
         let mut changed = false;
         for (&k, &(m, c)) in keep.iter().zip(&empties) {
-            if k == 0 {
+            if k.is_zero() {
                 return None;
             }
             let mut gone = c & !k;
-            changed |= gone != 0;
-            while gone != 0 {
-                let x = gone.trailing_zeros() as usize;
-                gone &= gone - 1;
+            changed |= !gone.is_zero();
+            while !gone.is_zero() {
+                let x = gone.pop_first() as usize;
                 self.remove::<W>(w, m as usize, x);
             }
         }
@@ -301,32 +304,31 @@ fn holds_listed(contents: &Contents, group: &Group, vals: &[u8]) -> bool {
 /// values left holds the pair. Where they are sets, a cheaper rule that may keep more: each
 /// member can take some value left and each value left some member. Contents that could add
 /// nothing new are skipped untried, and the search stops once every candidate is kept.
-pub(super) fn supported(
+pub(super) fn supported<N: Mask>(
     contents: &Contents,
     placed_values: impl Iterator<Item = u16>,
-    empties: &[(u32, u128)],
-    keep: &mut [u128],
+    empties: &[(u32, N)],
+    keep: &mut [N],
 ) {
     // The placed values, as a mask and, where contents repeat values, counted (sized to
     // the values the contents hold): sets, the common case, need no count.
-    let mut placed = 0u128;
-    let mut filled = 0usize;
+    let mut placed = N::ZERO;
+    let mut filled = 0u32;
     if !contents.repeats {
         for x in placed_values {
-            placed |= 1u128 << x;
+            placed |= N::bit(u32::from(x));
             filled += 1;
         }
         // A value placed twice: no set holds it.
-        if placed.count_ones() as usize == filled {
+        if placed.count() == filled {
             supported_sets(contents, placed, empties, keep);
         }
         return;
     }
     let mut placed_count = SmallVec::<[u8; 16]>::from_elem(0, contents.end());
     for x in placed_values {
-        let x = usize::from(x);
-        placed |= 1u128 << x;
-        if let Some(n) = placed_count.get_mut(x) {
+        placed |= N::bit(u32::from(x));
+        if let Some(n) = placed_count.get_mut(usize::from(x)) {
             *n += 1;
         }
     }
@@ -334,23 +336,23 @@ pub(super) fn supported(
 }
 
 /// Whether every candidate of `empties` is in `keep`: nothing more to look for.
-fn all_kept(empties: &[(u32, u128)], keep: &[u128]) -> bool {
+fn all_kept<N: Mask>(empties: &[(u32, N)], keep: &[N]) -> bool {
     empties
         .iter()
         .zip(keep)
-        .all(|(&(_, c), &kept)| c & !kept == 0)
+        .all(|(&(_, c), &kept)| (c & !kept).is_zero())
 }
 
 /// Whether the values of `rest`, one for each of `empties`, could add a value to `keep`:
 /// some member lacks one of them that it can take, every member can take one of them and
 /// each of them some member.
-fn worth_trying(empties: &[(u32, u128)], keep: &[u128], rest: u128) -> bool {
+fn worth_trying<N: Mask>(empties: &[(u32, N)], keep: &[N], rest: N) -> bool {
     let new = empties
         .iter()
         .zip(keep)
-        .any(|(&(_, c), &kept)| c & rest & !kept != 0);
-    new && !empties.iter().any(|&(_, c)| c & rest == 0)
-        && empties.iter().fold(0u128, |u, &(_, c)| u | (c & rest)) == rest
+        .any(|(&(_, c), &kept)| !(c & rest & !kept).is_zero());
+    new && !empties.iter().any(|&(_, c)| (c & rest).is_zero())
+        && empties.iter().fold(N::ZERO, |u, &(_, c)| u | (c & rest)) == rest
 }
 
 /// [`supported`] where the contents are sets and the values `placed` differ: a set's
@@ -358,18 +360,20 @@ fn worth_trying(empties: &[(u32, u128)], keep: &[u128], rest: u128) -> bool {
 /// member. Not every such pair lies on a matching, but finding out costs more than the
 /// few states it saves (killer cages, where the sets are many and the hubs already keep
 /// the values apart).
-fn supported_sets(contents: &Contents, placed: u128, empties: &[(u32, u128)], keep: &mut [u128]) {
-    let k = empties.len();
+fn supported_sets<N: Mask>(contents: &Contents, placed: N, empties: &[(u32, N)], keep: &mut [N]) {
+    let k = empties.len() as u32;
     // What the empty members can take between them: a content needing a value outside it
     // is passed over at once (most of a cage's contents, once a few cells are narrowed).
-    let open = empties.iter().fold(0u128, |u, &(_, c)| u | c);
+    let open = empties.iter().fold(N::ZERO, |u, &(_, c)| u | c);
     for &set in &contents.masks {
-        if set & placed != placed || set & !placed & !open != 0 {
+        // Within the solver's masks: the contents hold values of the domain only.
+        let set = N::from_u128(set);
+        if set & placed != placed || !(set & !placed & !open).is_zero() {
             continue;
         }
         // The values left for the empty members: the set less the placed values.
         let rest = set & !placed;
-        if rest.count_ones() as usize != k || !worth_trying(empties, keep, rest) {
+        if rest.count() != k || !worth_trying(empties, keep, rest) {
             continue;
         }
         for (kept, &(_, c)) in keep.iter_mut().zip(empties) {
@@ -383,19 +387,20 @@ fn supported_sets(contents: &Contents, placed: u128, empties: &[(u32, u128)], ke
 
 /// [`supported`] where contents repeat values, exactly: `placed` as a mask and counted
 /// per value.
-fn supported_multisets(
+fn supported_multisets<N: Mask>(
     contents: &Contents,
-    (placed, placed_count): (u128, &[u8]),
-    empties: &[(u32, u128)],
-    keep: &mut [u128],
+    (placed, placed_count): (N, &[u8]),
+    empties: &[(u32, N)],
+    keep: &mut [N],
 ) {
     let k = empties.len();
     let mut left: SmallVec<[u8; 16]> = SmallVec::new();
     let mut seen = SmallVec::<[u8; 16]>::from_elem(0, contents.end());
     let mut matching = Matching::new();
-    let open = empties.iter().fold(0u128, |u, &(_, c)| u | c);
+    let open = empties.iter().fold(N::ZERO, |u, &(_, c)| u | c);
     for (&set, list) in contents.masks.iter().zip(contents.lists()) {
-        if set & placed != placed || set & !placed & !open != 0 {
+        let set = N::from_u128(set);
+        if set & placed != placed || !(set & !placed & !open).is_zero() {
             continue;
         }
         // The values left for the empty members: the content less the placed values.
@@ -413,7 +418,7 @@ fn supported_multisets(
         if left.len() != k {
             continue;
         }
-        let rest = left.iter().fold(0u128, |m, &x| m | 1u128 << x);
+        let rest = left.iter().fold(N::ZERO, |m, &x| m | N::bit(u32::from(x)));
         if !worth_trying(empties, keep, rest) {
             continue;
         }
@@ -426,11 +431,18 @@ fn supported_multisets(
             for kept in keep.iter_mut() {
                 *kept |= rest;
             }
-        } else if matching.complete(empties, &left) {
-            // A perfect matching, then every pair some perfect matching holds.
-            matching.keep_every(keep);
         } else {
-            continue;
+            // A perfect matching, then every pair some perfect matching holds.
+            let wide: SmallVec<[(u32, u128); 16]> =
+                empties.iter().map(|&(m, c)| (m, c.to_u128())).collect();
+            if !matching.complete(&wide, &left) {
+                continue;
+            }
+            let mut held: SmallVec<[u128; 16]> = keep.iter().map(|k| k.to_u128()).collect();
+            matching.keep_every(&mut held);
+            for (kept, &x) in keep.iter_mut().zip(&held) {
+                *kept = N::from_u128(x);
+            }
         }
         if all_kept(empties, keep) {
             return;

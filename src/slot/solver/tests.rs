@@ -115,7 +115,7 @@ fn branching_picks_the_cell_with_fewest_candidates() {
 /// member, the completion's content (with the placed values) being one listed, where
 /// contents repeat values; where they are sets, at least those: checked against trying every
 /// completion, on random contents and candidates. Either way a second call on what the
-/// first kept keeps it all.
+/// first kept keeps it all, and masks of 16 bits keep what masks of 128 do.
 #[test]
 fn group_contents_keep_exactly_the_values_of_some_completion() {
     use super::groups::supported;
@@ -142,6 +142,13 @@ fn group_contents_keep_exactly_the_values_of_some_completion() {
             .collect();
         let mut keep = vec![0u128; empties.len()];
         supported(&contents, placed.iter().copied(), &empties, &mut keep);
+        // The solver reads a group in its own masks (16 bits where the values are few):
+        // the same values kept.
+        let narrow: Vec<(u32, u16)> = empties.iter().map(|&(m, c)| (m, c as u16)).collect();
+        let mut kept_narrow = vec![0u16; empties.len()];
+        supported(&contents, placed.iter().copied(), &narrow, &mut kept_narrow);
+        let widened: Vec<u128> = kept_narrow.iter().map(|&k| u128::from(k)).collect();
+        assert_eq!(widened, keep, "round {round}: 16-bit masks kept otherwise");
         // Brute force: every assignment of the empty members from their candidates.
         let mut want = vec![0u128; empties.len()];
         let k = empties.len() as u32;
