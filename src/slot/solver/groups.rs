@@ -220,7 +220,8 @@ impl<M: Mask> Tables<M> {
                 Some(None)
             };
         }
-        // Collected rather than `from_elem`, which fills a 16-byte element one at a time.
+        // Collected rather than `from_elem`, which fills a 16-byte mask (a domain of more
+        // than 64 values) one element at a time.
         let mut keep: SmallVec<[M; 16]> = empties.iter().map(|_| M::ZERO).collect();
         let mut inexact = false;
         match &group.feasible {
