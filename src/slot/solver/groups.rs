@@ -314,8 +314,8 @@ pub(super) fn supported<N: Mask>(
     // The placed values, as a mask and, where contents repeat values, counted (sized to
     // the values the contents hold): sets, the common case, need no count.
     let mut placed = N::ZERO;
-    let mut filled = 0u32;
     if !contents.repeats {
+        let mut filled = 0;
         for x in placed_values {
             placed |= N::bit(u32::from(x));
             filled += 1;
@@ -432,18 +432,11 @@ fn supported_multisets<N: Mask>(
             for kept in keep.iter_mut() {
                 *kept |= rest;
             }
-        } else {
+        } else if matching.complete(empties, &left) {
             // A perfect matching, then every pair some perfect matching holds.
-            let wide: SmallVec<[(u32, u128); 16]> =
-                empties.iter().map(|&(m, c)| (m, c.to_u128())).collect();
-            if !matching.complete(&wide, &left) {
-                continue;
-            }
-            let mut held: SmallVec<[u128; 16]> = keep.iter().map(|k| k.to_u128()).collect();
-            matching.keep_every(&mut held);
-            for (kept, &x) in keep.iter_mut().zip(&held) {
-                *kept = N::from_u128(x);
-            }
+            matching.keep_every(keep);
+        } else {
+            continue;
         }
         if all_kept(empties, keep) {
             return;

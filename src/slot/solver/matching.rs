@@ -10,6 +10,8 @@
 
 use smallvec::SmallVec;
 
+use super::super::mask::Mask;
+
 /// A matching of empty members to the distinct values left, each value taking as many
 /// members as it is left times.
 pub(super) struct Matching {
@@ -45,7 +47,7 @@ impl Matching {
     /// Whether every member (its candidates in `empties`) can take one of the values of
     /// `left` (increasing, as many as members; a value repeated is as many places), no
     /// place taken twice. Leaves the matching for [`Matching::keep_every`].
-    pub(super) fn complete(&mut self, empties: &[(u32, u128)], left: &[u8]) -> bool {
+    pub(super) fn complete<N: Mask>(&mut self, empties: &[(u32, N)], left: &[u8]) -> bool {
         debug_assert_eq!(empties.len(), left.len());
         self.values.clear();
         self.capacity.clear();
@@ -59,7 +61,9 @@ impl Matching {
         self.candidates.extend(empties.iter().map(|&(_, c)| {
             let mut candidates = 0u128;
             for (v, &x) in self.values.iter().enumerate() {
-                candidates |= (c >> x & 1) << v;
+                if !(c & N::bit(u32::from(x))).is_zero() {
+                    candidates |= 1 << v;
+                }
             }
             candidates
         }));
@@ -102,7 +106,7 @@ impl Matching {
     /// one [`Matching::complete`] found: member `i` can take value `v` when `v` is its own,
     /// or when some member at `v` can move on, and so on, to `i`'s value (an alternating
     /// cycle; every place being taken, no path ends at a free one).
-    pub(super) fn keep_every(&self, keep: &mut [u128]) {
+    pub(super) fn keep_every<N: Mask>(&self, keep: &mut [N]) {
         let n = self.values.len();
         // reach[v]: the values some chain of moves from `v` arrives at, a move being "a
         // member at this value can take that one".
@@ -124,7 +128,7 @@ impl Matching {
                 let v = options.trailing_zeros() as usize;
                 options &= options - 1;
                 if v == own || reach[v] >> own & 1 == 1 {
-                    *kept |= 1u128 << self.values[v];
+                    *kept |= N::bit(u32::from(self.values[v]));
                 }
             }
         }
