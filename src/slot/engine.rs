@@ -124,7 +124,7 @@ impl PuzzleLines {
                 "run on this engine, less the values their marks rule out (a line that allows more is compiled)"
             }
             PuzzleLines::Regrouped => {
-                "run on this engine's model, their regions' groups in place of the file's own (only the solver's tables, and the contents of the groups a sum or count reads over the regions, built per line; a line whose regions need another value table than the file's is compiled, where the file has one)"
+                "run on this engine's model, their regions' groups in place of the file's own (only the solver's tables, the contents of the groups a sum or count reads over the regions, and a `forbid` pattern's instances over the regions, built per line; a line whose regions need another value table than the file's, where the file has one, or that draws a region of a size no line grounded yet for a `forbid` pattern, is compiled)"
             }
             PuzzleLines::Retabled => {
                 "run on this engine's model, the hubs of the NACs that read their marks tabled from those marks (only those hubs and the solver's tables built per line; a line whose marks make a NAC hold with its witness empty is compiled)"

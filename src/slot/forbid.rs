@@ -140,6 +140,19 @@ pub struct GroundInstance {
     reads: Vec<u32>,
 }
 
+impl GroundInstance {
+    /// The instance of `shape` over the slots `reads` (sorted, distinct), by position.
+    pub(super) fn renamed(shape: Arc<Shape>, reads: Vec<u32>) -> GroundInstance {
+        let rename = |pos: u32| reads[pos as usize];
+        GroundInstance {
+            program: shape.term.renamed(rename),
+            bounds: shape.bounds.renamed(rename),
+            shape,
+            reads,
+        }
+    }
+}
+
 /// A worker's mirror of the state being looked at: the start graph with the state's slot
 /// values written in, and buffers reused from call to call.
 #[derive(Default)]
@@ -351,14 +364,67 @@ impl SlotForbids {
                 });
             }
         }
-        out.pairs = out.related_pairs(model, shared);
+        out.index_reads(model, shared);
+        Ok(Some(out))
+    }
+
+    /// The instances of a puzzle whose every instance is grounded over one region its
+    /// layers draw (see [`super::region_ground::DrawnForbids`]): `instances`, each its
+    /// pattern, the node it binds and its grounding, in the order a compilation lists
+    /// them; the plans, tables and verdicts are `file`'s, the forbids of its rule file's
+    /// model, which holds the same patterns and no final condition besides filled cells.
+    /// `None` past the limits a compilation refuses at, which it then says.
+    pub(super) fn of_grounded(
+        file: &SlotForbids,
+        model: &SlotModel,
+        shared: &GroundCache,
+        instances: Vec<(u32, NodeId, Arc<GroundInstance>)>,
+    ) -> Option<SlotForbids> {
+        if instances.len() > MAX_INSTANCES {
+            return None;
+        }
+        let mut out = SlotForbids {
+            plans: file.plans.clone(),
+            instances: Vec::with_capacity(instances.len()),
+            bounds_only: vec![false; instances.len()],
+            ground: Vec::with_capacity(instances.len()),
+            pairs: Vec::new(),
+            mirrored: false,
+            read_start: Vec::with_capacity(instances.len() + 1),
+            reads: Vec::new(),
+            watch_start: Vec::new(),
+            watch: Vec::new(),
+            monotone: file.monotone,
+            final_grounded: file.final_grounded,
+            tables: file.tables.clone(),
+        };
+        out.read_start.push(0);
+        for (pattern, node, grounded) in instances {
+            out.reads.extend_from_slice(&grounded.reads);
+            if out.reads.len() > MAX_READS {
+                return None;
+            }
+            out.read_start.push(out.reads.len() as u32);
+            out.ground.push(Some(grounded));
+            out.instances.push(Instance {
+                pattern,
+                binding: Box::new([node]),
+            });
+        }
+        out.index_reads(model, Some(shared));
+        Some(out)
+    }
+
+    /// Lists, from the instances and their reads, the pairs of each one's reads a hub
+    /// relates and, per slot, the instances reading it.
+    fn index_reads(&mut self, model: &SlotModel, shared: Option<&GroundCache>) {
+        self.pairs = self.related_pairs(model, shared);
         // Per slot, the instances reading it, in order: flat, without a list per slot.
         let (watch_start, watch) = grouped(model.slots.len(), || {
-            (0..out.instances.len())
-                .flat_map(|i| out.reads_of(i).iter().map(move |&s| (s, i as u32)))
+            (0..self.instances.len())
+                .flat_map(|i| self.reads_of(i).iter().map(move |&s| (s, i as u32)))
         });
-        (out.watch_start, out.watch) = (watch_start, watch);
-        Ok(Some(out))
+        (self.watch_start, self.watch) = (watch_start, watch);
     }
 
     /// Per instance, the pairs of its reads a hub relates (none where it is not grounded,
@@ -395,6 +461,25 @@ impl SlotForbids {
             Some(c) => c.with_related_pairs(&model.hubs, all),
             None => all(None),
         }
+    }
+
+    /// What two compilations of the same puzzle must agree on: the instances, what each
+    /// reads and how it is grounded, and the verdicts.
+    #[cfg(test)]
+    pub(crate) fn shape(&self) -> String {
+        format!(
+            "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
+            self.instances,
+            self.bounds_only,
+            self.ground,
+            self.pairs,
+            self.read_start,
+            self.reads,
+            self.watch_start,
+            self.watch,
+            (self.mirrored, self.monotone, self.final_grounded),
+            self.plans.len()
+        )
     }
 
     /// Whether every pattern is monotone: then a subset of a state no pattern matches is
@@ -1031,13 +1116,7 @@ fn ground_instance<'a>(
             if grounder.spend(spent) {
                 #[cfg(test)]
                 super::ground::REGIONS_TAKEN.set(super::ground::REGIONS_TAKEN.get() + 1);
-                let rename = |pos: u32| reads[pos as usize];
-                return Some(Arc::new(GroundInstance {
-                    program: shape.term.renamed(rename),
-                    bounds: shape.bounds.renamed(rename),
-                    shape,
-                    reads,
-                }));
+                return Some(Arc::new(GroundInstance::renamed(shape, reads)));
             }
         }
     }

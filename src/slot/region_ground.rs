@@ -20,12 +20,16 @@ use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 use crate::grammar::Grammar;
+use crate::layer::apply::RegionMembers;
+use crate::layer::LayerKind;
 use crate::model::{AttrId, LabelId, NodeId, NodeTypeId, Value, VarId};
 use crate::rule::{Expr, PathExpr, Pattern};
 
+use super::forbid::GroundInstance;
+use super::ground::MAX_TERM_NODES;
 use super::model::SlotModel;
 use super::shapes::Shape;
-use super::shared_ground::Spent;
+use super::shared_ground::{GroundCache, Spent};
 
 /// What an instance of a region pattern reads: the region node's `label` edges from
 /// cells of `member_types`, those cells' `member_attrs` (slots) and the region's own
@@ -143,11 +147,30 @@ impl RegionPattern {
     ) -> Option<Members> {
         let region = *m.first()?;
         let cells = g.base.inc(region).iter().filter(|&&(l, _)| l == self.label);
+        let values = self
+            .region_attrs
+            .iter()
+            .map(|&a| g.base.attr(region, a))
+            .collect();
+        let cells = cells.map(|&(_, cell)| (cell != region).then_some(cell));
+        self.members_among(g, model, p, (cells, values))
+    }
+
+    /// [`Self::members`] of a region whose members are `cells` (`None` for the region
+    /// itself), in the order of its edges, and whose attributes read are `values`.
+    fn members_among(
+        &self,
+        g: &Grammar,
+        model: &SlotModel,
+        p: &Pattern,
+        (cells, values): (impl Iterator<Item = Option<NodeId>>, Box<[Value]>),
+    ) -> Option<Members> {
         let mut slots = SmallVec::new();
         let mut k = 0;
-        for &(_, cell) in cells {
+        for cell in cells {
+            let cell = cell?;
             let ty = g.base.ty(cell);
-            if cell == region || !self.member_types.iter().all(|&t| g.types.is_subtype(ty, t)) {
+            if !self.member_types.iter().all(|&t| g.types.is_subtype(ty, t)) {
                 return None;
             }
             for &a in &self.member_attrs {
@@ -155,15 +178,123 @@ impl RegionPattern {
             }
             k += 1;
         }
-        let values = self
-            .region_attrs
-            .iter()
-            .map(|&a| g.base.attr(region, a))
-            .collect();
         Some(Members {
             key: (std::ptr::from_ref(p) as usize, k, values),
             slots,
         })
+    }
+}
+
+/// A rule file's `forbid` patterns where each is a region pattern over regions only its
+/// puzzles' layers draw, reading nothing of the region itself (a renban run: `forbid { r:
+/// Run where max(...) - min(...) >= count(...) }`): a puzzle's instances are then one per
+/// region each pattern's layers draw, in node order, each of the shape of a region of its
+/// size grounded before. A regrouped puzzle ([`super::compile::Regrouping`]) takes them so,
+/// without its graph; one with a region of a size not grounded yet is compiled, which
+/// grounds it for the next.
+#[derive(Debug)]
+pub struct DrawnForbids {
+    /// Per pattern, in the file's order: its region shape, and the layers (by index) whose
+    /// regions it binds.
+    patterns: Vec<(RegionPattern, Vec<usize>)>,
+    /// The rule file's shared groundings, whose templates the instances take.
+    shared: GroundCache,
+}
+
+impl DrawnForbids {
+    /// `g`'s patterns so, where they all are; `shared`: the groundings the file's puzzles
+    /// share, which must serve `g`.
+    pub fn of(g: &Grammar, shared: &GroundCache) -> Option<DrawnForbids> {
+        if !shared.serves(g) {
+            return None;
+        }
+        let set = crate::analysis::forbid::set_attrs(g);
+        let bare = g.layer_base.as_ref().map_or(&g.base, |b| &b.graph);
+        let patterns = (g.forbids.iter())
+            .map(|p| {
+                let region = RegionPattern::of(p, &set)?;
+                // Every region of its type binds it: no condition on the structure.
+                if !region.region_attrs.is_empty()
+                    || !super::forbid::structure(p, &set).conds.is_empty()
+                {
+                    return None;
+                }
+                let ty = p.nodes[0].ty;
+                // Only the puzzles' regions, each joined to its cells as the pattern reads.
+                if bare
+                    .find_nodes()
+                    .any(|n| g.types.is_subtype(bare.ty(n), ty))
+                {
+                    return None;
+                }
+                let mut layers = Vec::new();
+                for (i, layer) in g.layers.iter().enumerate() {
+                    if let LayerKind::Regions { ty: drawn, label } = layer.kind {
+                        if g.types.is_subtype(drawn, ty) {
+                            (label == region.label).then_some(())?;
+                            layers.push(i);
+                        }
+                    }
+                }
+                Some((region, layers))
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(DrawnForbids {
+            patterns,
+            shared: shared.clone(),
+        })
+    }
+
+    /// The groundings the instances are taken from.
+    pub fn shared(&self) -> &GroundCache {
+        &self.shared
+    }
+
+    /// A puzzle's instances on `model`, its model: per pattern, one per region of its
+    /// layers, whose members `drawn` holds by layer, the `k`th region drawn being node
+    /// `first + k`; each its pattern, that node and its grounding. `None` where a region's
+    /// shape was not grounded yet, or grounding would have run past its budget.
+    pub fn instances(
+        &self,
+        g: &Grammar,
+        model: &SlotModel,
+        drawn: &[Option<&RegionMembers>],
+        first: usize,
+    ) -> Option<Vec<(u32, NodeId, Arc<GroundInstance>)>> {
+        // The node of each layer's first region.
+        let mut node = first;
+        let firsts: Vec<usize> = (drawn.iter())
+            .map(|d| {
+                let at = node;
+                node += d.map_or(0, |rs| rs.regions());
+                at
+            })
+            .collect();
+        let mut budget = MAX_TERM_NODES;
+        let mut out = Vec::new();
+        for (pi, (region, layers)) in self.patterns.iter().enumerate() {
+            let p = &g.forbids[pi];
+            for &l in layers {
+                let Some(regions) = drawn[l] else {
+                    continue;
+                };
+                for (k, cells) in regions.iter().enumerate() {
+                    let cells = cells.iter().map(|&c| Some(c));
+                    let members = region.members_among(g, model, p, (cells, Box::new([])))?;
+                    let (shape, reads, spent) = self.shared.regions.instance(&members)?;
+                    // As `Grounder::spend` takes it.
+                    budget.checked_sub(spent.needs)?;
+                    budget -= spent.consumed;
+                    let at = NodeId::from_index(firsts[l] + k);
+                    out.push((
+                        pi as u32,
+                        at,
+                        Arc::new(GroundInstance::renamed(shape, reads)),
+                    ));
+                }
+            }
+        }
+        Some(out)
     }
 }
 

@@ -40,8 +40,10 @@ use crate::layer::{Content, LayerKind, Layers};
 use crate::model::{AttrId, Graph, LabelId, NodeId, NodeTypeId, Value, VarId};
 use crate::rule::{PathExpr, Pattern};
 
+use super::super::forbid::SlotForbids;
 use super::super::group::Group;
 use super::super::model::{FinalKind, Hub, SlotModel, Slots};
+use super::super::region_ground::DrawnForbids;
 use super::super::solver::WORD_BITS;
 use super::fixed::{FixedNacs, LayerVocabulary};
 use super::recognise::var_type;
@@ -56,6 +58,9 @@ pub struct Regrouping {
     /// The group NACs (a cage's sum), in the order of the model's group NACs: every one
     /// the rules hold, each over the regions of its layers.
     groups: Vec<GroupsAt>,
+    /// The `forbid` patterns, each over the regions its layers draw; `None` where the
+    /// file has none.
+    forbids: Option<DrawnForbids>,
     /// Whether each of the file's hubs blocks its own writers alike both ways (see
     /// [`SlotModel::all_self_symmetric`]): then a puzzle's model whose new hubs do too
     /// is finished from the file's verdicts.
@@ -102,14 +107,18 @@ impl Regrouping {
                 LayerKind::Regions { .. } | LayerKind::RegionAttr { .. }
             )
         });
-        // Groups are drawn anew (see below); `forbid` instances and replaced cells are not,
-        // nor a final condition beyond "every cell filled", which may read the regions.
+        // Groups are drawn anew (see below), and `forbid` instances where each is over one
+        // region (see `DrawnForbids`); replaced cells are not, nor a final condition beyond
+        // "every cell filled", which may read the regions.
         let simple_model = model.replaced.is_none()
-            && model.forbids.is_none()
             && matches!(model.final_kind, FinalKind::Full | FinalKind::Stuck);
         if g.layers.is_empty() || !regions_only || !simple_model {
             return None;
         }
+        let forbids = match model.forbids {
+            Some(_) => Some(DrawnForbids::of(g, &fixed.grounds)?),
+            None => None,
+        };
         let bare = g.layer_base.as_ref().map_or(&g.base, |b| &b.graph);
         // The file's own layer nodes as slots: `slot_free` below refuses them too; this
         // says so before any work.
@@ -199,6 +208,7 @@ impl Regrouping {
         Some(Regrouping {
             stars,
             groups,
+            forbids,
             self_symmetric: model.all_self_symmetric(),
         })
     }
@@ -313,6 +323,20 @@ impl Regrouping {
             // are all there.
             regrouped.groups = Arc::new(groups);
             super::group::list_feasible(&mut regrouped);
+        }
+        if let Some(drawn_forbids) = &self.forbids {
+            let members: Vec<Option<&RegionMembers>> = (drawn.iter())
+                .map(|d| d.as_ref().map(|(_, _, rs)| rs))
+                .collect();
+            let bare = g.layer_base.as_ref().map_or(&g.base, |b| &b.graph);
+            let instances = drawn_forbids.instances(g, &regrouped, &members, bare.capacity())?;
+            let file = model.forbids.as_ref()?;
+            regrouped.forbids = Some(SlotForbids::of_grounded(
+                file,
+                &regrouped,
+                drawn_forbids.shared(),
+                instances,
+            )?);
         }
         regrouped.finish_regrouped(g, model, &copied, self_symmetric);
         Some((regrouped, appended))

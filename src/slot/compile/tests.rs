@@ -844,7 +844,7 @@ fn jigsaw_bare() -> String {
 }
 
 /// What a model must agree on with another compilation of the same puzzle: everything
-/// [`model_shape`] lists, what `finish` derives, and whether it has `forbid` instances.
+/// [`model_shape`] lists, what `finish` derives, and its `forbid` instances.
 fn finished_shape(m: &super::SlotModel) -> String {
     format!(
         "{} {:?} {:?} {:?} {:?}",
@@ -852,7 +852,7 @@ fn finished_shape(m: &super::SlotModel) -> String {
         m.final_kind,
         m.symmetric.is_ok(),
         m.focus_sound.is_ok(),
-        m.forbids.is_some()
+        m.forbids.as_ref().map(|f| f.shape())
     )
 }
 
@@ -868,8 +868,11 @@ fn assert_regrouping_is_the_compilation(
     let g = load_str(name, rules).expect("the rule file loads");
     let (model, fixed) = super::compile_reusing(&g, None).expect("the rules fill slots");
     let regrouping = super::Regrouping::of(&g, &model, &fixed).expect("the layers add groups");
-    assert_batch_runs_as_compiled((name, &g), batch, expands, |p, _, fresh| {
+    assert_batch_runs_as_compiled((name, &g), batch, expands, |p, layered, fresh| {
         let Some((m, appends_hubs)) = regrouping.regrouped(&model, &g, &p.layers) else {
+            // Compiled as a batch compiles it, with the file's record: a `forbid` instance
+            // over a region of a size not grounded before is grounded for the next.
+            super::compile_reusing(layered, Some(&fixed)).expect("the rules fill slots");
             return false;
         };
         let at = format!("{name} puzzle {}", p.number);
@@ -1176,6 +1179,40 @@ fn runs_two_layers_draw_regroup_the_rule_files_model() {
     }
 }
 
+/// The renban 6x6 of `rules/`: each line's runs are the hubs of the NAC that keeps a
+/// value once per run, and the instances of its `forbid` pattern, one per run, each of the
+/// shape of a run of its length grounded before. A line with a length not grounded yet is
+/// compiled; the rest are regrouped, to the model a compilation makes, and run alike.
+#[test]
+fn renban_runs_regroup_with_their_forbid_instances() {
+    let text = include_str!("../../../rules/renban-6x6.graft");
+    let runs = "A B C C D E A A A C C E F G A H I I F F J J J J K K L M N N O K M M N P";
+    // The file's puzzle, transposed, mirrored, and with fewer givens.
+    let batch = [
+        ". . . . . . . . 6 . 5 . 3 . . 1 . . . 2 . . 3 . 6 . . . . . . . . 5 . 6 | run: RUNS",
+        ". . 3 . 6 . . . . 2 . . . 6 . . . . . . 1 . . 5 . 5 . 3 . . . . . . . 6 | run: A A F F K O B A G F K K C A A J L M C C H J M M D C I J N N E E I J N P",
+        ". . . . . . . 5 . 6 . . . . 1 . . 3 . 3 . . 2 . . . . . . 6 6 . 5 . . . | run: E D C C B A E C C A A A I I H A G F J J J J F F N N M L K K P N M M K O",
+        ". . . . . . . . 6 . . . 3 . . . . . . 2 . . . . . . . . . . . . . 5 . 6 | run: RUNS",
+    ]
+    .join("\n")
+    .replace("RUNS", runs);
+    let focus = [Expand::Focus];
+    // The file's own runs, which its compilation grounds, are those of the first line;
+    // without them, the first line grounds its runs of 1 to 4 cells, and the others have
+    // no other lengths.
+    for (name, text, counts) in [
+        ("renban-6x6.graft", text.to_string(), (4, 0)),
+        (
+            "bare.graft",
+            for_batches_only(text, "layer run:", "layer run: regions of Run"),
+            (3, 1),
+        ),
+    ] {
+        let got = assert_regrouping_is_the_compilation(name, &text, &batch, &focus);
+        assert_eq!(got, counts, "{name}");
+    }
+}
+
 /// Every janko killer, kakuro and margin line (246 of them), imported as `grafter import
 /// janko` imports them: the model its rule file's regrouping makes is the compilation's,
 /// and runs alike. Reads `../shared/data/janko` (or `$GRAFTER_DATA/janko`), so it is
@@ -1201,6 +1238,57 @@ fn janko_sums_regroup_as_compiled() {
         assert_eq!(regrouped, lines, "{kind}");
         assert!(lines > 10, "{kind}: {lines} lines");
     }
+}
+
+/// Every janko renban line, imported as `grafter import janko` imports them:
+/// [`renban_runs_regroup_with_their_forbid_instances`] over real runs. A line is compiled
+/// only where it has a run of a length no line before it had. Reads `../shared/data/janko`
+/// (or `$GRAFTER_DATA/janko`), so it is opt-in.
+#[test]
+#[ignore = "needs ../shared/data/janko or $GRAFTER_DATA: run with --ignored"]
+fn janko_renban_regroups_as_compiled() {
+    let Some(imported) = crate::import::janko::imported_for_tests("Renban") else {
+        return;
+    };
+    let (mut lines, mut regrouped) = (0, 0);
+    for pair in imported.files.chunks(2) {
+        let [(name, rules), (_, batch)] = pair else {
+            panic!("a rule file and its puzzles");
+        };
+        let counts = assert_regrouping_is_the_compilation(name, rules, batch, &[Expand::Focus]);
+        lines += batch.lines().filter(|l| l.contains('|')).count();
+        regrouped += counts.0;
+    }
+    assert!(lines > 15, "{lines} lines");
+    eprintln!("{regrouped} of {lines} renban lines regrouped");
+    assert!(
+        regrouped * 2 > lines,
+        "{regrouped} of {lines} lines regrouped"
+    );
+}
+
+/// A `forbid` pattern that binds nodes of the bare graph (its rows), or reads more of a
+/// run than its cells' values (a cell's row), is compiled with each puzzle.
+#[test]
+fn forbids_beyond_drawn_regions_do_not_regroup() {
+    let text = include_str!("../../../rules/renban-6x6.graft");
+    let bare = for_batches_only(text, "layer run:", "layer run: regions of Run");
+    let forbid = "forbid { r: Run where max(d.val for r <-run- d: Cell) - min(d.val for r <-run- d: Cell)\n                      >= count(r <-run- d: Cell) }";
+    assert!(bare.contains(forbid));
+    let regroups = |pattern: &str| {
+        let text = bare.replacen(forbid, pattern, 1);
+        let g = load_str("renban.graft", &text).expect("the rule file loads");
+        let (model, fixed) = super::compile_reusing(&g, None).expect("the rules fill slots");
+        assert!(model.forbids.is_some(), "{pattern}");
+        super::Regrouping::of(&g, &model, &fixed).is_some()
+    };
+    assert!(regroups(forbid));
+    assert!(!regroups(
+        "forbid { g: Group where sum(d.val for g <-in- d: Cell) > 30 }"
+    ));
+    assert!(!regroups(
+        "forbid { r: Run where max(d.val + d.row for r <-run- d: Cell) > 20 }"
+    ));
 }
 
 /// Layers that set attributes, whose groups a NAC reads otherwise than as the
