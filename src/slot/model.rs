@@ -229,6 +229,12 @@ impl SlotModel {
     /// already known: for a model whose hubs alone differ from a finished one's.
     pub(super) fn finish_hubs(&mut self, g: &Grammar) {
         self.symmetric = self.check_symmetric(g);
+        self.finish_symmetric(g);
+    }
+
+    /// What [`SlotModel::finish_hubs`] derives once whether blocking is symmetric is
+    /// known (`symmetric` set): focus soundness and the exactly-once hubs.
+    pub(super) fn finish_symmetric(&mut self, g: &Grammar) {
         let refused = |reason: &str| {
             Err(Refusal::new(
                 Span::default(),
@@ -288,6 +294,27 @@ impl SlotModel {
             .map(|t| table_symmetric(t, self.d))
             .collect();
         (self.hubs.iter()).all(|h| h.writers == h.readers && tables[h.table as usize])
+    }
+
+    /// Whether every hub but those in `skip` blocks its own writers alike both ways (its
+    /// readers are its writers, its table symmetric).
+    pub(super) fn self_symmetric_besides(&self, skip: &[std::ops::Range<usize>]) -> bool {
+        let mut symmetric_tables: Vec<Option<bool>> = vec![None; self.tables.len()];
+        (self.hubs.iter().enumerate())
+            .filter(|(h, _)| !skip.iter().any(|r| r.contains(h)))
+            .all(|(_, hub)| {
+                hub.writers == hub.readers
+                    && *symmetric_tables[hub.table as usize].get_or_insert_with(|| {
+                        table_symmetric(&self.tables[hub.table as usize], self.d)
+                    })
+            })
+    }
+
+    /// Whether table `t` is table `u` transposed: `y` of `t` blocks `x` exactly where `x`
+    /// of `u` blocks `y`.
+    pub(super) fn tables_transposed(&self, t: u32, u: u32) -> bool {
+        let (t, u) = (&self.tables[t as usize], &self.tables[u as usize]);
+        (0..self.d).all(|y| (0..self.d).all(|x| (t[y] >> x & 1) == (u[x] >> y & 1)))
     }
 
     /// [`SlotModel::finish_hubs`] for this model, a regrouped puzzle's, whose hubs are
@@ -472,14 +499,10 @@ impl SlotModel {
             // hubs both slots write, the pair blocks alike both ways, whatever values
             // either slot allows. Most pairs of a model with such marks are this.
             if let [(_, _, r, t), (_, _, s, u)] = *pair {
-                let transpose = |(t, u): (u32, u32)| {
-                    let (t, u) = (&self.tables[t as usize], &self.tables[u as usize]);
-                    (0..d).all(|y| (0..d).all(|x| (t[y] >> x & 1) == (u[x] >> y & 1)))
-                };
                 if r != s
                     && *transposed
                         .entry((t, u))
-                        .or_insert_with_key(|&k| transpose(k))
+                        .or_insert_with_key(|&(t, u)| self.tables_transposed(t, u))
                 {
                     continue;
                 }

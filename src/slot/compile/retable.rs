@@ -51,6 +51,9 @@ use super::{set_attrs, RuleCompiler, MAX_HUB_WORDS};
 pub struct Retabling {
     /// In the order of their hubs.
     nacs: Vec<TabledNac>,
+    /// Where blocking is symmetric in every puzzle whose arcs each way between two slots
+    /// have transposed tables (see [`Mirrored`]); `None` where it must be checked whole.
+    mirrored: Option<Mirrored>,
     /// Where the layers set their marks, for reading a puzzle's without its graph.
     positions: LayerPositions,
 }
@@ -142,6 +145,7 @@ impl Retabling {
             start = end;
         }
         (!tabled.is_empty()).then(|| Retabling {
+            mirrored: Mirrored::of(model, &tabled),
             nacs: tabled,
             positions: LayerPositions::of(g),
         })
@@ -169,12 +173,20 @@ impl Retabling {
                 .map(|n| n.arcs.len().saturating_sub(n.hubs.len()))
                 .sum::<usize>();
         let mut retabled = model.with_hubs(Vec::with_capacity(room));
+        // Per NAC and match, the table of its arc's hub (`NO_TABLE` where it blocks
+        // nothing), where the arcs decide symmetry.
+        let mut tables_of: Vec<Vec<u32>> = match &self.mirrored {
+            Some(_) => (self.nacs.iter())
+                .map(|n| vec![NO_TABLE; n.arcs.len()])
+                .collect(),
+            None => Vec::new(),
+        };
         let mut at = 0;
-        for nac in &self.nacs {
+        for (k, nac) in self.nacs.iter().enumerate() {
             retabled
                 .hubs
                 .extend_from_slice(&model.hubs[at..nac.hubs.start]);
-            nac.add_hubs(&mut retabled, g, marks)?;
+            nac.add_hubs(&mut retabled, g, marks, tables_of.get_mut(k))?;
             at = nac.hubs.end;
         }
         retabled.hubs.extend_from_slice(&model.hubs[at..]);
@@ -182,8 +194,99 @@ impl Retabling {
         if retabled.hubs.len() as u64 * words > MAX_HUB_WORDS {
             return None;
         }
-        retabled.finish_hubs(g);
+        match &self.mirrored {
+            Some(mirrored) if mirrored.holds(&retabled, &tables_of) => {
+                #[cfg(test)]
+                MIRRORED.set(MIRRORED.get() + 1);
+                retabled.symmetric = Ok(());
+                retabled.finish_symmetric(g);
+            }
+            _ => retabled.finish_hubs(g),
+        }
         Some(retabled)
+    }
+}
+
+/// No table: an arc whose marks block nothing makes no hub.
+const NO_TABLE: u32 = u32::MAX;
+
+#[cfg(test)]
+thread_local! {
+    /// Puzzles whose symmetry [`Mirrored`] decided.
+    pub(super) static MIRRORED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Two slots, the lower first.
+type SlotPair = (u32, u32);
+
+/// An arc of a tabled NAC: (NAC, match).
+type TabledArc = (u32, u32);
+
+/// The arcs of the tabled NACs by pair of slots, where each pair has two, one each way,
+/// and the rule file's other hubs each block their own writers alike both ways (a
+/// consecutive Sudoku's bars, read by a NAC from either neighbour; its rows, columns and
+/// boxes). Then a puzzle's blocking is symmetric where each pair's two arcs make hubs of
+/// transposed tables, or neither makes one: the verdict
+/// [`SlotModel::finish_hubs`] reaches over every hub (by the same test, pair by pair),
+/// read from each match's table without listing, sorting and grouping the hubs' arcs.
+#[derive(Debug)]
+struct Mirrored {
+    /// Per pair, its two arcs.
+    pairs: Vec<[TabledArc; 2]>,
+}
+
+impl Mirrored {
+    /// `None` where some NAC's witnesses are not hubs of their own, some other hub of
+    /// `model` (the rule file's) is not symmetric in itself, or a pair's arcs are not
+    /// one each way.
+    fn of(model: &SlotModel, nacs: &[TabledNac]) -> Option<Mirrored> {
+        if nacs.iter().any(|n| n.arcs.is_empty()) {
+            return None;
+        }
+        let tabled: Vec<Range<usize>> = nacs.iter().map(|n| n.hubs.clone()).collect();
+        if !model.self_symmetric_besides(&tabled) {
+            return None;
+        }
+        // (the pair, the reader, the arc).
+        let mut arcs: Vec<(SlotPair, u32, TabledArc)> = Vec::new();
+        for (k, nac) in nacs.iter().enumerate() {
+            for (m, &(_, w, r)) in nac.arcs.iter().enumerate() {
+                arcs.push(((r.min(w), r.max(w)), r, (k as u32, m as u32)));
+            }
+        }
+        arcs.sort_unstable();
+        let pairs = (arcs.chunk_by(|a, b| a.0 == b.0))
+            .map(|pair| match *pair {
+                [(_, r, a), (_, s, b)] if r != s => Some([a, b]),
+                _ => None,
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(Mirrored { pairs })
+    }
+
+    /// Whether blocking is symmetric in `model`, a puzzle's, whose arcs' tables are
+    /// `tables_of` (per NAC and match).
+    fn holds(&self, model: &SlotModel, tables_of: &[Vec<u32>]) -> bool {
+        // Per pair of tables asked, whether they are each other's transposes: a few.
+        let mut transposed: SmallVec<[((u32, u32), bool); 8]> = SmallVec::new();
+        self.pairs.iter().all(|&[(k, m), (l, n)]| {
+            let (t, u) = (
+                tables_of[k as usize][m as usize],
+                tables_of[l as usize][n as usize],
+            );
+            match (t, u) {
+                (NO_TABLE, NO_TABLE) => true,
+                (NO_TABLE, _) | (_, NO_TABLE) => false,
+                _ => match transposed.iter().find(|(key, _)| *key == (t, u)) {
+                    Some(&(_, known)) => known,
+                    None => {
+                        let known = model.tables_transposed(t, u);
+                        transposed.push(((t, u), known));
+                        known
+                    }
+                },
+            }
+        })
     }
 }
 
@@ -261,7 +364,15 @@ impl TabledNac {
     /// Adds this NAC's hubs for a puzzle with `marks` to `model`, as a compilation does:
     /// its matches split by the marks they read, each part's table over the values placed
     /// in its cells, parts with one table together; `None` where a compilation refuses.
-    fn add_hubs(&self, model: &mut SlotModel, g: &Grammar, marks: &impl Marks) -> Option<()> {
+    /// Where `tables_of` is given (per match, as [`Mirrored`] reads it), each match's
+    /// table goes there.
+    fn add_hubs(
+        &self,
+        model: &mut SlotModel,
+        g: &Grammar,
+        marks: &impl Marks,
+        tables_of: Option<&mut Vec<u32>>,
+    ) -> Option<()> {
         let nac = &g.rules[self.key.0].lhs.nacs[self.key.1];
         let (ci, attr) = self.cell;
         // A bar or none: a few parts, found by comparison; each with the values placed
@@ -294,8 +405,14 @@ impl TabledNac {
             }
         }
         let (wv, wattr) = self.witness;
+        let mut tables_of = tables_of;
         for (table, listed) in by_table {
             let table_id = model.add_table(table.to_vec());
+            if let Some(of) = tables_of.as_deref_mut() {
+                for &m in &listed {
+                    of[m as usize] = table_id;
+                }
+            }
             if !self.arcs.is_empty() {
                 let arcs = listed.iter().map(|&m| self.arcs[m as usize]).collect();
                 add_witness_hubs(model, arcs, table_id);

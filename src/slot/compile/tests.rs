@@ -1267,6 +1267,34 @@ fn janko_renban_regroups_as_compiled() {
     );
 }
 
+/// Every janko consecutive line, imported as `grafter import janko` imports them: the
+/// model its rule file's retabling makes is the compilation's, its verdicts (symmetry,
+/// focus, exactly-once hubs) decided from each pair of neighbours' two arcs, and runs
+/// alike. Reads `../shared/data/janko` (or `$GRAFTER_DATA/janko`), so it is opt-in.
+#[test]
+#[ignore = "needs ../shared/data/janko or $GRAFTER_DATA: run with --ignored"]
+fn janko_bars_retable_as_compiled() {
+    let Some(imported) = crate::import::janko::imported_for_tests("ConsecutiveSudoku") else {
+        return;
+    };
+    let (mut lines, mut retabled) = (0, 0);
+    let mirrored = super::retable::MIRRORED.get();
+    for pair in imported.files.chunks(2) {
+        let [(name, rules), (_, batch)] = pair else {
+            panic!("a rule file and its puzzles");
+        };
+        let counts =
+            assert_retabling_is_the_compilation((name, rules), batch, &[Expand::Focus], false);
+        assert_eq!(counts.1, 0, "{name}: compiled lines");
+        lines += batch.lines().filter(|l| l.contains('|')).count();
+        retabled += counts.0;
+    }
+    eprintln!("{retabled} of {lines} consecutive lines retabled");
+    assert_eq!(retabled, lines);
+    assert!(lines > 10, "{lines} lines");
+    assert!(super::retable::MIRRORED.get() >= mirrored + lines);
+}
+
 /// A `forbid` pattern that binds nodes of the bare graph (its rows), or reads more of a
 /// run than its cells' values (a cell's row), is compiled with each puzzle.
 #[test]
@@ -1452,6 +1480,9 @@ fn assert_retabling_is_the_compilation(
             return false;
         };
         assert_eq!(tabled_shape(&m), tabled_shape(fresh), "{at}");
+        let verdicts =
+            |m: &super::SlotModel| (m.symmetric.is_ok(), m.focus_sound.is_ok(), m.once.len());
+        assert_eq!(verdicts(&m), verdicts(fresh), "{at}");
         if same_tables {
             assert_eq!(finished_shape(&m), finished_shape(fresh), "{at}");
         }
@@ -1472,6 +1503,7 @@ fn marks_read_by_nacs_retable_the_rule_files_model() {
         .iter()
         .map(|bars| format!("{empty}| {bars}\n"))
         .collect();
+    let mirrored = super::retable::MIRRORED.get();
     let counts = assert_retabling_is_the_compilation(
         ("consecutive-4x4.graft", &rules),
         &batch,
@@ -1479,6 +1511,9 @@ fn marks_read_by_nacs_retable_the_rule_files_model() {
         true,
     );
     assert_eq!(counts, (4, 0));
+    // A bar is read from both its cells: each pair's two arcs decide symmetry, and the
+    // verdicts are those of the whole check (`finished_shape`).
+    assert!(super::retable::MIRRORED.get() >= mirrored + 4);
     // Every state of every order of placements, from givens.
     let givens = [
         "1 2 . . . 4 . . . . 4 . . . . 1",
