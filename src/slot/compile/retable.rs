@@ -378,17 +378,26 @@ impl TabledNac {
         // A bar or none: a few parts, found by comparison; each with the values placed
         // in its cells and its matches (by index).
         let mut parts: SmallVec<[(Read, u128, Vec<u32>); 4]> = SmallVec::new();
+        // Each match's marks, read into one buffer: a part keeps a copy only when it is
+        // new, and its matches are listed in room for all of them (most fall into one).
+        let mut read = Read::new();
+        let matches = self.matches.iter().len();
         for (m, t) in self.matches.iter().enumerate() {
-            let read: Read = (self.reads.iter())
-                .map(|&(v, a)| marks.mark(t[v.index()], a))
-                .collect();
+            read.clear();
+            for &(v, a) in &self.reads {
+                read.push(marks.mark(t[v.index()], a));
+            }
             let placed = self.placed.get(t[ci].index()).copied().unwrap_or(0);
             match parts.iter_mut().find(|(r, _, _)| *r == read) {
                 Some((_, values, listed)) => {
                     *values |= placed;
                     listed.push(m as u32);
                 }
-                None => parts.push((read, placed, vec![m as u32])),
+                None => {
+                    let mut listed = Vec::with_capacity(matches - m);
+                    listed.push(m as u32);
+                    parts.push((read.clone(), placed, listed));
+                }
             }
         }
         let mut by_table: SmallVec<[(Table, Vec<u32>); 4]> = SmallVec::new();
