@@ -131,6 +131,12 @@ pub struct Grammar {
 }
 
 impl Grammar {
+    /// The base graph a puzzle's layers are added to: the file's without its own layer
+    /// content, where it has some.
+    pub fn bare_graph(&self) -> &Graph {
+        self.layer_base.as_ref().map_or(&self.base, |b| &b.graph)
+    }
+
     /// The grammar of one puzzle: this one with `layers` added to its base graph (read and
     /// checked against this grammar, so every token fits), in place of the file's own layer
     /// content if it has any. Costs a copy of the base graph, and of its names where the

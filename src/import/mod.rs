@@ -36,6 +36,18 @@ pub struct Imported {
     pub errors: Vec<String>,
 }
 
+impl Imported {
+    /// Each rule file with the puzzle file written after it, as (rule file's name, its
+    /// text, the puzzles' text): what the opt-in tests over a janko dataset run.
+    #[cfg(test)]
+    pub(crate) fn batches(&self) -> impl Iterator<Item = (&str, &str, &str)> {
+        self.files.chunks(2).map(|pair| match pair {
+            [(name, rules), (_, batch)] => (name.as_str(), rules.as_str(), batch.as_str()),
+            _ => panic!("a rule file and its puzzles"),
+        })
+    }
+}
+
 /// Writes `DIR/manifest.tsv`: `id<TAB>rule file<TAB>puzzle file<TAB>line`, one line per
 /// entry, in the entries' order. Tabs and line breaks in an id would break the format:
 /// they become blanks.

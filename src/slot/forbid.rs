@@ -1539,8 +1539,8 @@ mod tests {
         );
     }
 
-    /// Every janko renban line (27 of them), imported as `grafter import janko` imports
-    /// them: [`region_instances_are_renamed_as_grounding_gives`] over real runs. Reads
+    /// Every janko renban line, imported as `grafter import janko` imports them:
+    /// [`region_instances_are_renamed_as_grounding_gives`] over real runs. Reads
     /// `../shared/data/janko` (or `$GRAFTER_DATA/janko`), so it is opt-in.
     #[test]
     #[ignore = "needs ../shared/data/janko or $GRAFTER_DATA: run with --ignored"]
@@ -1549,10 +1549,7 @@ mod tests {
             return;
         };
         let (mut instances, mut taken) = (0, 0);
-        for pair in imported.files.chunks(2) {
-            let [(name, rules), (_, batch)] = pair else {
-                panic!("a rule file and its puzzles");
-            };
+        for (name, rules, batch) in imported.batches() {
             let (i, t) = regions_renamed_as_grounded(name, rules, batch);
             (instances, taken) = (instances + i, taken + t);
         }

@@ -155,11 +155,10 @@ impl<'a> Grounder<'a> {
     /// take it; false, taking nothing, where the budget would run out part way (the caller
     /// then grounds, and fails where grounding does).
     pub fn spend(&mut self, spent: Spent) -> bool {
-        let Some(headroom) = self.budget.checked_sub(spent.needs) else {
+        let Some(headroom) = spent.take(&mut self.budget) else {
             return false;
         };
         self.floor = self.floor.min(headroom);
-        self.budget -= spent.consumed;
         #[cfg(test)]
         SHARED_TAKEN.set(SHARED_TAKEN.get() + 1);
         true

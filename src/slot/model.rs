@@ -290,10 +290,7 @@ impl SlotModel {
     /// Whether every hub blocks its own writers alike both ways (readers are writers and
     /// the table is symmetric), which makes the whole blocking symmetric.
     pub(super) fn all_self_symmetric(&self) -> bool {
-        let tables: Vec<bool> = (self.tables.iter())
-            .map(|t| table_symmetric(t, self.d))
-            .collect();
-        (self.hubs.iter()).all(|h| h.writers == h.readers && tables[h.table as usize])
+        self.self_symmetric_besides(&[])
     }
 
     /// Whether every hub but those in `skip` blocks its own writers alike both ways (its

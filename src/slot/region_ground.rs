@@ -209,7 +209,7 @@ impl DrawnForbids {
             return None;
         }
         let set = crate::analysis::forbid::set_attrs(g);
-        let bare = g.layer_base.as_ref().map_or(&g.base, |b| &b.graph);
+        let bare = g.bare_graph();
         let patterns = (g.forbids.iter())
             .map(|p| {
                 let region = RegionPattern::of(p, &set)?;
@@ -283,8 +283,7 @@ impl DrawnForbids {
                     let members = region.members_among(g, model, p, (cells, Box::new([])))?;
                     let (shape, reads, spent) = self.shared.regions.instance(&members)?;
                     // As `Grounder::spend` takes it.
-                    budget.checked_sub(spent.needs)?;
-                    budget -= spent.consumed;
+                    spent.take(&mut budget)?;
                     let at = NodeId::from_index(firsts[l] + k);
                     out.push((
                         pi as u32,

@@ -44,6 +44,17 @@ pub struct Spent {
     pub needs: usize,
 }
 
+impl Spent {
+    /// Takes from `budget` what grounding took, as grounding there would take it: the
+    /// budget left before, less what it needs (its headroom); `None`, taking nothing,
+    /// where the budget would run out part way.
+    pub fn take(self, budget: &mut usize) -> Option<usize> {
+        let headroom = budget.checked_sub(self.needs)?;
+        *budget -= self.consumed;
+        Some(headroom)
+    }
+}
+
 /// (pattern address, body address or 0, the binding's nodes).
 type GroundKey = (usize, usize, Box<[NodeId]>);
 

@@ -101,7 +101,7 @@ impl<'a> PuzzleMarks<'a> {
     /// layers add nodes (regions, lines), whose attributes only its graph holds.
     pub fn of(puzzle: &'a PuzzleGrammar<'a>, at: &'a LayerPositions) -> Option<PuzzleMarks<'a>> {
         let g = puzzle.file();
-        let start = g.layer_base.as_ref().map_or(&g.base, |b| &b.graph);
+        let start = g.bare_graph();
         let mut set = Vec::new();
         // As `Grammar::with_layers`: a file without a grid takes no layer content.
         if g.grid.is_some() {

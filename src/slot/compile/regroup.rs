@@ -119,7 +119,7 @@ impl Regrouping {
             Some(_) => Some(DrawnForbids::of(g, &fixed.grounds)?),
             None => None,
         };
-        let bare = g.layer_base.as_ref().map_or(&g.base, |b| &b.graph);
+        let bare = g.bare_graph();
         // The file's own layer nodes as slots: `slot_free` below refuses them too; this
         // says so before any work.
         if model
@@ -328,7 +328,7 @@ impl Regrouping {
             let members: Vec<Option<&RegionMembers>> = (drawn.iter())
                 .map(|d| d.as_ref().map(|(_, _, rs)| rs))
                 .collect();
-            let bare = g.layer_base.as_ref().map_or(&g.base, |b| &b.graph);
+            let bare = g.bare_graph();
             let instances = drawn_forbids.instances(g, &regrouped, &members, bare.capacity())?;
             let file = model.forbids.as_ref()?;
             regrouped.forbids = Some(SlotForbids::of_grounded(

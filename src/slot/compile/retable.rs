@@ -186,7 +186,12 @@ impl Retabling {
             retabled
                 .hubs
                 .extend_from_slice(&model.hubs[at..nac.hubs.start]);
-            nac.add_hubs(&mut retabled, g, marks, tables_of.get_mut(k))?;
+            nac.add_hubs(
+                &mut retabled,
+                g,
+                marks,
+                tables_of.get_mut(k).map(|t| &mut t[..]),
+            )?;
             at = nac.hubs.end;
         }
         retabled.hubs.extend_from_slice(&model.hubs[at..]);
@@ -371,7 +376,7 @@ impl TabledNac {
         model: &mut SlotModel,
         g: &Grammar,
         marks: &impl Marks,
-        tables_of: Option<&mut Vec<u32>>,
+        mut tables_of: Option<&mut [u32]>,
     ) -> Option<()> {
         let nac = &g.rules[self.key.0].lhs.nacs[self.key.1];
         let (ci, attr) = self.cell;
@@ -414,7 +419,6 @@ impl TabledNac {
             }
         }
         let (wv, wattr) = self.witness;
-        let mut tables_of = tables_of;
         for (table, listed) in by_table {
             let table_id = model.add_table(table.to_vec());
             if let Some(of) = tables_of.as_deref_mut() {

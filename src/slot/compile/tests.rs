@@ -1226,10 +1226,7 @@ fn janko_sums_regroup_as_compiled() {
             return;
         };
         let (mut lines, mut regrouped) = (0, 0);
-        for pair in imported.files.chunks(2) {
-            let [(name, rules), (_, batch)] = pair else {
-                panic!("a rule file and its puzzles");
-            };
+        for (name, rules, batch) in imported.batches() {
             let counts = assert_regrouping_is_the_compilation(name, rules, batch, &focus);
             assert_eq!(counts.1, 0, "{name}: compiled lines");
             lines += batch.lines().filter(|l| l.contains('|')).count();
@@ -1251,10 +1248,7 @@ fn janko_renban_regroups_as_compiled() {
         return;
     };
     let (mut lines, mut regrouped) = (0, 0);
-    for pair in imported.files.chunks(2) {
-        let [(name, rules), (_, batch)] = pair else {
-            panic!("a rule file and its puzzles");
-        };
+    for (name, rules, batch) in imported.batches() {
         let counts = assert_regrouping_is_the_compilation(name, rules, batch, &[Expand::Focus]);
         lines += batch.lines().filter(|l| l.contains('|')).count();
         regrouped += counts.0;
@@ -1279,10 +1273,7 @@ fn janko_bars_retable_as_compiled() {
     };
     let (mut lines, mut retabled) = (0, 0);
     let mirrored = super::retable::MIRRORED.get();
-    for pair in imported.files.chunks(2) {
-        let [(name, rules), (_, batch)] = pair else {
-            panic!("a rule file and its puzzles");
-        };
+    for (name, rules, batch) in imported.batches() {
         let counts =
             assert_retabling_is_the_compilation((name, rules), batch, &[Expand::Focus], false);
         assert_eq!(counts.1, 0, "{name}: compiled lines");
