@@ -767,9 +767,13 @@ impl SlotForbids {
                 continue;
             };
             let reads = self.reads_of(i as usize);
+            // The assignments the empty slots' candidates allow, as `layout::assignments`.
+            let mut assignments: u64 = 1;
             for &e in reads {
                 if shadow[e as usize] == 0 {
-                    range[e as usize] = span(t.cand::<W>(w, e as usize).to_u128())?;
+                    let c = t.cand::<W>(w, e as usize).to_u128();
+                    assignments = assignments.saturating_mul(u64::from(c.count_ones()));
+                    range[e as usize] = span(c)?;
                 }
             }
             let root = program.bounds(shadow, &|s| range[s as usize], cache);
@@ -782,13 +786,16 @@ impl SlotForbids {
                 continue;
             }
             // Laid out exactly where few enough assignments are left: that takes what the
-            // bounds' shaving below would, and more, so the shaving can be spared. It is
-            // not where it takes candidates (a renban's range, where it leaves the layout
-            // few assignments), nor where the layout cannot finish. Which comes first
+            // bounds' shaving below would, and more, so the shaving can be spared. First
+            // where the candidates allow few enough assignments to lay out (a sight line
+            // with a few empty cells, where the shaving's tries cost more than the
+            // layout), and where the last shaving took nothing. Not where shaving may
+            // take candidates (a renban's range, where it leaves the layout few
+            // assignments), nor where the layout cannot finish. Which comes first
             // changes the cost only: an exact layout keeps the same values either way (a
             // shaved value is in no assignment the layout admits).
             let lay = t.symmetric && reads.len() <= MAX_LAID_OUT;
-            let laid_first = lay && !shave_first[i as usize];
+            let laid_first = lay && (!shave_first[i as usize] || assignments <= MAX_ASSIGNMENTS);
             if laid_first {
                 if let Some(exact) = self.lay_out::<M, W>(t, i as usize, shadow, verdicts, w)? {
                     taken |= exact;
