@@ -151,6 +151,12 @@ impl GroundInstance {
             reads,
         }
     }
+
+    /// Whether no state makes it match: it reads no slot and does not hold (a sight
+    /// line's condition where the puzzle gives no clue). Such an instance is not kept.
+    fn never_matches(&self) -> bool {
+        self.reads.is_empty() && !self.program.holds(&[])
+    }
 }
 
 /// A worker's mirror of the state being looked at: the start graph with the state's slot
@@ -328,6 +334,9 @@ impl SlotForbids {
                     &m,
                     (layer_reads.as_ref(), region.as_ref()),
                 );
+                if grounded.as_ref().is_some_and(|g| g.never_matches()) {
+                    continue;
+                }
                 if of_final && grounded.is_none() {
                     out.final_grounded = false;
                     continue;
@@ -386,7 +395,7 @@ impl SlotForbids {
         let mut out = SlotForbids {
             plans: file.plans.clone(),
             instances: Vec::with_capacity(instances.len()),
-            bounds_only: vec![false; instances.len()],
+            bounds_only: Vec::with_capacity(instances.len()),
             ground: Vec::with_capacity(instances.len()),
             pairs: Vec::new(),
             mirrored: false,
@@ -400,12 +409,17 @@ impl SlotForbids {
         };
         out.read_start.push(0);
         for (pattern, node, grounded) in instances {
+            if grounded.never_matches() {
+                // As a compilation leaves it out.
+                continue;
+            }
             out.reads.extend_from_slice(&grounded.reads);
             if out.reads.len() > MAX_READS {
                 return None;
             }
             out.read_start.push(out.reads.len() as u32);
             out.ground.push(Some(grounded));
+            out.bounds_only.push(false);
             out.instances.push(Instance {
                 pattern,
                 binding: Box::new([node]),
@@ -1297,6 +1311,9 @@ mod tests {
             let g = load_str(name, text).expect("the rule file loads");
             let model = super::super::compile(&g).expect("on the slot engine");
             let f = model.forbids.as_ref().expect("grounded instances");
+            // One instance per clue given (4 + 2 + 4 + 1): a side without its clue folds
+            // to false and is not kept, of 4 sides x 8 or 12 groups.
+            assert_eq!(f.instances.len(), 11, "{name}");
             let FinalKind::FullAnd(c) = &model.final_kind else {
                 panic!("{name}: a final condition beyond filled cells");
             };

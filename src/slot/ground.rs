@@ -20,7 +20,6 @@ use std::sync::Arc;
 use crate::grammar::Grammar;
 use crate::matcher::{Matcher, SearchPlan};
 use crate::model::{AttrId, NodeId, Value, VarId};
-#[cfg(test)]
 use crate::rule::expr::{binary, to_int, to_value, unary};
 #[cfg(test)]
 use crate::rule::Fold;
@@ -128,6 +127,12 @@ impl<'a> Grounder<'a> {
         for c in parts {
             if !super::forbid::is_fixed(c, self.set) {
                 term = and(term, self.expr(c, m)?);
+                if term.is_false() {
+                    // A conjunct that fails whatever the slots hold (a clue a layer left
+                    // out, read as none): the match never counts, and what is left of
+                    // the pattern need not be grounded.
+                    return Some(term);
+                }
             }
         }
         for q in &p.nacs {
@@ -303,12 +308,19 @@ impl<'a> Grounder<'a> {
                     None => Term::Const(self.g.base.attr(n, *a)),
                 }
             }
-            ExprKind::Unary(op, x) => Term::Unary(*op, Box::new(self.expr(x, m)?)),
-            ExprKind::Binary(op, a, b) => {
-                Term::Binary(*op, Box::new(self.expr(a, m)?), Box::new(self.expr(b, m)?))
-            }
-            ExprKind::ToInt(x, ints) => Term::ToInt(Box::new(self.expr(x, m)?), ints.clone()),
-            ExprKind::ToValue(x, ints) => Term::ToValue(Box::new(self.expr(x, m)?), ints.clone()),
+            ExprKind::Unary(op, x) => match self.expr(x, m)? {
+                Term::Const(v) => Term::Const(unary(*op, v)),
+                x => Term::Unary(*op, Box::new(x)),
+            },
+            ExprKind::Binary(op, a, b) => binary_folded(*op, self.expr(a, m)?, self.expr(b, m)?),
+            ExprKind::ToInt(x, ints) => match self.expr(x, m)? {
+                Term::Const(v) => Term::Const(to_int(v, ints)),
+                x => Term::ToInt(Box::new(x), ints.clone()),
+            },
+            ExprKind::ToValue(x, ints) => match self.expr(x, m)? {
+                Term::Const(v) => Term::Const(to_value(v, ints)),
+                x => Term::ToValue(Box::new(x), ints.clone()),
+            },
             ExprKind::Aggregate(a) => {
                 Term::Fold(a.op, self.matches(&a.pattern, m, a.body.as_ref())?)
             }
@@ -316,14 +328,38 @@ impl<'a> Grounder<'a> {
     }
 }
 
+/// `a op b`, computed where the constants decide it: both operands constant, or one
+/// that settles a conjunction or a disjunction alone (the other has no effect to keep).
+/// A clue a layer leaves out is a constant none, so an instance of a sight line without
+/// a clue folds to false here, and is dropped (see `SlotForbids::compile`).
+fn binary_folded(op: BinOp, a: Term, b: Term) -> Term {
+    match (op, a, b) {
+        (BinOp::And, Term::Const(v), _) | (BinOp::And, _, Term::Const(v))
+            if v != Value::Bool(true) =>
+        {
+            Term::Const(Value::Bool(false))
+        }
+        (BinOp::Or, Term::Const(Value::Bool(true)), _)
+        | (BinOp::Or, _, Term::Const(Value::Bool(true))) => Term::Const(Value::Bool(true)),
+        (BinOp::And | BinOp::Or, a, b) => Term::Binary(op, Box::new(a), Box::new(b)),
+        (op, Term::Const(x), Term::Const(y)) => Term::Const(binary(op, x, y)),
+        (op, a, b) => Term::Binary(op, Box::new(a), Box::new(b)),
+    }
+}
+
 fn and(a: Term, b: Term) -> Term {
     match (a, b) {
         (Term::Const(Value::Bool(true)), x) | (x, Term::Const(Value::Bool(true))) => x,
-        (a, b) => Term::Binary(BinOp::And, Box::new(a), Box::new(b)),
+        (a, b) => binary_folded(BinOp::And, a, b),
     }
 }
 
 impl Term {
+    /// Whether this is the constant false: a condition no state makes hold.
+    pub fn is_false(&self) -> bool {
+        matches!(self, Term::Const(Value::Bool(false)))
+    }
+
     /// Whether the condition holds where the slots hold `vals` (0 = empty, else the
     /// value's index plus one).
     #[cfg(test)]
@@ -1083,6 +1119,72 @@ pub(super) mod tests {
                 )),
             ),
         ]
+    }
+
+    /// A binary node folded where constants decide it evaluates as the node itself, on
+    /// every assignment of two slots: constants of each kind and none, and operands that
+    /// read slots (a value, a comparison that may be none, an integer).
+    #[test]
+    fn constants_fold_as_the_node_evaluates() {
+        let operands: Vec<Term> = [
+            Value::None,
+            Value::Bool(false),
+            Value::Bool(true),
+            Value::Int(0),
+            Value::Int(3),
+            Value::Val(1),
+        ]
+        .into_iter()
+        .map(Term::Const)
+        .chain([
+            Term::Slot(0),
+            Term::Binary(BinOp::Lt, slot(0), slot(1)),
+            *to_int(1),
+        ])
+        .collect();
+        let ops = [
+            BinOp::Eq,
+            BinOp::Ne,
+            BinOp::Lt,
+            BinOp::Le,
+            BinOp::Gt,
+            BinOp::Ge,
+            BinOp::Add,
+            BinOp::Sub,
+            BinOp::Mul,
+            BinOp::Div,
+            BinOp::Rem,
+            BinOp::And,
+            BinOp::Or,
+        ];
+        let (mut folded_count, mut short_circuits) = (0, 0);
+        for op in ops {
+            for a in &operands {
+                for b in &operands {
+                    let plain = Term::Binary(op, Box::new(a.clone()), Box::new(b.clone()));
+                    let folded = binary_folded(op, a.clone(), b.clone());
+                    if let Term::Const(_) = folded {
+                        folded_count += 1;
+                        if !matches!((a, b), (Term::Const(_), Term::Const(_))) {
+                            short_circuits += 1;
+                        }
+                    }
+                    for x in 0..=4u8 {
+                        for y in 0..=4u8 {
+                            assert_eq!(
+                                folded.eval(&[x, y]),
+                                plain.eval(&[x, y]),
+                                "{plain:?} at {x}, {y}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        // Every pair of constants folds, and a conjunction or disjunction that one
+        // constant settles folds whatever the other side reads.
+        assert!(folded_count >= 13 * 36, "{folded_count} folded");
+        assert_eq!(short_circuits, 2 * 3 * 5 + 2 * 3, "short circuits");
     }
 
     /// The bounds hold every value the term takes in a completion, and a term surely true
