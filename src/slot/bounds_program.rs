@@ -5,8 +5,9 @@
 //! Narrowing tries the least and greatest candidates of every empty slot a term reads,
 //! each try a question about the whole term; on a skyscraper's sight lines these tries
 //! are most of the search. The nodes are the term's own, in an order where operands come
-//! before the node that reads them, but for a comparison of two slots and a slot's integer,
-//! each one node with the slots it reads ([`Term::fused`]); each computes its bounds exactly
+//! before the node that reads them, but for a comparison of two slots, a slot's integer,
+//! and an `all` or `any` of comparisons whose matches all count, each one node with the
+//! slots it reads ([`Term::fused`], [`Term::fused_fold`]); each computes its bounds exactly
 //! as `Term::bounds` does (the reference the tests compare with).
 
 use std::sync::Arc;
@@ -77,6 +78,11 @@ impl BoundsProgram {
             match step {
                 Step::Slot(s) | Step::SlotInt(s, _) => leaves.push((*s, i as u32)),
                 Step::Compare(_, a, b) => leaves.extend([(*a, i as u32), (*b, i as u32)]),
+                Step::AllCompare(_, compares) => leaves.extend(
+                    compares
+                        .iter()
+                        .flat_map(|&(_, a, b)| [(a, i as u32), (b, i as u32)]),
+                ),
                 _ => {}
             }
         }
@@ -116,6 +122,13 @@ impl BoundsProgram {
                 Step::Slot(s) => Step::Slot(rename(*s)),
                 Step::Compare(o, a, b) => Step::Compare(*o, rename(*a), rename(*b)),
                 Step::SlotInt(s, ints) => Step::SlotInt(rename(*s), ints.clone()),
+                Step::AllCompare(all, compares) => Step::AllCompare(
+                    *all,
+                    compares
+                        .iter()
+                        .map(|&(o, a, b)| (o, rename(a), rename(b)))
+                        .collect(),
+                ),
                 step => step.clone(),
             })
             .collect();
@@ -179,13 +192,17 @@ impl BoundsProgram {
 /// the indices of the operands laid out so far, above what the callers hold.
 fn lay_out(term: &Term, stack: &mut Vec<u32>, (steps, links): (&mut Vec<Step>, &mut Links)) -> u32 {
     let base = stack.len();
-    let step = term.fused().map(Fused::step).unwrap_or_else(|| {
-        term.for_each_operand(&mut |a| {
-            let i = lay_out(a, stack, (&mut *steps, &mut *links));
-            stack.push(i);
+    let step = term
+        .fused()
+        .map(Fused::step)
+        .or_else(|| term.fused_fold())
+        .unwrap_or_else(|| {
+            term.for_each_operand(&mut |a| {
+                let i = lay_out(a, stack, (&mut *steps, &mut *links));
+                stack.push(i);
+            });
+            term.step()
         });
-        term.step()
-    });
     let me = steps.len() as u32;
     steps.push(step);
     links.operands.extend(stack.drain(base..));
@@ -225,9 +242,14 @@ mod tests {
     fn programs_bound_as_their_terms_do() {
         let per_slot = states();
         let k = per_slot.len();
-        let mut again = 0;
+        let (mut again, mut fused) = (0, 0);
         for t in terms() {
             let program = BoundsProgram::new(&t);
+            fused += program
+                .steps
+                .iter()
+                .filter(|s| matches!(s, Step::AllCompare(..)))
+                .count();
             let mut cache = Vec::new();
             for code in 0..k.pow(3) {
                 let pick = |s: usize| per_slot[code / k.pow(s as u32) % k];
@@ -249,6 +271,9 @@ mod tests {
             }
         }
         assert!(again > 10_000);
+        // The sight line's `all`s (two with matches: one each for slots 1 and 2), and the
+        // `any` and the `all` of every comparison, each one step.
+        assert_eq!(fused, 4, "folds of comparisons laid out as one step");
     }
 
     /// A program renamed to other slots, in the same order, bounds over them as the

@@ -434,6 +434,26 @@ impl Term {
         }
     }
 
+    /// This node as one bounds step over the slots it reads, where it is an `all` or an
+    /// `any` whose every match counts (`when` the constant true) and gives a comparison of
+    /// two slots: a skyscraper's `all(e.val < d.val for e ...)`, whose matches would
+    /// otherwise be two nodes each, a constant and a comparison, and a fold reading them.
+    pub(super) fn fused_fold(&self) -> Option<Step> {
+        let Term::Fold(op @ (AggOp::All | AggOp::Any), items) = self else {
+            return None;
+        };
+        let compares: Option<Box<[(BinOp, u32, u32)]>> = items
+            .iter()
+            .map(|it| match (&it.when, it.body.fused()) {
+                (Term::Const(Value::Bool(true)), Some(Fused::Compare(o, a, b))) => Some((o, a, b)),
+                _ => None,
+            })
+            .collect();
+        compares
+            .filter(|c| !c.is_empty())
+            .map(|c| Step::AllCompare(*op == AggOp::All, c))
+    }
+
     /// What this node does to its operands' bounds, for [`super::bounds_program`].
     pub(super) fn step(&self) -> Step {
         match self {
@@ -531,6 +551,9 @@ pub enum Step {
     ToValue(Arc<[i64]>),
     /// Over its operands taken in pairs: each match's `when`, then its `body`.
     Fold(AggOp),
+    /// `all` (true) or `any` (false) over matches that all count, each comparing two
+    /// slots (see [`Term::fused_fold`]), in one step.
+    AllCompare(bool, Box<[(BinOp, u32, u32)]>),
 }
 
 impl Step {
@@ -550,7 +573,8 @@ impl Step {
             Step::Const(b) => *b,
             Step::Slot(s) => slot_bounds(*s, vals, range),
             Step::Compare(op, a, b) => {
-                slot_bounds(*a, vals, range).binary(*op, slot_bounds(*b, vals, range))
+                let (t, f) = compare_slots(*op, *a, *b, vals, range);
+                Bounds::truth(t, f)
             }
             Step::SlotInt(s, ints) => slot_bounds(*s, vals, range).to_int(ints),
             Step::Unary(op) => arg(0).unary(*op),
@@ -558,6 +582,65 @@ impl Step {
             Step::ToInt(ints) => arg(0).to_int(ints),
             Step::ToValue(ints) => arg(0).to_value(ints),
             Step::Fold(op) => fold_bounds(*op, args / 2, |k| arg(2 * k), |k| arg(2 * k + 1)),
+            Step::AllCompare(all, compares) => {
+                // `fold_bounds` over matches that surely count, read straight from the
+                // comparisons' truths.
+                let (mut hold, mut miss) = (true, false);
+                for &(o, a, b) in compares.iter() {
+                    let (t, f) = compare_slots(o, a, b, vals, range);
+                    let (good, bad) = if *all { (t, f) } else { (f, t) };
+                    hold &= good;
+                    miss |= bad;
+                    if !hold {
+                        break;
+                    }
+                }
+                if *all {
+                    Bounds::truth(hold, miss)
+                } else {
+                    Bounds::truth(miss, hold)
+                }
+            }
+        }
+    }
+}
+
+/// Whether two slots compared may be true, and may be untrue: what
+/// `slot_bounds(a).binary(op, slot_bounds(b))` says, read from their spans (a slot holds
+/// a domain value, never none, in every completion).
+#[inline(always)]
+fn compare_slots(
+    op: BinOp,
+    a: u32,
+    b: u32,
+    vals: &[u8],
+    range: &impl Fn(u32) -> (u16, u16),
+) -> (bool, bool) {
+    let span = |s: u32| match vals[s as usize] {
+        0 => {
+            let (lo, hi) = range(s);
+            (lo, hi)
+        }
+        v => (u16::from(v) - 1, u16::from(v) - 1),
+    };
+    let ((alo, ahi), (blo, bhi)) = (span(a), span(b));
+    match op {
+        BinOp::Lt => (alo < bhi, ahi >= blo),
+        BinOp::Le => (alo <= bhi, ahi > blo),
+        BinOp::Gt => (ahi > blo, alo <= bhi),
+        BinOp::Ge => (ahi >= blo, alo < bhi),
+        BinOp::Eq | BinOp::Ne => {
+            let same = alo.max(blo) <= ahi.min(bhi);
+            let differ = !(alo == ahi && blo == bhi && alo == blo);
+            if op == BinOp::Eq {
+                (same, differ)
+            } else {
+                (differ, same)
+            }
+        }
+        _ => {
+            let c = slot_bounds(a, vals, range).binary(op, slot_bounds(b, vals, range));
+            (c.may_true(), c.may_untrue())
         }
     }
 }
@@ -1078,6 +1161,35 @@ pub(super) mod tests {
                         .collect(),
                 )),
                 int(1),
+            ),
+            // Every comparison, in an `any` and an `all` whose matches all count (one
+            // bounds step each).
+            Term::Binary(
+                BinOp::Or,
+                Box::new(Term::Fold(
+                    AggOp::Any,
+                    [(BinOp::Eq, 0, 1), (BinOp::Ne, 1, 2), (BinOp::Ge, 2, 0)]
+                        .into_iter()
+                        .map(|(op, a, b)| {
+                            item(
+                                Term::Const(Value::Bool(true)),
+                                Term::Binary(op, slot(a), slot(b)),
+                            )
+                        })
+                        .collect(),
+                )),
+                Box::new(Term::Fold(
+                    AggOp::All,
+                    [(BinOp::Le, 0, 2), (BinOp::Gt, 1, 0), (BinOp::Ne, 2, 0)]
+                        .into_iter()
+                        .map(|(op, a, b)| {
+                            item(
+                                Term::Const(Value::Bool(true)),
+                                Term::Binary(op, slot(a), slot(b)),
+                            )
+                        })
+                        .collect(),
+                )),
             ),
             Term::Binary(
                 BinOp::Ge,
