@@ -7,7 +7,7 @@
 //! of the search, mostly spent going down and up the tree. The program computes exactly
 //! what `Term::eval` computes (the reference the tests compare with), in the same order,
 //! stopping where it stops; the comparison of two slots, the bulk of a sight line's term,
-//! is one operation.
+//! is one operation, and so is an `all` or `any` of such comparisons.
 
 use std::sync::Arc;
 
@@ -34,6 +34,14 @@ enum Op {
     /// slot (a run's largest and smallest number), in one operation.
     Extreme {
         max: bool,
+        start: u32,
+        len: u32,
+    },
+    /// Whether every (`all`) or some (`any`) comparison of `compares[start..start + len]`
+    /// is true: an `all` or `any` whose every match counts and compares two slots (a
+    /// sight line's "every cell before d is lower"), in one operation.
+    AllCompare {
+        all: bool,
         start: u32,
         len: u32,
     },
@@ -68,6 +76,8 @@ pub struct TermProgram {
     ops: Vec<Op>,
     /// The slots [`Op::Extreme`] reads.
     lists: Vec<u32>,
+    /// The comparisons [`Op::AllCompare`] reads.
+    compares: Vec<(BinOp, u32, u32)>,
     /// The most values and the most folds the program stacks at once.
     depth: usize,
     folds: usize,
@@ -81,6 +91,7 @@ impl TermProgram {
         let mut p = TermProgram {
             ops: Vec::with_capacity(2 * term.nodes() + 1),
             lists: Vec::new(),
+            compares: Vec::new(),
             depth: 0,
             folds: 0,
         };
@@ -96,7 +107,10 @@ impl TermProgram {
 
     /// The bytes the program holds, about.
     pub fn bytes(&self) -> usize {
-        std::mem::size_of::<TermProgram>() + self.ops.len() * std::mem::size_of::<Op>()
+        std::mem::size_of::<TermProgram>()
+            + self.ops.len() * std::mem::size_of::<Op>()
+            + self.lists.len() * std::mem::size_of::<u32>()
+            + self.compares.len() * std::mem::size_of::<(BinOp, u32, u32)>()
     }
 
     /// The same program reading slot `rename(s)` where this one reads slot `s`.
@@ -112,9 +126,15 @@ impl TermProgram {
             })
             .collect();
         let lists = self.lists.iter().map(|&s| rename(s)).collect();
+        let compares = self
+            .compares
+            .iter()
+            .map(|&(o, a, b)| (o, rename(a), rename(b)))
+            .collect();
         TermProgram {
             ops,
             lists,
+            compares,
             ..*self
         }
     }
@@ -130,7 +150,8 @@ impl TermProgram {
                 | Op::Slot(_)
                 | Op::Compare(..)
                 | Op::SlotInt(..)
-                | Op::Extreme { .. } => top += 1,
+                | Op::Extreme { .. }
+                | Op::AllCompare { .. } => top += 1,
                 Op::Binary(_) | Op::And(_) | Op::Or(_) | Op::When(_) | Op::Add(_) => top -= 1,
                 Op::Unary(_) | Op::ToInt(_) | Op::ToValue(_) | Op::Truth => {}
                 Op::Fold(_) => open += 1,
@@ -202,6 +223,26 @@ impl TermProgram {
                         _ => None,
                     })
                 };
+                let compares = || {
+                    items
+                        .iter()
+                        .map(|item| match (&item.when, item.body.fused()) {
+                            (Term::Const(Value::Bool(true)), Some(Fused::Compare(o, a, b))) => {
+                                Some((o, a, b))
+                            }
+                            _ => None,
+                        })
+                };
+                if matches!(op, AggOp::All | AggOp::Any) && compares().all(|c| c.is_some()) {
+                    let start = self.compares.len() as u32;
+                    self.compares.extend(compares().flatten());
+                    self.ops.push(Op::AllCompare {
+                        all: *op == AggOp::All,
+                        start,
+                        len: items.len() as u32,
+                    });
+                    return;
+                }
                 if matches!(op, AggOp::Max | AggOp::Min) && slots().all(|s| s.is_some()) {
                     let start = self.lists.len() as u32;
                     self.lists.extend(slots().flatten());
@@ -299,6 +340,16 @@ impl TermProgram {
                         }
                     }
                     stack[top] = slot_value(best);
+                    top += 1;
+                }
+                &Op::AllCompare { all, start, len } => {
+                    let compares = &self.compares[start as usize..(start + len) as usize];
+                    // `all` is false at the first comparison not true, `any` true at the
+                    // first true one, as the fold settles.
+                    let settles = compares.iter().any(|&(o, a, b)| {
+                        (compare(o, vals[a as usize], vals[b as usize]) == Value::Bool(true)) != all
+                    });
+                    stack[top] = Value::Bool(settles != all);
                     top += 1;
                 }
                 Op::Unary(op) => stack[top - 1] = unary(*op, stack[top - 1]),
@@ -538,9 +589,14 @@ mod tests {
     /// included.
     #[test]
     fn programs_evaluate_as_their_terms_do() {
-        let mut checked = 0;
+        let (mut checked, mut fused) = (0, 0);
         for t in terms().into_iter().chain(more_terms()) {
             let program = TermProgram::new(&t);
+            fused += program
+                .ops
+                .iter()
+                .filter(|op| matches!(op, Op::AllCompare { .. }))
+                .count();
             for code in 0..5u32.pow(3) {
                 let vals: Vec<u8> = (0..3).map(|s| (code / 5u32.pow(s) % 5) as u8).collect();
                 assert_eq!(program.eval(&vals), t.eval(&vals), "{t:?} at {vals:?}");
@@ -548,6 +604,10 @@ mod tests {
             }
         }
         assert!(checked > 1_000);
+        // Every `all` and `any` of comparisons is one operation: the sight line's two
+        // with matches (the third, with none, is a constant), and the `any` and the
+        // `all` of every comparison.
+        assert_eq!(fused, 4, "folds of comparisons in one operation");
     }
 
     /// Slots compared one operation at a time, filled or empty, as `binary` compares them.
