@@ -7,7 +7,7 @@
 //! are most of the search. The nodes are the term's own, in an order where operands come
 //! before the node that reads them, but for a comparison of two slots, a slot's integer,
 //! and an `all` or `any` of comparisons whose matches all count, each one node with the
-//! slots it reads ([`Term::fused`], [`Term::fused_fold`]); each computes its bounds exactly
+//! slots it reads ([`Term::fused`], [`Term::compares_folded`]); each computes its bounds exactly
 //! as `Term::bounds` does (the reference the tests compare with).
 
 use std::sync::Arc;
@@ -195,7 +195,10 @@ fn lay_out(term: &Term, stack: &mut Vec<u32>, (steps, links): (&mut Vec<Step>, &
     let step = term
         .fused()
         .map(Fused::step)
-        .or_else(|| term.fused_fold())
+        .or_else(|| {
+            term.compares_folded()
+                .map(|(all, c)| Step::AllCompare(all, c))
+        })
         .unwrap_or_else(|| {
             term.for_each_operand(&mut |a| {
                 let i = lay_out(a, stack, (&mut *steps, &mut *links));

@@ -434,24 +434,23 @@ impl Term {
         }
     }
 
-    /// This node as one bounds step over the slots it reads, where it is an `all` or an
-    /// `any` whose every match counts (`when` the constant true) and gives a comparison of
-    /// two slots: a skyscraper's `all(e.val < d.val for e ...)`, whose matches would
-    /// otherwise be two nodes each, a constant and a comparison, and a fold reading them.
-    pub(super) fn fused_fold(&self) -> Option<Step> {
+    /// Where this node is an `all` or an `any` whose every match counts (`when` the
+    /// constant true) and compares two slots: whether it is an `all`, and the comparisons.
+    /// A skyscraper's `all(e.val < d.val for e ...)` is one, whose matches would otherwise
+    /// be two nodes each, a constant and a comparison, and a fold reading them; both
+    /// programs lay it out as one step.
+    pub(super) fn compares_folded(&self) -> Option<(bool, Box<[Comparison]>)> {
         let Term::Fold(op @ (AggOp::All | AggOp::Any), items) = self else {
             return None;
         };
-        let compares: Option<Box<[(BinOp, u32, u32)]>> = items
+        let compares: Box<[Comparison]> = items
             .iter()
             .map(|it| match (&it.when, it.body.fused()) {
                 (Term::Const(Value::Bool(true)), Some(Fused::Compare(o, a, b))) => Some((o, a, b)),
                 _ => None,
             })
-            .collect();
-        compares
-            .filter(|c| !c.is_empty())
-            .map(|c| Step::AllCompare(*op == AggOp::All, c))
+            .collect::<Option<_>>()?;
+        (!compares.is_empty()).then_some((*op == AggOp::All, compares))
     }
 
     /// What this node does to its operands' bounds, for [`super::bounds_program`].
@@ -517,6 +516,9 @@ impl Term {
     }
 }
 
+/// Two slots compared: the operator, then the slots.
+pub type Comparison = (BinOp, u32, u32);
+
 /// A term node read straight from slots (see [`Term::fused`]).
 #[derive(Clone, Debug)]
 pub enum Fused {
@@ -552,8 +554,8 @@ pub enum Step {
     /// Over its operands taken in pairs: each match's `when`, then its `body`.
     Fold(AggOp),
     /// `all` (true) or `any` (false) over matches that all count, each comparing two
-    /// slots (see [`Term::fused_fold`]), in one step.
-    AllCompare(bool, Box<[(BinOp, u32, u32)]>),
+    /// slots (see [`Term::compares_folded`]), in one step.
+    AllCompare(bool, Box<[Comparison]>),
 }
 
 impl Step {
@@ -1103,6 +1105,21 @@ pub(super) mod tests {
                     .collect(),
             )
         };
+        // The fold `op` of comparisons of two slots, every match counting.
+        let compared = |op: AggOp, compares: [Comparison; 3]| {
+            Term::Fold(
+                op,
+                compares
+                    .into_iter()
+                    .map(|(o, a, b)| {
+                        item(
+                            Term::Const(Value::Bool(true)),
+                            Term::Binary(o, slot(a), slot(b)),
+                        )
+                    })
+                    .collect(),
+            )
+        };
         // A condition counted as 0 or 1 (`int(d.val == 1)`).
         let bracket =
             |cond: Term| Term::ToInt(Box::new(cond), crate::rule::expr::CONDITION_INTS.into());
@@ -1163,32 +1180,16 @@ pub(super) mod tests {
                 int(1),
             ),
             // Every comparison, in an `any` and an `all` whose matches all count (one
-            // bounds step each).
+            // step each).
             Term::Binary(
                 BinOp::Or,
-                Box::new(Term::Fold(
+                Box::new(compared(
                     AggOp::Any,
-                    [(BinOp::Eq, 0, 1), (BinOp::Ne, 1, 2), (BinOp::Ge, 2, 0)]
-                        .into_iter()
-                        .map(|(op, a, b)| {
-                            item(
-                                Term::Const(Value::Bool(true)),
-                                Term::Binary(op, slot(a), slot(b)),
-                            )
-                        })
-                        .collect(),
+                    [(BinOp::Eq, 0, 1), (BinOp::Ne, 1, 2), (BinOp::Ge, 2, 0)],
                 )),
-                Box::new(Term::Fold(
+                Box::new(compared(
                     AggOp::All,
-                    [(BinOp::Le, 0, 2), (BinOp::Gt, 1, 0), (BinOp::Ne, 2, 0)]
-                        .into_iter()
-                        .map(|(op, a, b)| {
-                            item(
-                                Term::Const(Value::Bool(true)),
-                                Term::Binary(op, slot(a), slot(b)),
-                            )
-                        })
-                        .collect(),
+                    [(BinOp::Le, 0, 2), (BinOp::Gt, 1, 0), (BinOp::Ne, 2, 0)],
                 )),
             ),
             Term::Binary(

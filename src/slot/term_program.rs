@@ -15,7 +15,7 @@ use crate::model::Value;
 use crate::rule::expr::{binary, to_int, to_value, unary};
 use crate::rule::{AggOp, BinOp, Fold, UnOp};
 
-use super::ground::{Fused, Term};
+use super::ground::{Comparison, Fused, Term};
 use super::slot_value;
 
 /// One operation: it pops its operands from the value stack and pushes its result, or
@@ -77,7 +77,7 @@ pub struct TermProgram {
     /// The slots [`Op::Extreme`] reads.
     lists: Vec<u32>,
     /// The comparisons [`Op::AllCompare`] reads.
-    compares: Vec<(BinOp, u32, u32)>,
+    compares: Vec<Comparison>,
     /// The most values and the most folds the program stacks at once.
     depth: usize,
     folds: usize,
@@ -110,7 +110,7 @@ impl TermProgram {
         std::mem::size_of::<TermProgram>()
             + self.ops.len() * std::mem::size_of::<Op>()
             + self.lists.len() * std::mem::size_of::<u32>()
-            + self.compares.len() * std::mem::size_of::<(BinOp, u32, u32)>()
+            + self.compares.len() * std::mem::size_of::<Comparison>()
     }
 
     /// The same program reading slot `rename(s)` where this one reads slot `s`.
@@ -223,23 +223,13 @@ impl TermProgram {
                         _ => None,
                     })
                 };
-                let compares = || {
-                    items
-                        .iter()
-                        .map(|item| match (&item.when, item.body.fused()) {
-                            (Term::Const(Value::Bool(true)), Some(Fused::Compare(o, a, b))) => {
-                                Some((o, a, b))
-                            }
-                            _ => None,
-                        })
-                };
-                if matches!(op, AggOp::All | AggOp::Any) && compares().all(|c| c.is_some()) {
+                if let Some((all, compares)) = term.compares_folded() {
                     let start = self.compares.len() as u32;
-                    self.compares.extend(compares().flatten());
+                    self.compares.extend_from_slice(&compares);
                     self.ops.push(Op::AllCompare {
-                        all: *op == AggOp::All,
+                        all,
                         start,
-                        len: items.len() as u32,
+                        len: compares.len() as u32,
                     });
                     return;
                 }
