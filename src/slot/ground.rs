@@ -619,10 +619,7 @@ fn compare_slots(
     range: &impl Fn(u32) -> (u16, u16),
 ) -> (bool, bool) {
     let span = |s: u32| match vals[s as usize] {
-        0 => {
-            let (lo, hi) = range(s);
-            (lo, hi)
-        }
+        0 => range(s),
         v => (u16::from(v) - 1, u16::from(v) - 1),
     };
     let ((alo, ahi), (blo, bhi)) = (span(a), span(b));

@@ -217,12 +217,6 @@ impl TermProgram {
                     self.ops.push(Op::Const(v));
                     return;
                 }
-                let slots = || {
-                    items.iter().map(|item| match (&item.when, &item.body) {
-                        (Term::Const(Value::Bool(true)), Term::Slot(s)) => Some(*s),
-                        _ => None,
-                    })
-                };
                 if let Some((all, compares)) = term.compares_folded() {
                     let start = self.compares.len() as u32;
                     self.compares.extend_from_slice(&compares);
@@ -233,6 +227,12 @@ impl TermProgram {
                     });
                     return;
                 }
+                let slots = || {
+                    items.iter().map(|item| match (&item.when, &item.body) {
+                        (Term::Const(Value::Bool(true)), Term::Slot(s)) => Some(*s),
+                        _ => None,
+                    })
+                };
                 if matches!(op, AggOp::Max | AggOp::Min) && slots().all(|s| s.is_some()) {
                     let start = self.lists.len() as u32;
                     self.lists.extend(slots().flatten());
