@@ -15,14 +15,88 @@ use super::model::SlotModel;
 /// The most values tried in one search: past it the candidates stay as they are.
 pub const MAX_STEPS: usize = 1 << 14;
 
-/// The relations to check as one empty position is placed, each as (other position,
-/// table): those where the other position's value blocks this one's, whose rows give the
-/// values blocked at once, and those where this one's value blocks the other's, checked
-/// value by value.
-#[derive(Clone, Default)]
+/// What one search writes and the relations it checks, owned by its caller: the search
+/// indexes plain slices of them at every value it tries (as small vectors of their own,
+/// they were a good part of laying out a thermometer puzzle's rows).
+struct Buffers {
+    held: SmallVec<[Option<u8>; 16]>,
+    seen: SmallVec<[u128; 16]>,
+    /// Per empty position (by its place in the order they are placed), the relations to
+    /// check as it is placed, each as (other position, table): those where the other
+    /// position's value blocks this one's, whose rows give the values blocked at once,
+    /// and those where this one's value blocks the other's, checked value by value.
+    from_other: Checks,
+    to_other: Checks,
+}
+
+/// Relations by position, flat: where each position's own start, then the relations.
 struct Checks {
-    from_other: SmallVec<[(u16, u32); 4]>,
-    to_other: SmallVec<[(u16, u32); 4]>,
+    start: SmallVec<[u32; 17]>,
+    list: Relations,
+}
+
+/// Relations, each as (other position, table).
+type Relations = SmallVec<[(u16, u32); 16]>;
+
+impl Buffers {
+    /// The buffers of a search placing the positions of `order`, the empty ones of
+    /// `held`, with `pairs` checked as the later of each two is placed (two filled
+    /// positions were checked when they were filled).
+    fn new(pairs: &Pairs, held: &[Option<u8>], order: &[usize]) -> Buffers {
+        // Where each position is placed: filled ones before every empty one.
+        let mut rank: SmallVec<[u16; 16]> = SmallVec::from_elem(0, held.len());
+        for (k, &p) in order.iter().enumerate() {
+            rank[p] = k as u16 + 1;
+        }
+        // Counted, then listed, over the pairs once each (a sight line's are many).
+        let n = order.len();
+        let mut from_start: SmallVec<[u32; 17]> = SmallVec::from_elem(0, n + 1);
+        let mut to_start = from_start.clone();
+        for &(i, j, _) in pairs {
+            let (ri, rj) = (rank[usize::from(i)], rank[usize::from(j)]);
+            if ri > rj {
+                to_start[usize::from(ri)] += 1;
+            } else if rj > ri {
+                from_start[usize::from(rj)] += 1;
+            }
+        }
+        for k in 0..n {
+            from_start[k + 1] += from_start[k];
+            to_start[k + 1] += to_start[k];
+        }
+        let mut from: Relations = SmallVec::from_elem((0, 0), from_start[n] as usize);
+        let mut to: Relations = SmallVec::from_elem((0, 0), to_start[n] as usize);
+        // Each at its position's next free place: the starts move on as they fill, and
+        // are put back after.
+        for &(i, j, t) in pairs {
+            let (ri, rj) = (rank[usize::from(i)], rank[usize::from(j)]);
+            if ri > rj {
+                let at = &mut to_start[usize::from(ri) - 1];
+                to[*at as usize] = (j, t);
+                *at += 1;
+            } else if rj > ri {
+                let at = &mut from_start[usize::from(rj) - 1];
+                from[*at as usize] = (i, t);
+                *at += 1;
+            }
+        }
+        for start in [&mut from_start, &mut to_start] {
+            start.copy_within(0..n, 1);
+            start[0] = 0;
+        }
+        Buffers {
+            held: held.iter().copied().collect(),
+            seen: SmallVec::from_elem(0, n),
+            from_other: Checks {
+                start: from_start,
+                list: from,
+            },
+            to_other: Checks {
+                start: to_start,
+                list: to,
+            },
+        }
+    }
 }
 
 /// Related pairs of positions, each as (position, position, table): while the first holds
@@ -193,13 +267,17 @@ pub trait Admit {
 struct Search<'a, M: Mask, A: Admit> {
     table: &'a [M],
     d: usize,
-    held: SmallVec<[Option<u8>; 16]>,
+    held: &'a mut [Option<u8>],
     /// The empty positions, in the order they are placed.
     order: &'a [usize],
-    /// Per empty position (by its place in `order`), what to check once it is placed.
-    checks: SmallVec<[Checks; 16]>,
+    /// [`Buffers`]' relations: per empty position (by its place in `order`), where its
+    /// own start in each list, then the lists.
+    from_start: &'a [u32],
+    from_other: &'a [(u16, u32)],
+    to_start: &'a [u32],
+    to_other: &'a [(u16, u32)],
     cands: &'a [u128],
-    seen: SmallVec<[u128; 16]>,
+    seen: &'a mut [u128],
     steps: usize,
     max_steps: usize,
     /// Whether every assignment is wanted (see [`each_assignment`]), not only the values:
@@ -212,8 +290,8 @@ impl<M: Mask, A: Admit> Search<'_, M, A> {
     /// The values the positions placed block in the `k`-th empty position through the
     /// relations read from them: each such relation's row gives them at once.
     fn blocked(&self, k: usize) -> M {
-        self.checks[k]
-            .from_other
+        let (a, b) = (self.from_start[k], self.from_start[k + 1]);
+        self.from_other[a as usize..b as usize]
             .iter()
             .fold(M::ZERO, |m, &(other, t)| {
                 let y = self.held[usize::from(other)].expect("placed before");
@@ -224,10 +302,13 @@ impl<M: Mask, A: Admit> Search<'_, M, A> {
     /// Whether `x` in the `k`-th empty position blocks no value of those placed, through
     /// the relations read from it.
     fn respects(&self, k: usize, x: u8) -> bool {
-        self.checks[k].to_other.iter().all(|&(other, t)| {
-            let y = self.held[usize::from(other)].expect("placed before");
-            self.table[t as usize * self.d + usize::from(x)] & M::bit(u32::from(y)) == M::ZERO
-        })
+        let (a, b) = (self.to_start[k], self.to_start[k + 1]);
+        self.to_other[a as usize..b as usize]
+            .iter()
+            .all(|&(other, t)| {
+                let y = self.held[usize::from(other)].expect("placed before");
+                self.table[t as usize * self.d + usize::from(x)] & M::bit(u32::from(y)) == M::ZERO
+            })
     }
 
     /// Places the empty positions from the `k`-th on; false once every candidate is seen
@@ -236,7 +317,7 @@ impl<M: Mask, A: Admit> Search<'_, M, A> {
         if k == self.order.len() {
             if self.every {
                 // Every assignment is offered; a refusal ends the search.
-                return self.admit.admits(&self.held);
+                return self.admit.admits(self.held);
             }
             // An assignment whose every value was seen already can teach nothing: its
             // test, the costly part of a leaf, is spared.
@@ -245,7 +326,7 @@ impl<M: Mask, A: Admit> Search<'_, M, A> {
                 .iter()
                 .zip(self.order)
                 .any(|(s, &at)| s >> self.held[at].expect("placed") & 1 == 0);
-            if fresh && self.admit.admits(&self.held) {
+            if fresh && self.admit.admits(self.held) {
                 for (s, &at) in self.seen.iter_mut().zip(self.order) {
                     *s |= 1u128 << self.held[at].expect("placed");
                 }
@@ -264,7 +345,7 @@ impl<M: Mask, A: Admit> Search<'_, M, A> {
             }
             if blocked & M::bit(u32::from(x)) != M::ZERO
                 || !self.respects(k, x)
-                || !self.admit.may_add(&self.held, at, x)
+                || !self.admit.may_add(self.held, at, x)
             {
                 continue;
             }
@@ -297,11 +378,11 @@ pub fn supported<M: Mask, A: Admit>(
     let order: SmallVec<[usize; 16]> = (0..held.len()).filter(|&p| held[p].is_none()).collect();
     debug_assert_eq!(order.len(), keep.len());
     let cands: SmallVec<[u128; 16]> = keep.iter().copied().collect();
-    let mut search = Search::new((table, d, pairs), held, &order, &cands, admit);
-    let finished = search.place(0);
-    let all_seen = search.seen.iter().zip(&cands).all(|(s, c)| s == c);
+    let mut buffers = Buffers::new(pairs, held, &order);
+    let finished = Search::new((table, d), &mut buffers, &order, &cands, admit).place(0);
+    let all_seen = buffers.seen.iter().zip(&cands).all(|(s, c)| s == c);
     if finished || all_seen {
-        keep.copy_from_slice(&search.seen);
+        keep.copy_from_slice(&buffers.seen);
     }
     finished || all_seen
 }
@@ -318,47 +399,40 @@ pub fn each_assignment<M: Mask, A: Admit>(
 ) -> bool {
     let held: SmallVec<[Option<u8>; 16]> = SmallVec::from_elem(None, cands.len());
     let order: SmallVec<[usize; 16]> = (0..cands.len()).collect();
-    let mut search = Search::new((table, d, pairs), &held, &order, cands, admit);
+    let mut buffers = Buffers::new(pairs, &held, &order);
+    let mut search = Search::new((table, d), &mut buffers, &order, cands, admit);
     search.max_steps = max_steps;
     search.every = true;
     search.place(0)
 }
 
 impl<'a, M: Mask, A: Admit> Search<'a, M, A> {
-    /// A search placing the positions of `order`, the empty ones of `held`, within
-    /// `cands` (one each, in that order).
+    /// A search placing the positions of `order`, the empty ones of `buffers`' held,
+    /// within `cands` (one each, in that order).
     fn new(
-        (table, d, pairs): (&'a [M], usize, &Pairs),
-        held: &[Option<u8>],
+        (table, d): (&'a [M], usize),
+        buffers: &'a mut Buffers,
         order: &'a [usize],
         cands: &'a [u128],
         admit: &'a mut A,
     ) -> Self {
-        // Where each position is placed: filled ones before every empty one.
-        let mut rank: SmallVec<[usize; 16]> = SmallVec::from_elem(0, held.len());
-        for (k, &p) in order.iter().enumerate() {
-            rank[p] = k + 1;
-        }
-        let mut checks: SmallVec<[Checks; 16]> =
-            SmallVec::from_elem(Checks::default(), order.len());
-        for &(i, j, t) in pairs {
-            let (ri, rj) = (rank[usize::from(i)], rank[usize::from(j)]);
-            // Checked when the later of the two is placed; two filled positions were
-            // checked when they were filled.
-            if ri > rj {
-                checks[ri - 1].to_other.push((j, t));
-            } else if rj > ri {
-                checks[rj - 1].from_other.push((i, t));
-            }
-        }
+        let Buffers {
+            held,
+            seen,
+            from_other,
+            to_other,
+        } = buffers;
         Search {
             table,
             d,
-            held: held.iter().copied().collect(),
+            held,
             order,
-            checks,
+            from_start: &from_other.start,
+            from_other: &from_other.list,
+            to_start: &to_other.start,
+            to_other: &to_other.list,
             cands,
-            seen: SmallVec::from_elem(0, order.len()),
+            seen,
             steps: 0,
             max_steps: MAX_STEPS,
             every: false,

@@ -4,8 +4,6 @@
 //! relations (see [`crate::slot::layout`]). Contents alone know which values a group ends
 //! with, not where they go.
 
-use smallvec::SmallVec;
-
 use super::super::group::{Contents, Group};
 use super::super::layout::{self, Admit};
 use super::super::mask::Mask;
@@ -14,8 +12,9 @@ use super::super::mask::Mask;
 /// holds of it prunes.
 struct ByContents<'a> {
     contents: &'a Contents,
-    /// Per value, how many members hold it.
-    count: SmallVec<[u8; 16]>,
+    /// Per value, how many members hold it: an array, not a small vector, as it is read
+    /// and written at every value the search tries.
+    count: [u8; 128],
 }
 
 impl Admit for ByContents<'_> {
@@ -39,9 +38,8 @@ impl Admit for ByContents<'_> {
         // value outside it is held.
         let count = &self.count;
         self.contents.lists().any(|l| {
-            l.chunk_by(|a, b| a == b).all(|run| {
-                count.get(usize::from(run[0])).map(|&n| usize::from(n)) == Some(run.len())
-            })
+            (l.chunk_by(|a, b| a == b))
+                .all(|run| usize::from(count[usize::from(run[0])]) == run.len())
         })
     }
 }
@@ -60,9 +58,12 @@ pub(super) fn supported_in_place<M: Mask>(
     keep: &mut [u128],
 ) -> bool {
     let end = contents.end();
-    let mut count: SmallVec<[u8; 16]> = SmallVec::from_elem(0, end);
+    let mut count = [0u8; 128];
     for &x in held.iter().flatten() {
-        match count.get_mut(usize::from(x)) {
+        match count
+            .get_mut(usize::from(x))
+            .filter(|_| usize::from(x) < end)
+        {
             Some(n) => *n += 1,
             None => {
                 keep.fill(0);
