@@ -2,7 +2,6 @@
 //! compiled to groups: matched once on the start graph, one group per match of the NAC's
 //! own nodes, with the cells its aggregates range over.
 
-use std::collections::BTreeMap;
 use std::hash::{BuildHasher, Hash};
 use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -374,15 +373,20 @@ pub(super) fn list_feasible(model: &mut SlotModel) {
                 .fold(0, |m, y| m | 1u128 << y)
         })
         .collect();
-    // Per slot, the hubs it both writes and reads, with the values they keep apart: two
-    // slots of one such hub never hold one of those values both (the first placed blocks
-    // the other).
+    // Per slot, the hubs it both writes and reads, with their tables: two slots of one
+    // such hub never hold both one of the values its table keeps apart (the first placed
+    // blocks the other).
     // Listed once: `grouped` walks its pairs twice, and a hub's readers are searched for
-    // each of its writers.
-    let mut both: Vec<(u32, (u32, u128))> = Vec::new();
+    // each of its writers. Sized at once, and small (tables, not their masks): a killer's
+    // hubs are hundreds, and growing and copying this list was a tenth of regrouping one
+    // of its lines.
+    let listed = (model.hubs.iter())
+        .filter(|hub| same[hub.table as usize] != 0)
+        .map(|hub| hub.writers.len())
+        .sum();
+    let mut both: Vec<(u32, (u32, u32))> = Vec::with_capacity(listed);
     for (h, hub) in model.hubs.iter().enumerate() {
-        let kept = same[hub.table as usize];
-        if kept != 0 {
+        if same[hub.table as usize] != 0 {
             // Most hubs' readers are their writers (an all-different group).
             let all_read = hub.readers == hub.writers;
             let read = |w: &&u32| all_read || hub.readers.contains(w);
@@ -390,7 +394,7 @@ pub(super) fn list_feasible(model: &mut SlotModel) {
                 hub.writers
                     .iter()
                     .filter(read)
-                    .map(|&w| (w, (h as u32, kept))),
+                    .map(|&w| (w, (h as u32, hub.table))),
             );
         }
     }
@@ -407,7 +411,7 @@ pub(super) fn list_feasible(model: &mut SlotModel) {
                 let pair = apart(a)
                     .iter()
                     .filter(|(h, _)| apart(b).iter().any(|(g, _)| g == h))
-                    .fold(0u128, |m, &(_, kept)| m | kept);
+                    .fold(0u128, |m, &(_, t)| m | same[t as usize]);
                 once &= pair;
             }
         }
@@ -458,22 +462,23 @@ pub(super) fn list_feasible(model: &mut SlotModel) {
         Arc::make_mut(&mut model.groups)[gi].feasible = feasible;
     }
     // Groups over the same members: each keeps the contents every one of them allows.
-    let mut alike: BTreeMap<&[u32], Vec<usize>> = BTreeMap::new();
-    for (gi, group) in model.groups.iter().enumerate() {
-        if group.feasible.is_some() {
-            alike.entry(&group.members).or_default().push(gi);
-        }
-    }
+    // Sorted by members, each run of one (a list of lists per puzzle was an allocation
+    // per cage).
+    let mut alike: Vec<(&[u32], usize)> = (model.groups.iter().enumerate())
+        .filter(|(_, group)| group.feasible.is_some())
+        .map(|(gi, group)| (&group.members[..], gi))
+        .collect();
+    alike.sort_unstable();
     let joint: Vec<(Vec<usize>, Arc<Contents>)> = alike
-        .into_values()
-        .filter(|gs| gs.len() > 1)
-        .filter_map(|gs| {
-            let first = model.groups[gs[0]].feasible.as_deref()?;
-            let mut all = first.intersect(model.groups[gs[1]].feasible.as_ref()?);
-            for &g in &gs[2..] {
-                all = all.intersect(model.groups[g].feasible.as_ref()?);
+        .chunk_by(|a, b| a.0 == b.0)
+        .filter(|run| run.len() > 1)
+        .filter_map(|run| {
+            let feasible = |k: usize| model.groups[run[k].1].feasible.as_ref();
+            let mut all = feasible(0)?.intersect(feasible(1)?);
+            for k in 2..run.len() {
+                all = all.intersect(feasible(k)?);
             }
-            Some((gs, Arc::new(all)))
+            Some((run.iter().map(|&(_, g)| g).collect(), Arc::new(all)))
         })
         .collect();
     for (gs, all) in joint {

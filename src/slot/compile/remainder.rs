@@ -14,7 +14,7 @@
 use std::sync::Arc;
 
 use super::super::group::{Contents, Group};
-use super::super::model::{is_same_value, SlotModel};
+use super::super::model::SlotModel;
 use super::kept::Kept;
 use crate::model::grouped;
 
@@ -37,10 +37,10 @@ pub(super) fn add_remainders(model: &mut SlotModel) {
     // final state fills every cell holds wherever remainders act: group NACs reach the slot
     // engine only for rules that fill cells, and groups take candidates only where the
     // focus runs, which needs a final condition that every cell is filled.
+    // Each table asked once; the cheap tests first (a killer's hubs are hundreds).
+    let same = model.same_value_tables();
     let is_house = |h: &super::super::model::Hub| {
-        h.writers == h.readers
-            && h.writers.len() == d
-            && is_same_value(&model.tables[h.table as usize], d)
+        h.writers.len() == d && same[h.table as usize] && h.writers == h.readers
     };
     let mut houses: Vec<&[u32]> = model
         .hubs
