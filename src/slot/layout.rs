@@ -22,14 +22,16 @@ struct Buffers {
     held: SmallVec<[Option<u8>; 16]>,
     seen: SmallVec<[u128; 16]>,
     /// Per empty position (by its place in the order they are placed), the relations to
-    /// check as it is placed, each as (other position, table): those where the other
-    /// position's value blocks this one's, whose rows give the values blocked at once,
-    /// and those where this one's value blocks the other's, checked value by value.
+    /// check as it is placed where the other position's value blocks this one's: their
+    /// rows give the values blocked at once.
     from_other: Checks,
+    /// The same where this one's value blocks the other's: checked value by value.
     to_other: Checks,
 }
 
-/// Relations by position, flat: where each position's own start, then the relations.
+/// Relations by position, flat: the `k`-th position's are `list[start[k]..start[k + 1]]`
+/// (`start` has a place more than there are positions). Built here rather than by
+/// [`grouped()`], whose lists are vectors on the heap.
 struct Checks {
     start: SmallVec<[u32; 17]>,
     list: Relations,
@@ -44,20 +46,21 @@ impl Buffers {
     /// positions were checked when they were filled).
     fn new(pairs: &Pairs, held: &[Option<u8>], order: &[usize]) -> Buffers {
         // Where each position is placed: filled ones before every empty one.
-        let mut rank: SmallVec<[u16; 16]> = SmallVec::from_elem(0, held.len());
+        let mut rank: SmallVec<[u32; 16]> = SmallVec::from_elem(0, held.len());
         for (k, &p) in order.iter().enumerate() {
-            rank[p] = k as u16 + 1;
+            rank[p] = k as u32 + 1;
         }
-        // Counted, then listed, over the pairs once each (a sight line's are many).
+        // One pass over the pairs to count each position's, one to list them (a sight
+        // line's pairs are many).
         let n = order.len();
         let mut from_start: SmallVec<[u32; 17]> = SmallVec::from_elem(0, n + 1);
         let mut to_start = from_start.clone();
         for &(i, j, _) in pairs {
             let (ri, rj) = (rank[usize::from(i)], rank[usize::from(j)]);
             if ri > rj {
-                to_start[usize::from(ri)] += 1;
+                to_start[ri as usize] += 1;
             } else if rj > ri {
-                from_start[usize::from(rj)] += 1;
+                from_start[rj as usize] += 1;
             }
         }
         for k in 0..n {
@@ -71,11 +74,11 @@ impl Buffers {
         for &(i, j, t) in pairs {
             let (ri, rj) = (rank[usize::from(i)], rank[usize::from(j)]);
             if ri > rj {
-                let at = &mut to_start[usize::from(ri) - 1];
+                let at = &mut to_start[ri as usize - 1];
                 to[*at as usize] = (j, t);
                 *at += 1;
             } else if rj > ri {
-                let at = &mut from_start[usize::from(rj) - 1];
+                let at = &mut from_start[rj as usize - 1];
                 from[*at as usize] = (i, t);
                 *at += 1;
             }

@@ -60,16 +60,13 @@ pub(super) fn supported_in_place<M: Mask>(
     let end = contents.end();
     let mut count = [0u8; 128];
     for &x in held.iter().flatten() {
-        match count
-            .get_mut(usize::from(x))
-            .filter(|_| usize::from(x) < end)
-        {
-            Some(n) => *n += 1,
-            None => {
-                keep.fill(0);
-                return true;
-            }
+        let x = usize::from(x);
+        // A value no content holds: no layout.
+        if x >= end {
+            keep.fill(0);
+            return true;
         }
+        count[x] += 1;
     }
     let below_end = if end >= 128 { !0 } else { (1u128 << end) - 1 };
     for k in keep.iter_mut() {
