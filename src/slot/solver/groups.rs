@@ -290,7 +290,7 @@ struct Look {
 
 /// Whether the values `vals` holds in the members of full `group` (each stored one above
 /// its index) make one of `contents`.
-fn holds_listed(contents: &Contents, group: &Group, vals: &[u8]) -> bool {
+pub(super) fn holds_listed(contents: &Contents, group: &Group, vals: &[u8]) -> bool {
     if !contents.repeats {
         // Sets (a killer's cages): the values held as a mask, each once, one of theirs.
         let mask = (group.members.iter())

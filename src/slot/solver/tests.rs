@@ -206,6 +206,62 @@ fn group_contents_keep_exactly_the_values_of_some_completion() {
     assert!(exact > 100, "only {exact} rounds narrowed a member");
 }
 
+/// A full group holds a content exactly when its values, sorted, are one of the listed
+/// ones: sets (a cage's) judged by their values' mask, multisets by the sorted values.
+#[test]
+fn a_full_group_holds_exactly_the_listed_contents() {
+    use super::groups::holds_listed;
+    use crate::slot::group::{multisets, Contents, Group};
+    let mut below = crate::slot::xorshift(0x9e37_79b9_7f4a_7c15);
+    let (mut held, mut refused) = (0, 0);
+    for round in 0..2000 {
+        let d = 2 + below(6) as u32;
+        let n = 1 + below(4) as usize;
+        let distinct = round % 2 == 0;
+        let lists: Vec<Vec<u8>> = (multisets((1 << d) - 1, 0, n).expect("few").into_iter())
+            .filter(|l| !distinct || l.windows(2).all(|p| p[0] != p[1]))
+            .filter(|_| below(2) == 0)
+            .collect();
+        let contents = Contents::new(n, lists.clone());
+        assert_eq!(
+            contents.repeats,
+            lists.iter().any(|l| l.windows(2).any(|p| p[0] == p[1]))
+        );
+        // Members spread over a few slots, each holding a value (stored one above it).
+        let members: Vec<u32> = (0..n as u32).map(|m| 3 * m + 1).collect();
+        let mut vals = vec![0u8; 3 * n + 2];
+        let values: Vec<u8> = (0..n).map(|_| below(u64::from(d)) as u8).collect();
+        for (&m, &x) in members.iter().zip(&values) {
+            vals[m as usize] = x + 1;
+        }
+        let group = Group {
+            nac: 0,
+            members,
+            statics: Vec::new(),
+            feasible: None,
+            pairs: Vec::new(),
+            implied_by: Vec::new(),
+        };
+        let mut sorted = values.clone();
+        sorted.sort_unstable();
+        let want = lists.contains(&sorted);
+        assert_eq!(
+            holds_listed(&contents, &group, &vals),
+            want,
+            "round {round}: {values:?} against {lists:?}"
+        );
+        if want {
+            held += 1;
+        } else {
+            refused += 1;
+        }
+    }
+    assert!(
+        held > 200 && refused > 200,
+        "{held} held, {refused} refused"
+    );
+}
+
 /// A 4x4 Sudoku whose first row rises along `up` edges from r1c1 to r1c3.
 fn thermometer() -> (Grammar, SlotModel, Tables<u64>) {
     let text = "values 1..4
