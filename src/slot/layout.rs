@@ -31,10 +31,35 @@ struct Buffers {
 
 /// Relations by position, flat: the `k`-th position's are `list[start[k]..start[k + 1]]`
 /// (`start` has a place more than there are positions). Built here rather than by
-/// [`grouped()`], whose lists are vectors on the heap.
+/// [`grouped()`], whose lists are vectors on the heap and which would walk the pairs
+/// twice for each of the two lists (1.4 % more instructions on a skyscraper sudoku).
 struct Checks {
     start: SmallVec<[u32; 17]>,
     list: Relations,
+}
+
+impl Checks {
+    /// The lists as a search reads them.
+    fn flat(&self) -> Flat<'_> {
+        Flat {
+            start: &self.start,
+            list: &self.list,
+        }
+    }
+}
+
+/// [`Checks`] borrowed: plain slices, read at every value a search tries.
+#[derive(Clone, Copy)]
+struct Flat<'a> {
+    start: &'a [u32],
+    list: &'a [(u16, u32)],
+}
+
+impl<'a> Flat<'a> {
+    /// The relations of the `k`-th position.
+    fn at(self, k: usize) -> &'a [(u16, u32)] {
+        &self.list[self.start[k] as usize..self.start[k + 1] as usize]
+    }
 }
 
 /// Relations, each as (other position, table).
@@ -273,12 +298,9 @@ struct Search<'a, M: Mask, A: Admit> {
     held: &'a mut [Option<u8>],
     /// The empty positions, in the order they are placed.
     order: &'a [usize],
-    /// [`Buffers`]' relations: per empty position (by its place in `order`), where its
-    /// own start in each list, then the lists.
-    from_start: &'a [u32],
-    from_other: &'a [(u16, u32)],
-    to_start: &'a [u32],
-    to_other: &'a [(u16, u32)],
+    /// [`Buffers`]' relations, per empty position by its place in `order`.
+    from_other: Flat<'a>,
+    to_other: Flat<'a>,
     cands: &'a [u128],
     seen: &'a mut [u128],
     steps: usize,
@@ -293,8 +315,8 @@ impl<M: Mask, A: Admit> Search<'_, M, A> {
     /// The values the positions placed block in the `k`-th empty position through the
     /// relations read from them: each such relation's row gives them at once.
     fn blocked(&self, k: usize) -> M {
-        let (a, b) = (self.from_start[k], self.from_start[k + 1]);
-        self.from_other[a as usize..b as usize]
+        self.from_other
+            .at(k)
             .iter()
             .fold(M::ZERO, |m, &(other, t)| {
                 let y = self.held[usize::from(other)].expect("placed before");
@@ -305,13 +327,10 @@ impl<M: Mask, A: Admit> Search<'_, M, A> {
     /// Whether `x` in the `k`-th empty position blocks no value of those placed, through
     /// the relations read from it.
     fn respects(&self, k: usize, x: u8) -> bool {
-        let (a, b) = (self.to_start[k], self.to_start[k + 1]);
-        self.to_other[a as usize..b as usize]
-            .iter()
-            .all(|&(other, t)| {
-                let y = self.held[usize::from(other)].expect("placed before");
-                self.table[t as usize * self.d + usize::from(x)] & M::bit(u32::from(y)) == M::ZERO
-            })
+        self.to_other.at(k).iter().all(|&(other, t)| {
+            let y = self.held[usize::from(other)].expect("placed before");
+            self.table[t as usize * self.d + usize::from(x)] & M::bit(u32::from(y)) == M::ZERO
+        })
     }
 
     /// Places the empty positions from the `k`-th on; false once every candidate is seen
@@ -430,10 +449,8 @@ impl<'a, M: Mask, A: Admit> Search<'a, M, A> {
             d,
             held,
             order,
-            from_start: &from_other.start,
-            from_other: &from_other.list,
-            to_start: &to_other.start,
-            to_other: &to_other.list,
+            from_other: from_other.flat(),
+            to_other: to_other.flat(),
             cands,
             seen,
             steps: 0,

@@ -291,18 +291,16 @@ struct Look {
 /// Whether the values `vals` holds in the members of full `group` (each stored one above
 /// its index) make one of `contents`.
 pub(super) fn holds_listed(contents: &Contents, group: &Group, vals: &[u8]) -> bool {
+    let values = group.members.iter().map(|&m| vals[m as usize] - 1);
     if !contents.repeats {
-        // Sets (a killer's cages): the values held as a mask, each once, one of theirs.
-        let mask = (group.members.iter())
-            .map(|&m| vals[m as usize] - 1)
-            .fold(0u128, |mask, x| {
-                mask | 1u128.checked_shl(u32::from(x)).unwrap_or(0)
-            });
+        // Sets (a killer's cages): the values held as a mask, each once (a member more
+        // than a content holds makes a value twice), one of theirs.
+        let mask = values.fold(0u128, |mask, x| {
+            mask | 1u128.checked_shl(u32::from(x)).unwrap_or(0)
+        });
         return mask.count_ones() as usize == group.members.len() && contents.masks.contains(&mask);
     }
-    let mut held: SmallVec<[u8; 16]> = (group.members.iter())
-        .map(|&m| vals[m as usize] - 1)
-        .collect();
+    let mut held: SmallVec<[u8; 16]> = values.collect();
     held.sort_unstable();
     contents.lists().any(|l| l == &held[..])
 }
