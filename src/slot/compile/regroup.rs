@@ -47,7 +47,7 @@ use super::super::region_ground::DrawnForbids;
 use super::super::solver::WORD_BITS;
 use super::fixed::{FixedNacs, LayerVocabulary};
 use super::recognise::var_type;
-use super::star::{identity_over, Role, Star, StarScratch};
+use super::star::{identity_over, NodeAt, Star, StarScratch};
 use super::{attr_key, AttrKey, RuleCompiler, MAX_HUB_WORDS};
 
 /// How a rule file's layered puzzles add groups to its model: the star NACs their layers
@@ -76,11 +76,9 @@ struct StarAt {
     star: Star,
     /// By node index, the values its rule places there.
     placed: Vec<u128>,
-    /// By node index (of the bare graph), the slot of the rule's attribute there and
-    /// what the node is to the star: looked up for every member of every region a
-    /// puzzle draws.
-    slot_at: Vec<Option<u32>>,
-    roles: Vec<Role>,
+    /// By node index (of the bare graph), what the node is to the star and its slot of
+    /// the rule's attribute: looked up for every member of every region a puzzle draws.
+    nodes: Vec<NodeAt>,
     /// Its hubs are `start..end` of the file's model, of which `start..kept` are those of
     /// the bare graph's groups (the rest, the file's own layer's).
     kept: usize,
@@ -247,8 +245,8 @@ impl Regrouping {
                 .flat_map(|(ty, label, rs)| rs.iter().map(|r| (*ty, *label, r))),
         );
         let mut hubs = Vec::with_capacity(model.hubs.len() + regions.len());
-        let largest = regions.iter().map(|(_, _, r)| r.len()).max().unwrap_or(0);
-        let mut scratch = StarScratch::with_capacity(largest);
+        // Grown only by a region some member of which is not whole (see `Star::drawn_groups`).
+        let mut scratch = StarScratch::default();
         // Where the file's hubs are copied to, and whether every new hub has its writers
         // for readers (its table, "the same value" over some values, is symmetric).
         let mut copied = Vec::with_capacity(self.stars.len() + 1);
@@ -259,12 +257,11 @@ impl Regrouping {
         for s in &self.stars {
             copied.push((at..s.kept, hubs.len()));
             hubs.extend_from_slice(&model.hubs[at..s.kept]);
-            let slot = |n: NodeId| s.slot_at.get(n.index()).copied().flatten();
             let found = s.star.drawn_groups(
                 &g.types,
-                &s.roles,
+                &s.nodes,
                 &regions,
-                (&s.placed, &slot),
+                &s.placed,
                 &mut scratch,
                 s.matches,
             )?;
@@ -387,14 +384,16 @@ impl StarAt {
                 slot_at[n.index()] = Some(i as u32);
             }
         }
-        let roles = (0..bare.capacity())
-            .map(|i| star.role(&g.types, bare, &placed, NodeId::from_index(i)))
+        let nodes = (slot_at.into_iter().enumerate())
+            .map(|(i, slot)| NodeAt {
+                role: star.role(&g.types, bare, &placed, NodeId::from_index(i)),
+                slot,
+            })
             .collect();
         as_compiled.then_some(StarAt {
             star,
             placed,
-            slot_at,
-            roles,
+            nodes,
             kept,
             end,
             table,

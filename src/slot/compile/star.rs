@@ -137,25 +137,32 @@ impl Star {
 
     /// [`Star::groups`] for the groups `regions` draw (their type, the label of their
     /// members' edges, their members: nodes of a host graph) as if each were a node
-    /// added to the host after the others, with an edge from each member; `roles`, by
-    /// node index, what each host node is to the NAC ([`Star::role`]), worked out once
-    /// for every puzzle drawn on that host.
+    /// added to the host after the others, with an edge from each member; `nodes`, by
+    /// node index, what each host node is to the NAC and its slot ([`NodeAt`]), worked
+    /// out once for every puzzle drawn on that host; `placed`, by node index, the values
+    /// some instance places there.
     pub(super) fn drawn_groups(
         &self,
         types: &TypeSystem,
-        roles: &[Role],
+        nodes: &[NodeAt],
         regions: &[(NodeTypeId, LabelId, &[NodeId])],
-        (placed, slot): (&[u128], &impl Fn(NodeId) -> Option<u32>),
+        placed: &[u128],
         scratch: &mut StarScratch,
         matches: usize,
     ) -> Option<StarGroups> {
-        let role = |n: NodeId| roles[n.index()];
+        let role = |n: NodeId| nodes[n.index()].role;
+        let slot = |n: NodeId| nodes.get(n.index()).and_then(|at| at.slot);
         let groups = regions.iter().map(|&(ty, label, members)| {
             if !types.is_subtype(ty, self.group) {
                 return Some(None);
             }
-            let members = members.iter().copied().filter(|_| label == self.label);
-            self.group_with(members, &role, placed, slot, scratch)
+            // A group reached by another label has no members to the NAC.
+            let members: &[NodeId] = if label == self.label { members } else { &[] };
+            // Most regions (a jigsaw's, a cage): every member whole, read in one pass.
+            if let Some(group) = whole_group(members, nodes, placed) {
+                return Some(Some(group));
+            }
+            self.group_with(members.iter().copied(), &role, placed, &slot, scratch)
                 .map(Some)
         });
         collect_groups(groups, matches)
@@ -328,21 +335,58 @@ pub(super) struct Role {
     witness: bool,
 }
 
+/// What a node of a host graph is to a star NAC ([`Role`]) and its slot of the rule's
+/// attribute, if it has one.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct NodeAt {
+    pub(super) role: Role,
+    pub(super) slot: Option<u32>,
+}
+
+impl NodeAt {
+    /// Its slot where it can be all of a match but the group: the filled cell, a cell some
+    /// rule places a value in, and the witness (a region's cell).
+    fn whole(&self) -> Option<u32> {
+        let Role {
+            cell,
+            placed,
+            witness,
+        } = self.role;
+        self.slot.filter(|_| cell && placed && witness)
+    }
+}
+
+/// What [`Star::group_with`] makes of a group of two or more `members`, each whole
+/// ([`NodeAt::whole`]): each matched with every other, its slots both writers and
+/// readers, read in one pass instead of listing witnesses and filled cells apart; `None`
+/// where a member is not whole (or there are fewer than two), for the general reading.
+fn whole_group(members: &[NodeId], nodes: &[NodeAt], placed: &[u128]) -> Option<StarGroup> {
+    if members.len() < 2 {
+        return None;
+    }
+    let mut slots = Slots::with_capacity(members.len());
+    let mut values = 0u128;
+    for &n in members {
+        slots.push(nodes.get(n.index())?.whole()?);
+        values |= placed[n.index()];
+    }
+    // Members listed in node order are mostly in slot order already; a node has one slot
+    // of the attribute, so the members' slots are distinct.
+    if !slots.is_sorted() {
+        slots.sort_unstable();
+    }
+    Some(StarGroup {
+        matches: members.len() * members.len(),
+        values,
+        hub: Some((Slots::from_slice(&slots), slots)),
+    })
+}
+
 /// Buffers reused group by group.
 #[derive(Default)]
 pub(super) struct StarScratch {
     witnesses: Vec<NodeId>,
     reached: Vec<NodeId>,
-}
-
-impl StarScratch {
-    /// Buffers for groups of up to `members` members, which never grow.
-    pub(super) fn with_capacity(members: usize) -> StarScratch {
-        StarScratch {
-            witnesses: Vec::with_capacity(members),
-            reached: Vec::with_capacity(members),
-        }
-    }
 }
 
 /// The table "the same value" over `values`: row y blocks y where y is one of them.
