@@ -77,6 +77,17 @@ impl Width {
             Width::W128(t) => Width::W128(t.regrouped(file, model)),
         }
     }
+
+    /// The tables of `model`, which has `self`'s slots, values and groups but hubs of its
+    /// own, and maybe tables after the file's (see [`Tables::retabled`]).
+    fn retabled(&self, file: &SlotModel, model: &SlotModel) -> Width {
+        match self {
+            Width::W16(t) => Width::W16(t.retabled(file, model)),
+            Width::W32(t) => Width::W32(t.retabled(file, model)),
+            Width::W64(t) => Width::W64(t.retabled(file, model)),
+            Width::W128(t) => Width::W128(t.retabled(file, model)),
+        }
+    }
 }
 
 /// Calls `$run` with the tables at their width.
@@ -228,7 +239,7 @@ impl<'g> SlotEngine<'g> {
         let retabling = self.retabling.as_ref()?;
         let marks = PuzzleMarks::of(puzzle, retabling.positions())?;
         let model = retabling.retabled(&self.model, puzzle.file(), &marks)?;
-        let width = Width::of(&model);
+        let width = self.width.retabled(&self.model, &model);
         let parts = (Arc::new(model), Arc::new(width), Arc::default());
         Some(self.beside(puzzle, parts, Removed::new()))
     }

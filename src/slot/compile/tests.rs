@@ -1470,6 +1470,10 @@ fn assert_retabling_is_the_compilation(
         let Some(m) = read else {
             return false;
         };
+        // Its tables, built on the file's, are those built from scratch.
+        let tables = crate::slot::Tables::<u16>::new(&model).retabled(&model, &m);
+        let fresh_tables = crate::slot::Tables::<u16>::new(&m);
+        assert_eq!(format!("{tables:?}"), format!("{fresh_tables:?}"), "{at}");
         assert_eq!(tabled_shape(&m), tabled_shape(fresh), "{at}");
         let verdicts =
             |m: &super::SlotModel| (m.symmetric.is_ok(), m.focus_sound.is_ok(), m.once.len());

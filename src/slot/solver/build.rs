@@ -66,11 +66,7 @@ impl<M: Mask> Tables<M> {
             words,
             full: M::from_u128(m.full_mask()),
             allowed: m.allowed.iter().map(|&a| M::from_u128(a)).collect(),
-            table: m
-                .tables
-                .iter()
-                .flat_map(|t| t.iter().map(|&r| M::from_u128(r)))
-                .collect(),
+            table: flat_tables(m),
             symmetric: m.symmetric.is_ok(),
             group_nacs: m.group_nacs.clone(),
             groups: m.groups.clone(),
@@ -114,6 +110,29 @@ impl<M: Mask> Tables<M> {
         let mut shared = self.clone();
         shared.symmetric = m.symmetric.is_ok();
         shared.init_bits.truncate((self.d + 1) * self.words);
+        shared.with_hubs_of(m)
+    }
+
+    /// The tables of `m`, a model with the slots, values, allowed values and groups of
+    /// `file`, whose tables these are, but hubs of its own and its tables `file`'s followed
+    /// by more (a retabled puzzle's: its marks' NACs tabled anew). What does not depend on
+    /// the hubs is these tables', shared, but the tables and whether blocking is symmetric;
+    /// the hub parts are built anew. Otherwise everything is.
+    pub fn retabled(&self, file: &SlotModel, m: &SlotModel) -> Tables<M> {
+        let same_tables = Arc::ptr_eq(&m.tables, &file.tables);
+        let kept = Arc::ptr_eq(&m.groups, &file.groups)
+            && m.allowed == file.allowed
+            && (same_tables || m.tables.starts_with(&file.tables));
+        if !kept {
+            return Tables::new(m);
+        }
+        debug_assert_eq!((m.slots.len(), m.d), (self.n, self.d));
+        let mut shared = self.without_hub_parts();
+        if !same_tables {
+            shared.table = flat_tables(m);
+        }
+        shared.symmetric = m.symmetric.is_ok();
+        shared.init_bits = self.init_bits[..(self.d + 1) * self.words].to_vec();
         shared.with_hubs_of(m)
     }
 
@@ -392,6 +411,13 @@ impl<M: Mask> Tables<M> {
         init_bits.resize(init_bits.len() + self.group_words, 0);
         init_bits
     }
+}
+
+/// Every table of `m`, row after row, as the solver's masks.
+fn flat_tables<M: Mask>(m: &SlotModel) -> Arc<[M]> {
+    (m.tables.iter())
+        .flat_map(|t| t.iter().map(|&r| M::from_u128(r)))
+        .collect()
 }
 
 /// Whether [`Tables::regrouped`] builds the tables of `m`, a regrouped puzzle's model,
