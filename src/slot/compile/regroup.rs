@@ -257,23 +257,25 @@ impl Regrouping {
         for s in &self.stars {
             copied.push((at..s.kept, hubs.len()));
             hubs.extend_from_slice(&model.hubs[at..s.kept]);
-            let found = s.star.drawn_groups(
+            // The regions' hubs, their table set below.
+            let first = hubs.len();
+            let values = s.star.drawn_groups(
                 &g.types,
-                &s.nodes,
                 &regions,
-                &s.placed,
+                (&s.nodes, &s.placed),
                 &mut scratch,
                 s.matches,
+                &mut hubs,
             )?;
             let table = match s.table {
-                Some(t) if s.values | found.values == s.table_values => t,
+                Some(t) if s.values | values == s.table_values => t,
                 Some(_) => return None,
                 // No hubs in the file: "the same value" over the values the readers take,
                 // a table the file holds (else the compilation adds it); none where the
                 // regions block nothing.
-                None if found.values == 0 => 0,
+                None if values == 0 => 0,
                 None => {
-                    let same = identity_over(model.d, found.values);
+                    let same = identity_over(model.d, values);
                     match (model.tables.iter().chain(&added)).position(|t| *t == same) {
                         Some(t) => t as u32,
                         // A file without tables (a kakuro's runs make its only hubs): the
@@ -287,12 +289,10 @@ impl Regrouping {
                     }
                 }
             };
-            self_symmetric &= found.hubs.iter().all(|(w, r)| w == r);
-            hubs.extend(found.hubs.into_iter().map(|(writers, readers)| Hub {
-                writers,
-                readers,
-                table,
-            }));
+            for hub in &mut hubs[first..] {
+                self_symmetric &= hub.writers == hub.readers;
+                hub.table = table;
+            }
             at = s.end;
         }
         copied.push((at..model.hubs.len(), hubs.len()));

@@ -140,32 +140,45 @@ impl Star {
     /// added to the host after the others, with an edge from each member; `nodes`, by
     /// node index, what each host node is to the NAC and its slot ([`NodeAt`]), worked
     /// out once for every puzzle drawn on that host; `placed`, by node index, the values
-    /// some instance places there.
+    /// some instance places there. Their hubs are pushed onto `hubs`, in order, with table
+    /// 0 (the caller's to set, once it knows the values); the values placed in their
+    /// readers are returned. `None` as for [`Star::groups`] (`hubs` then holds some of
+    /// them).
     pub(super) fn drawn_groups(
         &self,
         types: &TypeSystem,
-        nodes: &[NodeAt],
         regions: &[(NodeTypeId, LabelId, &[NodeId])],
-        placed: &[u128],
+        (nodes, placed): (&[NodeAt], &[u128]),
         scratch: &mut StarScratch,
-        matches: usize,
-    ) -> Option<StarGroups> {
+        mut matches: usize,
+        hubs: &mut Vec<Hub>,
+    ) -> Option<u128> {
         let role = |n: NodeId| nodes[n.index()].role;
         let slot = |n: NodeId| nodes.get(n.index()).and_then(|at| at.slot);
-        let groups = regions.iter().map(|&(ty, label, members)| {
+        let mut values = 0;
+        for &(ty, label, members) in regions {
             if !types.is_subtype(ty, self.group) {
-                return Some(None);
+                continue;
             }
             // A group reached by another label has no members to the NAC.
             let members: &[NodeId] = if label == self.label { members } else { &[] };
             // Most regions (a jigsaw's, a cage): every member whole, read in one pass.
-            if let Some(group) = whole_group(members, nodes, placed) {
-                return Some(Some(group));
+            let group = match whole_group(members, nodes, placed) {
+                Some(group) => group,
+                None => self.group_with(members.iter().copied(), &role, placed, &slot, scratch)?,
+            };
+            matches += group.matches;
+            if matches > MAX_NAC_MATCHES {
+                return None;
             }
-            self.group_with(members.iter().copied(), &role, placed, &slot, scratch)
-                .map(Some)
-        });
-        collect_groups(groups, matches)
+            values |= group.values;
+            hubs.extend(group.hub.map(|(writers, readers)| Hub {
+                writers,
+                readers,
+                table: 0,
+            }));
+        }
+        Some(values)
     }
 
     /// What group node `g` of `host` adds to the NAC: `Some(None)` when `g` is no group
