@@ -378,18 +378,17 @@ impl StarAt {
             && same(&model.hubs[kept..end], own_hubs)
             && table
                 .is_none_or(|t| model.tables[t as usize] == identity_over(model.d, table_values));
-        let mut slot_at = vec![None; bare.capacity()];
-        for (i, &(n, a)) in model.slots.iter().enumerate() {
-            if a == attr && n.index() < slot_at.len() {
-                slot_at[n.index()] = Some(i as u32);
-            }
-        }
-        let nodes = (slot_at.into_iter().enumerate())
-            .map(|(i, slot)| NodeAt {
+        let mut nodes: Vec<NodeAt> = (0..bare.capacity())
+            .map(|i| NodeAt {
                 role: star.role(&g.types, bare, &placed, NodeId::from_index(i)),
-                slot,
+                slot: None,
             })
             .collect();
+        for (i, &(n, a)) in model.slots.iter().enumerate() {
+            if let Some(at) = nodes.get_mut(n.index()).filter(|_| a == attr) {
+                at.slot = Some(i as u32);
+            }
+        }
         as_compiled.then_some(StarAt {
             star,
             placed,

@@ -132,7 +132,13 @@ impl Star {
         matches: usize,
     ) -> Option<StarGroups> {
         let groups = nodes.map(|g| self.group_of(types, host, g, placed, slot, scratch));
-        collect_groups(groups, matches)
+        let mut hubs = Vec::with_capacity(groups.size_hint().0);
+        let (values, matches) = collect_groups(groups, matches, |w, r| hubs.push((w, r)))?;
+        Some(StarGroups {
+            hubs,
+            values,
+            matches,
+        })
     }
 
     /// [`Star::groups`] for the groups `regions` draw (their type, the label of their
@@ -150,35 +156,32 @@ impl Star {
         regions: &[(NodeTypeId, LabelId, &[NodeId])],
         (nodes, placed): (&[NodeAt], &[u128]),
         scratch: &mut StarScratch,
-        mut matches: usize,
+        matches: usize,
         hubs: &mut Vec<Hub>,
     ) -> Option<u128> {
         let role = |n: NodeId| nodes[n.index()].role;
         let slot = |n: NodeId| nodes.get(n.index()).and_then(|at| at.slot);
-        let mut values = 0;
-        for &(ty, label, members) in regions {
+        let groups = regions.iter().map(|&(ty, label, members)| {
             if !types.is_subtype(ty, self.group) {
-                continue;
+                return Some(None);
             }
             // A group reached by another label has no members to the NAC.
             let members: &[NodeId] = if label == self.label { members } else { &[] };
             // Most regions (a jigsaw's, a cage): every member whole, read in one pass.
-            let group = match whole_group(members, nodes, placed) {
-                Some(group) => group,
-                None => self.group_with(members.iter().copied(), &role, placed, &slot, scratch)?,
-            };
-            matches += group.matches;
-            if matches > MAX_NAC_MATCHES {
-                return None;
+            match whole_group(members, nodes, placed) {
+                Some(group) => Some(Some(group)),
+                None => (self.group_with(members.iter().copied(), &role, placed, &slot, scratch))
+                    .map(Some),
             }
-            values |= group.values;
-            hubs.extend(group.hub.map(|(writers, readers)| Hub {
+        });
+        let push = |writers, readers| {
+            hubs.push(Hub {
                 writers,
                 readers,
                 table: 0,
-            }));
-        }
-        Some(values)
+            })
+        };
+        collect_groups(groups, matches, push).map(|(values, _)| values)
     }
 
     /// What group node `g` of `host` adds to the NAC: `Some(None)` when `g` is no group
@@ -294,29 +297,30 @@ impl Star {
     }
 }
 
-/// The groups' additions to a star NAC, their matches counted on from `matches`; `None`
-/// where one is (a member not a slot) or the matches pass [`MAX_NAC_MATCHES`].
+/// The groups' additions to a star NAC, their matches counted on from `matches`: each
+/// group's hub handed to `hub` (writers, readers) in order; the values placed in their
+/// readers and the matches returned. `None` where one is (a member not a slot) or the
+/// matches pass [`MAX_NAC_MATCHES`].
 fn collect_groups(
     groups: impl Iterator<Item = Option<Option<StarGroup>>>,
-    matches: usize,
-) -> Option<StarGroups> {
-    let mut found = StarGroups {
-        hubs: Vec::with_capacity(groups.size_hint().0),
-        values: 0,
-        matches,
-    };
+    mut matches: usize,
+    mut hub: impl FnMut(Slots, Slots),
+) -> Option<(u128, usize)> {
+    let mut values = 0;
     for group in groups {
         let Some(group) = group? else {
             continue;
         };
-        found.matches += group.matches;
-        if found.matches > MAX_NAC_MATCHES {
+        matches += group.matches;
+        if matches > MAX_NAC_MATCHES {
             return None;
         }
-        found.values |= group.values;
-        found.hubs.extend(group.hub);
+        values |= group.values;
+        if let Some((writers, readers)) = group.hub {
+            hub(writers, readers);
+        }
     }
-    Some(found)
+    Some((values, matches))
 }
 
 /// What one group node adds to a star NAC.

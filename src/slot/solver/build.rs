@@ -107,10 +107,7 @@ impl<M: Mask> Tables<M> {
             return Tables::new(m);
         }
         // The hub parts are built anew over these.
-        let mut shared = self.clone();
-        shared.symmetric = m.symmetric.is_ok();
-        shared.init_bits.truncate((self.d + 1) * self.words);
-        shared.with_hubs_of(m)
+        self.hubless_for(m, true).with_hubs_of(m)
     }
 
     /// The tables of `m`, a model with the slots, values, allowed values and groups of
@@ -127,13 +124,21 @@ impl<M: Mask> Tables<M> {
             return Tables::new(m);
         }
         debug_assert_eq!((m.slots.len(), m.d), (self.n, self.d));
+        self.hubless_for(m, same_tables).with_hubs_of(m)
+    }
+
+    /// The start of the tables of `m`, a model with these tables' slots, allowed values
+    /// and groups: what no hub changes (the boards, the allowed values, the groups) shared,
+    /// `m`'s symmetry verdict and, where `m`'s tables are not these (`same_tables` false),
+    /// its tables; no hub parts yet (see [`Tables::with_hubs_of`]).
+    fn hubless_for(&self, m: &SlotModel, same_tables: bool) -> Tables<M> {
         let mut shared = self.without_hub_parts();
         if !same_tables {
             shared.table = flat_tables(m);
         }
         shared.symmetric = m.symmetric.is_ok();
         shared.init_bits = self.init_bits[..(self.d + 1) * self.words].to_vec();
-        shared.with_hubs_of(m)
+        shared
     }
 
     /// These tables, whose `init_bits` hold the boards and the empty slots, with the hub
