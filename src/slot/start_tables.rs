@@ -57,8 +57,12 @@ struct Cached {
 struct TableKey {
     program: ProgramRef,
     cands: Box<[u128]>,
-    pairs: Box<[(u16, u16)]>,
-    /// Per pair, its table's rows.
+    /// Per pair, its two positions and which of the tables below relates them, three
+    /// numbers a pair in one flat list (hashed as one run of bytes, not number by number).
+    pairs: Box<[u16]>,
+    /// The rows of the pairs' tables, each table once, in the order the pairs first name
+    /// them: a sight line's pairs all share one table, and holding its rows per pair made
+    /// the key fifteen times larger, its hashing and comparing most of a lookup.
     rows: Box<[u128]>,
 }
 
@@ -84,9 +88,45 @@ impl Hash for ProgramRef {
 }
 
 impl TableKey {
+    /// The key of an instance listed by `program` over `cands` (per read), its reads
+    /// related by `pairs`, whose tables are `d` rows each of `rows` (the solver's).
+    fn new<M: Mask>(
+        program: &Arc<TermProgram>,
+        cands: &[u128],
+        pairs: &Pairs,
+        (rows, d): (&[M], usize),
+    ) -> TableKey {
+        let rows_of = |table: u32| &rows[table as usize * d..(table as usize + 1) * d];
+        // The pairs' tables, each once by its rows (an instance relates its reads through
+        // a few; two tables alike in rows are one here, as they are in a listing).
+        let mut tables: SmallVec<[u32; 4]> = SmallVec::new();
+        let pairs = (pairs.iter())
+            .flat_map(|&(i, j, table)| {
+                let known = tables
+                    .iter()
+                    .position(|&u| u == table || rows_of(u) == rows_of(table));
+                let k = known.unwrap_or_else(|| {
+                    tables.push(table);
+                    tables.len() - 1
+                });
+                [i, j, k as u16]
+            })
+            .collect();
+        let mut table_rows = Vec::with_capacity(tables.len() * d);
+        for &table in &tables {
+            table_rows.extend(rows_of(table).iter().map(|r| r.to_u128()));
+        }
+        TableKey {
+            program: ProgramRef(program.clone()),
+            cands: cands.into(),
+            pairs,
+            rows: table_rows.into_boxed_slice(),
+        }
+    }
+
     /// The bytes the key holds, about.
     fn bytes(&self) -> usize {
-        self.program.0.bytes() + self.cands.len() * 16 + self.pairs.len() * 4 + self.rows.len() * 16
+        self.program.0.bytes() + self.cands.len() * 16 + self.pairs.len() * 2 + self.rows.len() * 16
     }
 }
 
@@ -171,20 +211,12 @@ impl TableCache {
         inst: &Instance,
         cands: &[u128],
     ) -> Option<Arc<CompactTable>> {
-        let rows = t.relation_rows();
-        // Each pair's table rows, one after another (sized at once: a flattened
-        // iterator's length is not known ahead).
-        let mut pair_rows = Vec::with_capacity(inst.pairs.len() * t.d);
-        for &(_, _, table) in inst.pairs {
-            let at = table as usize * t.d;
-            pair_rows.extend(rows[at..at + t.d].iter().map(|r| r.to_u128()));
-        }
-        let key = TableKey {
-            program: ProgramRef(inst.shape.term.clone()),
-            cands: cands.into(),
-            pairs: inst.pairs.iter().map(|&(i, j, _)| (i, j)).collect(),
-            rows: pair_rows.into_boxed_slice(),
-        };
+        let key = TableKey::new(
+            &inst.shape.term,
+            cands,
+            inst.pairs,
+            (t.relation_rows(), t.d),
+        );
         if let Some(known) = self.lock().tables.get(&key) {
             return known.clone();
         }
@@ -321,5 +353,50 @@ impl Admit for Listed<'_> {
                 .extend(held.iter().map(|x| x.expect("complete")));
         }
         self.tuples.len() <= MAX_TUPLES * held.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Value;
+    use crate::slot::ground::Term;
+
+    /// Two keys are equal exactly when their pairs relate the same positions through
+    /// tables alike in rows, whichever tables those are and however many times each is
+    /// named: four tables of three rows, the third a copy of the first.
+    #[test]
+    fn keys_are_equal_where_the_pairs_rows_are() {
+        let rows: Vec<u16> = vec![
+            0b010, 0b001, 0b100, 0b110, 0b101, 0b011, 0b010, 0b001, 0b100, 0, 0, 0,
+        ];
+        let program = Arc::new(TermProgram::new(&Term::Const(Value::Int(1))));
+        let key =
+            |pairs: &[(u16, u16, u32)]| TableKey::new(&program, &[0b111; 3], pairs, (&rows, 3));
+        let one = key(&[(0, 1, 0), (1, 2, 0), (0, 2, 0)]);
+        // The copy of table 0 stands for it, anywhere.
+        assert_eq!(one, key(&[(0, 1, 2), (1, 2, 0), (0, 2, 2)]));
+        assert_eq!(one.rows.len(), 3, "one table's rows, not one per pair");
+        // A pair through another table, or between other positions, is another key.
+        assert_ne!(one, key(&[(0, 1, 0), (1, 2, 1), (0, 2, 0)]));
+        assert_ne!(one, key(&[(0, 1, 0), (1, 2, 0), (2, 0, 0)]));
+        assert_ne!(one, key(&[(0, 1, 0), (1, 2, 0)]));
+        // Which pair names which table is kept: the two tables swapped between the pairs
+        // are another key, each of them the same key again.
+        let two = key(&[(0, 1, 0), (1, 2, 1)]);
+        assert_ne!(two, key(&[(0, 1, 1), (1, 2, 0)]));
+        assert_eq!(two, key(&[(0, 1, 2), (1, 2, 1)]));
+        // A table without rows blocks nothing, which no other table here does.
+        assert_ne!(two, key(&[(0, 1, 0), (1, 2, 3)]));
+        // Other candidates, another key.
+        assert_ne!(
+            one,
+            TableKey::new(
+                &program,
+                &[0b011, 0b111, 0b111],
+                &[(0, 1, 0), (1, 2, 0), (0, 2, 0)],
+                (&rows, 3)
+            )
+        );
     }
 }
