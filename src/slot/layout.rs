@@ -18,9 +18,9 @@ pub const MAX_STEPS: usize = 1 << 14;
 /// What one search writes and the relations it checks, owned by its caller: the search
 /// indexes plain slices of them at every value it tries (as small vectors of their own,
 /// they were a good part of laying out a thermometer puzzle's rows).
-struct Buffers {
+struct Buffers<M: Mask> {
     held: SmallVec<[Option<u8>; 16]>,
-    seen: SmallVec<[u128; 16]>,
+    seen: SmallVec<[M; 16]>,
     /// Per empty position (by its place in the order they are placed), the relations to
     /// check as it is placed where the other position's value blocks this one's: their
     /// rows give the values blocked at once.
@@ -65,11 +65,11 @@ impl<'a> Flat<'a> {
 /// Relations, each as (other position, table).
 type Relations = SmallVec<[(u16, u32); 16]>;
 
-impl Buffers {
+impl<M: Mask> Buffers<M> {
     /// The buffers of a search placing the positions of `order`, the empty ones of
     /// `held`, with `pairs` checked as the later of each two is placed (two filled
     /// positions were checked when they were filled).
-    fn new(pairs: &Pairs, held: &[Option<u8>], order: &[usize]) -> Buffers {
+    fn new(pairs: &Pairs, held: &[Option<u8>], order: &[usize]) -> Buffers<M> {
         // Where each position is placed: filled ones before every empty one.
         let mut rank: SmallVec<[u32; 16]> = SmallVec::from_elem(0, held.len());
         for (k, &p) in order.iter().enumerate() {
@@ -114,7 +114,7 @@ impl Buffers {
         }
         Buffers {
             held: held.iter().copied().collect(),
-            seen: SmallVec::from_elem(0, n),
+            seen: SmallVec::from_elem(M::ZERO, n),
             from_other: Checks {
                 start: from_start,
                 list: from,
@@ -301,8 +301,10 @@ struct Search<'a, M: Mask, A: Admit> {
     /// [`Buffers`]' relations, per empty position by its place in `order`.
     from_other: Flat<'a>,
     to_other: Flat<'a>,
-    cands: &'a [u128],
-    seen: &'a mut [u128],
+    /// Per empty position, its candidates and the values it was seen to take, in the
+    /// solver's masks (a search's every step reads them: a narrow domain's are a word).
+    cands: &'a [M],
+    seen: &'a mut [M],
     steps: usize,
     max_steps: usize,
     /// Whether every assignment is wanted (see [`each_assignment`]), not only the values:
@@ -324,10 +326,11 @@ impl<M: Mask, A: Admit> Search<'_, M, A> {
             })
     }
 
-    /// Whether `x` in the `k`-th empty position blocks no value of those placed, through
-    /// the relations read from it.
-    fn respects(&self, k: usize, x: u8) -> bool {
-        self.to_other.at(k).iter().all(|&(other, t)| {
+    /// Whether `x` in an empty position blocks no value of those placed, through the
+    /// relations read from it (`to_other`, its list: looked up once per position, not
+    /// once per value tried).
+    fn respects(&self, to_other: &[(u16, u32)], x: u8) -> bool {
+        to_other.iter().all(|&(other, t)| {
             let y = self.held[usize::from(other)].expect("placed before");
             self.table[t as usize * self.d + usize::from(x)] & M::bit(u32::from(y)) == M::ZERO
         })
@@ -343,30 +346,29 @@ impl<M: Mask, A: Admit> Search<'_, M, A> {
             }
             // An assignment whose every value was seen already can teach nothing: its
             // test, the costly part of a leaf, is spared.
-            let fresh = self
-                .seen
-                .iter()
-                .zip(self.order)
-                .any(|(s, &at)| s >> self.held[at].expect("placed") & 1 == 0);
+            let fresh =
+                self.seen.iter().zip(self.order).any(|(&s, &at)| {
+                    s & M::bit(u32::from(self.held[at].expect("placed"))) == M::ZERO
+                });
             if fresh && self.admit.admits(self.held) {
                 for (s, &at) in self.seen.iter_mut().zip(self.order) {
-                    *s |= 1u128 << self.held[at].expect("placed");
+                    *s |= M::bit(u32::from(self.held[at].expect("placed")));
                 }
             }
             return self.seen.iter().zip(self.cands).any(|(s, c)| s != c);
         }
         let at = self.order[k];
         let blocked = self.blocked(k);
+        let to_other = self.to_other.at(k);
         let mut left = self.cands[k];
-        while left != 0 {
-            let x = left.trailing_zeros() as u8;
-            left &= left - 1;
+        while !left.is_zero() {
+            let x = left.pop_first() as u8;
             self.steps += 1;
             if self.steps > self.max_steps {
                 return false;
             }
             if blocked & M::bit(u32::from(x)) != M::ZERO
-                || !self.respects(k, x)
+                || !self.respects(to_other, x)
                 || !self.admit.may_add(self.held, at, x)
             {
                 continue;
@@ -399,12 +401,14 @@ pub fn supported<M: Mask, A: Admit>(
 ) -> bool {
     let order: SmallVec<[usize; 16]> = (0..held.len()).filter(|&p| held[p].is_none()).collect();
     debug_assert_eq!(order.len(), keep.len());
-    let cands: SmallVec<[u128; 16]> = keep.iter().copied().collect();
+    let cands: SmallVec<[M; 16]> = keep.iter().map(|&k| M::from_u128(k)).collect();
     let mut buffers = Buffers::new(pairs, held, &order);
     let finished = Search::new((table, d), &mut buffers, &order, &cands, admit).place(0);
     let all_seen = buffers.seen.iter().zip(&cands).all(|(s, c)| s == c);
     if finished || all_seen {
-        keep.copy_from_slice(&buffers.seen);
+        for (k, s) in keep.iter_mut().zip(&buffers.seen) {
+            *k = s.to_u128();
+        }
     }
     finished || all_seen
 }
@@ -421,8 +425,9 @@ pub fn each_assignment<M: Mask, A: Admit>(
 ) -> bool {
     let held: SmallVec<[Option<u8>; 16]> = SmallVec::from_elem(None, cands.len());
     let order: SmallVec<[usize; 16]> = (0..cands.len()).collect();
+    let cands: SmallVec<[M; 16]> = cands.iter().map(|&c| M::from_u128(c)).collect();
     let mut buffers = Buffers::new(pairs, &held, &order);
-    let mut search = Search::new((table, d), &mut buffers, &order, cands, admit);
+    let mut search = Search::new((table, d), &mut buffers, &order, &cands, admit);
     search.max_steps = max_steps;
     search.every = true;
     search.place(0)
@@ -433,9 +438,9 @@ impl<'a, M: Mask, A: Admit> Search<'a, M, A> {
     /// within `cands` (one each, in that order).
     fn new(
         (table, d): (&'a [M], usize),
-        buffers: &'a mut Buffers,
+        buffers: &'a mut Buffers<M>,
         order: &'a [usize],
-        cands: &'a [u128],
+        cands: &'a [M],
         admit: &'a mut A,
     ) -> Self {
         let Buffers {
