@@ -66,11 +66,63 @@ impl Tuples {
 pub struct ByLeftSide {
     width: usize,
     flat: Vec<NodeId>,
-    /// Per left side, its number. Left sides of one or two nodes (a cell, a cell and its
-    /// value node) are keys without allocation.
-    index: FxHashMap<SmallVec<[NodeId; 2]>, u32>,
+    /// Per left side, its number.
+    index: LeftSides,
     /// Left side `k`'s tuples are `starts[k]..starts[k + 1]` (by tuple index) in `flat`.
     starts: Vec<u32>,
+}
+
+/// The numbers of a [`ByLeftSide`]'s left sides.
+#[derive(Debug)]
+enum LeftSides {
+    /// Left sides of one node (a cell), the most common: per node index, the left side's
+    /// number plus one (0 where the node is none), read without hashing: hashing was about
+    /// half of grouping a thermometer line's matches and looking them up.
+    ByNode(Vec<u32>),
+    /// Left sides of any other length; those of one or two nodes (a cell and its value
+    /// node) are keys without allocation.
+    Hashed(FxHashMap<SmallVec<[NodeId; 2]>, u32>),
+}
+
+impl LeftSides {
+    /// No left side yet, for `rows` matches whose left sides are `lhs_len` nodes long.
+    fn new(all: &Tuples, lhs_len: usize, rows: usize) -> LeftSides {
+        if lhs_len == 1 {
+            let end = all.iter().map(|t| t[0].index() + 1).max().unwrap_or(0);
+            return LeftSides::ByNode(vec![0; end]);
+        }
+        // Sized for a left side per match, at most a grid's worth: growing the map by
+        // doubling was most of the grouping's cost.
+        LeftSides::Hashed(FxHashMap::with_capacity_and_hasher(
+            rows.min(1 << 12),
+            Default::default(),
+        ))
+    }
+
+    /// The number of left side `lhs`, `next` where it has none yet (then it is given it).
+    fn number(&mut self, lhs: &[NodeId], next: u32) -> u32 {
+        match self {
+            LeftSides::ByNode(of) => {
+                let k = &mut of[lhs[0].index()];
+                if *k == 0 {
+                    *k = next + 1;
+                }
+                *k - 1
+            }
+            LeftSides::Hashed(index) => *index.entry(SmallVec::from_slice(lhs)).or_insert(next),
+        }
+    }
+
+    /// The number of left side `lhs`, if it has one.
+    fn get(&self, lhs: &[NodeId]) -> Option<u32> {
+        match self {
+            LeftSides::ByNode(of) => {
+                debug_assert_eq!(lhs.len(), 1);
+                of.get(lhs[0].index()).and_then(|&k| k.checked_sub(1))
+            }
+            LeftSides::Hashed(index) => index.get(lhs).copied(),
+        }
+    }
 }
 
 impl ByLeftSide {
@@ -79,10 +131,7 @@ impl ByLeftSide {
     pub fn group(all: &Tuples, lhs_len: usize) -> ByLeftSide {
         let width = all.width;
         let rows = all.flat.len() / width.max(1);
-        // Sized for a left side per match, at most a grid's worth: growing the map by
-        // doubling was most of the grouping's cost.
-        let mut index: FxHashMap<SmallVec<[NodeId; 2]>, u32> =
-            FxHashMap::with_capacity_and_hasher(rows.min(1 << 12), Default::default());
+        let mut index = LeftSides::new(all, lhs_len, rows);
         // Per tuple its left side's number; per left side its count.
         let mut of: Vec<u32> = Vec::with_capacity(rows);
         let mut counts: Vec<u32> = Vec::with_capacity(rows.min(1 << 12));
@@ -95,7 +144,7 @@ impl ByLeftSide {
                 Some((before, k)) if before == lhs => k,
                 _ => {
                     let next = counts.len() as u32;
-                    let k = *index.entry(SmallVec::from_slice(lhs)).or_insert(next);
+                    let k = index.number(lhs, next);
                     if k == next {
                         counts.push(0);
                     }
@@ -133,7 +182,7 @@ impl ByLeftSide {
     pub fn get(&self, lhs: &[NodeId]) -> std::slice::ChunksExact<'_, NodeId> {
         let w = self.width.max(1);
         let (from, to) = match self.index.get(lhs) {
-            Some(&k) => (self.starts[k as usize], self.starts[k as usize + 1]),
+            Some(k) => (self.starts[k as usize], self.starts[k as usize + 1]),
             None => (0, 0),
         };
         self.flat[from as usize * w..to as usize * w].chunks_exact(w)
@@ -169,8 +218,8 @@ mod tests {
         assert_eq!(rows, [&[n(0), n(1)][..], &[n(0), n(2)], &[n(3), n(1)]]);
     }
 
-    /// Grouped by the first node, each group in the order added; a left side without
-    /// matches has none.
+    /// Grouped by the first node (numbered by node) or the first two (hashed), each group
+    /// in the order added; a left side without matches has none.
     #[test]
     fn matches_grouped_by_left_side_keep_their_order() {
         let n = NodeId::from_index;
@@ -196,6 +245,8 @@ mod tests {
         assert_eq!(rows(2), [[2, 7, 7], [2, 1, 1]]);
         assert_eq!(rows(4), [[4, 4, 4]]);
         assert!(rows(3).is_empty());
+        // Past every left side's node.
+        assert!(rows(9).is_empty());
         assert_eq!(grouped.all().count(), 6);
         let by_two = ByLeftSide::group(&t, 2);
         assert_eq!(by_two.get(&[n(5), n(1)]).count(), 2);
