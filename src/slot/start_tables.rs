@@ -59,7 +59,7 @@ struct TableKey {
     cands: Box<[u128]>,
     /// Per pair, its two positions and which of the tables below relates them, three
     /// numbers a pair in one flat list (hashed as one run of bytes, not number by number).
-    pairs: Box<[u16]>,
+    pairs: Box<[u32]>,
     /// The rows of the pairs' tables, each table once, in the order the pairs first name
     /// them: a sight line's pairs all share one table, and holding its rows per pair made
     /// the key fifteen times larger, its hashing and comparing most of a lookup.
@@ -109,7 +109,7 @@ impl TableKey {
                     tables.push(table);
                     tables.len() - 1
                 });
-                [i, j, k as u16]
+                [u32::from(i), u32::from(j), k as u32]
             })
             .collect();
         let mut table_rows = Vec::with_capacity(tables.len() * d);
@@ -126,7 +126,7 @@ impl TableKey {
 
     /// The bytes the key holds, about.
     fn bytes(&self) -> usize {
-        self.program.0.bytes() + self.cands.len() * 16 + self.pairs.len() * 2 + self.rows.len() * 16
+        self.program.0.bytes() + self.cands.len() * 16 + self.pairs.len() * 4 + self.rows.len() * 16
     }
 }
 
