@@ -390,7 +390,8 @@ impl<M: Mask, A: Admit> Search<'_, M, A> {
 /// some assignment of every empty position takes: within the candidates, blocking no pair
 /// of `pairs` that has an empty end (`table` as the solver's, `d` rows a table), admitted
 /// by `admit`. Left as it is when the search runs out of [`MAX_STEPS`]; the result says
-/// whether it was narrowed exactly.
+/// whether it was narrowed exactly. Candidates are values of the solver's domain, which
+/// `M` holds (the search reads them as `M`).
 pub fn supported<M: Mask, A: Admit>(
     table: &[M],
     d: usize,
@@ -402,6 +403,10 @@ pub fn supported<M: Mask, A: Admit>(
     let order: SmallVec<[usize; 16]> = (0..held.len()).filter(|&p| held[p].is_none()).collect();
     debug_assert_eq!(order.len(), keep.len());
     let cands: SmallVec<[M; 16]> = keep.iter().map(|&k| M::from_u128(k)).collect();
+    debug_assert!(
+        keep.iter().zip(&cands).all(|(&k, c)| c.to_u128() == k),
+        "a value past M"
+    );
     let mut buffers = Buffers::new(pairs, held, &order);
     let finished = Search::new((table, d), &mut buffers, &order, &cands, admit).place(0);
     let all_seen = buffers.seen.iter().zip(&cands).all(|(s, c)| s == c);
@@ -416,7 +421,7 @@ pub fn supported<M: Mask, A: Admit>(
 /// Offers `admit` every assignment of `cands.len()` positions within `cands` (per
 /// position, its candidates) that blocks no pair of `pairs`, as [`supported`] meets them,
 /// until it refuses one; false when it did, or when the offers took over `max_steps`
-/// values tried (some were not offered).
+/// values tried (some were not offered). Candidates as for [`supported`].
 pub fn each_assignment<M: Mask, A: Admit>(
     (table, d, pairs): (&[M], usize, &Pairs),
     cands: &[u128],
