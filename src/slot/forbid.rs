@@ -1376,8 +1376,10 @@ mod tests {
         for (i, &a) in items.iter().enumerate() {
             for (j, &b) in items.iter().enumerate() {
                 for (k, &c) in items.iter().enumerate() {
-                    let l = 6 - i - j - k;
                     if i != j && j != k && i != k {
+                        // The fourth index: the one the three others leave (computed
+                        // only for three distinct ones, whose sum is at most 6).
+                        let l = 6 - i - j - k;
                         out.push([a, b, c, items[l]]);
                     }
                 }
