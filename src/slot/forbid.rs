@@ -897,10 +897,7 @@ impl SlotForbids {
         if empty.is_empty() {
             return Some(Some(false));
         }
-        let cands: SmallVec<[u128; 16]> = empty
-            .iter()
-            .map(|&s| t.cand::<W>(w, s as usize).to_u128())
-            .collect();
+        let cands: SmallVec<[M; 16]> = empty.iter().map(|&s| t.cand::<W>(w, s as usize)).collect();
         // Where the candidates allow too many assignments the search would mostly run out
         // of steps: the bounds' narrowing is left to do what it can.
         if layout::assignments(&cands) > MAX_ASSIGNMENTS {
@@ -928,13 +925,12 @@ impl SlotForbids {
         }
         let mut taken = false;
         for ((&s, &c), &k) in empty.iter().zip(&cands).zip(&keep) {
-            if k == 0 {
+            if k.is_zero() {
                 return None;
             }
             let mut gone = c & !k;
-            while gone != 0 {
-                let x = gone.trailing_zeros();
-                gone &= gone - 1;
+            while !gone.is_zero() {
+                let x = gone.pop_first();
                 t.exclude::<W>(w, s as usize, x);
                 taken = true;
             }

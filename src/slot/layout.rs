@@ -269,10 +269,10 @@ fn of<'a>(start: &[u32], hubs: &'a [u32], s: u32) -> &'a [u32] {
 }
 
 /// The assignments of candidates `cands` (the product of their counts), saturating.
-pub fn assignments(cands: &[u128]) -> u64 {
+pub fn assignments<N: Mask>(cands: &[N]) -> u64 {
     cands
         .iter()
-        .try_fold(1u64, |n, c| n.checked_mul(u64::from(c.count_ones())))
+        .try_fold(1u64, |n, c| n.checked_mul(u64::from(c.count())))
         .unwrap_or(u64::MAX)
 }
 
@@ -390,30 +390,24 @@ impl<M: Mask, A: Admit> Search<'_, M, A> {
 /// some assignment of every empty position takes: within the candidates, blocking no pair
 /// of `pairs` that has an empty end (`table` as the solver's, `d` rows a table), admitted
 /// by `admit`. Left as it is when the search runs out of [`MAX_STEPS`]; the result says
-/// whether it was narrowed exactly. Candidates are values of the solver's domain, which
-/// `M` holds (the search reads them as `M`).
+/// whether it was narrowed exactly. Candidates are in the solver's masks, as the search
+/// reads them at every value it tries.
 pub fn supported<M: Mask, A: Admit>(
     table: &[M],
     d: usize,
     pairs: &Pairs,
     held: &[Option<u8>],
-    keep: &mut [u128],
+    keep: &mut [M],
     admit: &mut A,
 ) -> bool {
     let order: SmallVec<[usize; 16]> = (0..held.len()).filter(|&p| held[p].is_none()).collect();
     debug_assert_eq!(order.len(), keep.len());
-    let cands: SmallVec<[M; 16]> = keep.iter().map(|&k| M::from_u128(k)).collect();
-    debug_assert!(
-        keep.iter().zip(&cands).all(|(&k, c)| c.to_u128() == k),
-        "a value past M"
-    );
+    let cands: SmallVec<[M; 16]> = keep.iter().copied().collect();
     let mut buffers = Buffers::new(pairs, held, &order);
     let finished = Search::new((table, d), &mut buffers, &order, &cands, admit).place(0);
     let all_seen = buffers.seen.iter().zip(&cands).all(|(s, c)| s == c);
     if finished || all_seen {
-        for (k, s) in keep.iter_mut().zip(&buffers.seen) {
-            *k = s.to_u128();
-        }
+        keep.copy_from_slice(&buffers.seen);
     }
     finished || all_seen
 }
@@ -424,15 +418,14 @@ pub fn supported<M: Mask, A: Admit>(
 /// values tried (some were not offered). Candidates as for [`supported`].
 pub fn each_assignment<M: Mask, A: Admit>(
     (table, d, pairs): (&[M], usize, &Pairs),
-    cands: &[u128],
+    cands: &[M],
     max_steps: usize,
     admit: &mut A,
 ) -> bool {
     let held: SmallVec<[Option<u8>; 16]> = SmallVec::from_elem(None, cands.len());
     let order: SmallVec<[usize; 16]> = (0..cands.len()).collect();
-    let cands: SmallVec<[M; 16]> = cands.iter().map(|&c| M::from_u128(c)).collect();
     let mut buffers = Buffers::new(pairs, &held, &order);
-    let mut search = Search::new((table, d), &mut buffers, &order, &cands, admit);
+    let mut search = Search::new((table, d), &mut buffers, &order, cands, admit);
     search.max_steps = max_steps;
     search.every = true;
     search.place(0)
@@ -515,6 +508,11 @@ pub(super) mod tests {
                 empty,
                 cands,
             })
+        }
+
+        /// `cands` in the tables' masks, as a search takes them.
+        pub(in crate::slot) fn narrow(cands: &[u128]) -> Vec<u16> {
+            cands.iter().map(|&c| u16::from_u128(c)).collect()
         }
 
         /// Per empty position, the values it takes in some assignment within the
@@ -618,7 +616,7 @@ pub(super) mod tests {
             let steps = if below(4) == 0 { 3 } else { MAX_STEPS };
             let finished = each_assignment(
                 (&case.table[..], case.d, &pairs[..]),
-                &cands,
+                &Case::narrow(&cands),
                 steps,
                 &mut offered,
             );
@@ -649,7 +647,7 @@ pub(super) mod tests {
                 weights: (0..n).map(|_| 1 + below(5)).collect(),
                 allowed: below(u64::MAX),
             };
-            let mut keep = case.cands.clone();
+            let mut keep = Case::narrow(&case.cands);
             // Small cases: the search finishes, and says it narrowed exactly.
             assert!(supported(
                 &case.table,
@@ -659,6 +657,7 @@ pub(super) mod tests {
                 &mut keep,
                 &mut admit,
             ));
+            let keep: Vec<u128> = keep.iter().map(|k| k.to_u128()).collect();
             let want = case.kept(|vals| admit.admits(vals));
             assert_eq!(
                 keep, want,

@@ -263,9 +263,11 @@ fn list<M: Mask>(
         cut: 0,
         tuples: Vec::new(),
     };
+    // In the solver's masks, as the search reads them (the key keeps them wide).
+    let narrow: SmallVec<[M; 16]> = cands.iter().map(|&c| M::from_u128(c)).collect();
     let finished = layout::each_assignment(
         (t.relation_rows(), t.d, pairs),
-        cands,
+        &narrow,
         MAX_STEPS,
         &mut listed,
     );

@@ -55,7 +55,7 @@ pub(super) fn supported_in_place<M: Mask>(
     group: &Group,
     contents: &Contents,
     held: &[Option<u8>],
-    keep: &mut [u128],
+    keep: &mut [M],
 ) -> bool {
     let end = contents.end();
     let mut count = [0u8; 128];
@@ -63,12 +63,12 @@ pub(super) fn supported_in_place<M: Mask>(
         let x = usize::from(x);
         // A value no content holds: no layout.
         if x >= end {
-            keep.fill(0);
+            keep.fill(M::ZERO);
             return true;
         }
         count[x] += 1;
     }
-    let below_end = if end >= 128 { !0 } else { (1u128 << end) - 1 };
+    let below_end = M::from_u128(if end >= 128 { !0 } else { (1u128 << end) - 1 });
     for k in keep.iter_mut() {
         *k &= below_end;
     }
@@ -112,7 +112,7 @@ mod tests {
                 pairs: case.pairs.clone(),
                 implied_by: Vec::new(),
             };
-            let mut keep = case.cands.clone();
+            let mut keep = Case::narrow(&case.cands);
             // Small cases: the search finishes, and says it narrowed exactly.
             assert!(supported_in_place(
                 &case.table,
@@ -122,6 +122,7 @@ mod tests {
                 &case.held,
                 &mut keep,
             ));
+            let keep: Vec<u128> = keep.iter().map(|k| k.to_u128()).collect();
             let want = case.kept(|vals| {
                 let mut sorted: Vec<u8> = vals.iter().map(|v| v.expect("set")).collect();
                 sorted.sort_unstable();

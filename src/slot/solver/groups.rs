@@ -244,12 +244,8 @@ impl<M: Mask> Tables<M> {
                         .iter()
                         .map(|&m| value(m).map(|x| x as u8))
                         .collect();
-                    let mut wide: SmallVec<[u128; 16]> = keep.iter().map(|k| k.to_u128()).collect();
                     inexact =
-                        !supported_in_place(&self.table, self.d, group, contents, &held, &mut wide);
-                    for (k, &x) in keep.iter_mut().zip(&wide) {
-                        *k = M::from_u128(x);
-                    }
+                        !supported_in_place(&self.table, self.d, group, contents, &held, &mut keep);
                 }
             }
             None => {
