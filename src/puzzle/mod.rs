@@ -48,6 +48,7 @@ pub fn read_puzzles(grammar: &Grammar, source: &Source) -> Result<Vec<Puzzle>, V
         )]);
     };
     let reader = Reader::new(grammar);
+    let cells = CellReader::new(grammar, grid);
     let mut puzzles = Vec::new();
     let mut errors = Vec::new();
     let mut offset = 0;
@@ -62,9 +63,9 @@ pub fn read_puzzles(grammar: &Grammar, source: &Source) -> Result<Vec<Puzzle>, V
         let at = line_start + line.len() - body.len();
         let before_comment = body.find('#').map_or(body, |c| &body[..c]);
         let read = if before_comment.contains('|') {
-            read_sections(grammar, grid, &reader, body, at)
+            read_sections(grammar, &cells, &reader, body, at)
         } else {
-            read_givens(grammar, grid, body, at, false).map(|givens| (givens, Layers::default()))
+            (cells.read_givens(body, at, false)).map(|givens| (givens, Layers::default()))
         };
         match read {
             Ok((givens, mut layers)) => {
@@ -89,7 +90,7 @@ pub fn read_puzzles(grammar: &Grammar, source: &Source) -> Result<Vec<Puzzle>, V
 /// A line with sections: `GIVENS | NAME: TOKENS | ...  # comment` (a `|` before any `#`).
 fn read_sections(
     grammar: &Grammar,
-    grid: &Grid,
+    cells: &CellReader,
     reader: &Reader,
     body: &str,
     at: usize,
@@ -102,7 +103,7 @@ fn read_sections(
         start += piece.len() + 1;
     }
     let (givens_at, givens_text) = parts[0];
-    let givens = read_givens(grammar, grid, givens_text, givens_at, true)?;
+    let givens = cells.read_givens(givens_text, givens_at, true)?;
     let declared = &grammar.layers;
     let mut sections: Vec<Option<Section>> = vec![None; declared.len()];
     let mut seen: Vec<Option<Span>> = vec![None; declared.len()];
@@ -177,71 +178,28 @@ fn read_sections(
     Ok((givens, layers))
 }
 
-/// The givens of a line (or of its first section, `whole`: nothing may follow the cells):
-/// compact when the first word has a character per position, otherwise separated, its
-/// first words the positions' tokens. Tokens at holes are dropped: givens are per cell.
-fn read_givens(
-    grammar: &Grammar,
-    grid: &Grid,
-    text: &str,
-    at: usize,
-    whole: bool,
-) -> Result<Givens, Vec<Diagnostic>> {
-    let domain = &grammar.domain;
-    let compact_allowed = domain.single_chars();
-    let empty_zero = domain.find("0").is_none();
-    let words = words(text, at);
-    let first = words.first().map_or("", |w| w.1);
-    let area = grid.area();
-    let compact = compact_allowed && first.chars().count() == area;
-    let used = if compact { 1 } else { area };
-    if !compact && words.len() < area {
-        let (found, form) = if compact_allowed && first.chars().count() > 1 {
-            (first.chars().count(), "one character per cell")
-        } else {
-            (words.len(), "one word per cell")
-        };
-        let hint = if compact_allowed {
-            "write one character per cell (`1.3.`), or separate the cells by blanks (`1 . 3 .`)"
-        } else {
-            "the values are longer than one character, so separate the cells by blanks (`1 . 3 10`)"
-        };
-        let (shape, hint) = if grid.has_holes() {
-            (
-                ", holes included",
-                format!(
-                    "{hint}; a shaped grid takes a token at each hole too (`-` or `.`, ignored)"
-                ),
-            )
-        } else {
-            ("", hint.to_string())
-        };
-        let start = words.first().map_or(at, |w| w.0.start);
-        let end = words.last().map_or(start, |w| w.0.end);
-        return Err(vec![Diagnostic::error(
-            Span::new(start, end.max(start)),
-            format!(
-                "puzzle has {found} cells ({form}), expected {area} (the grid is {}x{}{shape})",
-                grid.rows, grid.cols
-            ),
-        )
-        .with_note(hint)]);
-    }
-    if whole {
-        if let Some(&(span, extra)) = words.get(used) {
-            return Err(vec![Diagnostic::error(
-                span,
-                format!(
-                    "unexpected `{extra}` after the {area} cells: expected `|` and a layer's section (a comment starts with `#`)"
-                ),
-            )]);
-        }
-    }
-    // The values named by one ASCII character, looked up by that byte: a file of many
-    // puzzles reads a line in the time it takes to solve one, and comparing each
-    // character with every value's name took a good part of that.
-    let mut by_byte = [None; 128];
-    if compact {
+/// What reading a line's cells needs of the rule file, worked out once for all its
+/// lines: a file of many puzzles reads a line in about the time it takes to solve one.
+struct CellReader<'g> {
+    grammar: &'g Grammar,
+    grid: &'g Grid,
+    /// Every value is named by one character, so a line may give one per cell.
+    compact_allowed: bool,
+    /// `0` is an empty cell: no value is named so.
+    empty_zero: bool,
+    /// The value each ASCII character names, by its byte.
+    by_byte: [Option<u16>; 128],
+    /// Whether each ASCII character stands for a cell, by its byte: those naming a value,
+    /// `.`, and `0` where it is an empty cell.
+    is_cell: [bool; 128],
+}
+
+impl<'g> CellReader<'g> {
+    fn new(grammar: &'g Grammar, grid: &'g Grid) -> CellReader<'g> {
+        let domain = &grammar.domain;
+        let empty_zero = domain.find("0").is_none();
+        let mut by_byte = [None; 128];
+        // The first value of a name, where two share it (the reverse order leaves it).
         for (x, name) in (0..domain.len() as u16).map(|x| (x, domain.name(x))).rev() {
             if let &[b] = name.as_bytes() {
                 if b.is_ascii() {
@@ -249,76 +207,202 @@ fn read_givens(
                 }
             }
         }
-    }
-    let mut values = Vec::with_capacity(area);
-    let mut spans = Vec::with_capacity(area);
-    // False on a token that names no value (a light return: this runs per cell).
-    let mut take = |pos: usize, span: Span, word: &str| -> bool {
-        if grid.is_hole(pos) {
-            return true;
+        // `.` is an empty cell whatever the values are named, `0` where no value is.
+        by_byte[usize::from(b'.')] = None;
+        let mut is_cell = by_byte.map(|x| x.is_some());
+        is_cell[usize::from(b'.')] = true;
+        is_cell[usize::from(b'0')] |= empty_zero;
+        CellReader {
+            grammar,
+            grid,
+            compact_allowed: domain.single_chars(),
+            empty_zero,
+            by_byte,
+            is_cell,
         }
-        let v = if word == "." || (word == "0" && empty_zero) {
-            None
-        } else {
-            match match word.as_bytes() {
-                &[b] if b.is_ascii() && compact => by_byte[usize::from(b)],
-                _ => domain.find(word),
-            } {
-                Some(x) => Some(x),
-                None => return false,
+    }
+
+    /// The givens of a line (or of its first section, `whole`: nothing may follow the
+    /// cells): compact when the first word has a character per position, otherwise
+    /// separated, its first words the positions' tokens. Tokens at holes are dropped:
+    /// givens are per cell.
+    fn read_givens(&self, text: &str, at: usize, whole: bool) -> Result<Givens, Vec<Diagnostic>> {
+        let grid = self.grid;
+        let area = grid.area();
+        // The first word alone: a compact line is nothing else, and listing every word
+        // of it took a good part of reading it.
+        let (first_span, first) = first_word(text, at).unwrap_or((Span::new(at, at), ""));
+        let compact = self.compact_allowed
+            && if first.is_ascii() {
+                first.len() == area
+            } else {
+                first.chars().count() == area
+            };
+        if !compact {
+            return self.read_separated(text, at, whole);
+        }
+        if whole {
+            let after = first_span.end - at;
+            if let Some((span, extra)) = first_word(&text[after..], first_span.end) {
+                return Err(vec![Diagnostic::error(
+                    span,
+                    format!(
+                        "unexpected `{extra}` after the {area} cells: expected `|` and a layer's section (a comment starts with `#`)"
+                    ),
+                )]);
             }
+        }
+        let at = first_span.start;
+        if !first.is_ascii() {
+            let mut cells = first.char_indices().map(|(j, ch)| {
+                (
+                    Span::new(at + j, at + j + ch.len_utf8()),
+                    &first[j..j + ch.len_utf8()],
+                )
+            });
+            return self.read_tokens(&mut cells, true);
+        }
+        // A byte a cell (each below 128), looked up in the tables; checked before any is
+        // taken.
+        let bytes = first.as_bytes();
+        let is_cell = |b: u8| self.is_cell[usize::from(b & 127)];
+        let value = |b: u8| self.by_byte[usize::from(b & 127)];
+        // All of them at once, without a branch a byte; the first that is not, only then.
+        if !bytes.iter().fold(true, |all, &b| all & is_cell(b)) {
+            let bad = (0..area).find(|&pos| !is_cell(bytes[pos]) && !grid.is_hole(pos));
+            if let Some(pos) = bad {
+                return self.bad(
+                    Span::new(at + pos, at + pos + 1),
+                    &first[pos..pos + 1],
+                    true,
+                );
+            }
+        }
+        let span = |pos: usize| Span::new(at + pos, at + pos + 1);
+        let (values, spans) = if grid.has_holes() {
+            let cells = (0..area).filter(|&pos| !grid.is_hole(pos));
+            cells.map(|pos| (value(bytes[pos]), span(pos))).unzip()
+        } else {
+            // Every position a cell: no test per byte.
+            let values = bytes.iter().map(|&b| value(b)).collect();
+            (values, (0..area).map(span).collect())
         };
-        values.push(v);
-        spans.push(span);
-        true
-    };
-    let bad = |span: Span, word: &str| {
-        let what = if compact { "character" } else { "cell" };
-        Err(vec![Diagnostic::error(
-            span,
-            format!(
-                "unexpected {what} `{word}`: expected a value ({}) or `.`",
-                domain.describe()
-            ),
-        )])
-    };
-    if compact && first.is_ascii() {
-        // A byte a cell, read as `take` reads a one-character token (`.`, and `0` where
-        // no value is named so, first), without making a token of it.
-        let at = words[0].0.start;
-        for (pos, b) in first.bytes().enumerate() {
-            if grid.is_hole(pos) {
+        Ok(Givens { values, spans })
+    }
+
+    /// The givens of a line whose cells are separated by blanks (or of its first section,
+    /// `whole`).
+    fn read_separated(
+        &self,
+        text: &str,
+        at: usize,
+        whole: bool,
+    ) -> Result<Givens, Vec<Diagnostic>> {
+        let grid = self.grid;
+        let area = grid.area();
+        let words = words(text, at);
+        let first = words.first().map_or("", |w| w.1);
+        if words.len() < area {
+            let (found, form) = if self.compact_allowed && first.chars().count() > 1 {
+                (first.chars().count(), "one character per cell")
+            } else {
+                (words.len(), "one word per cell")
+            };
+            let hint = if self.compact_allowed {
+                "write one character per cell (`1.3.`), or separate the cells by blanks (`1 . 3 .`)"
+            } else {
+                "the values are longer than one character, so separate the cells by blanks (`1 . 3 10`)"
+            };
+            let (shape, hint) = if grid.has_holes() {
+                (
+                    ", holes included",
+                    format!(
+                        "{hint}; a shaped grid takes a token at each hole too (`-` or `.`, ignored)"
+                    ),
+                )
+            } else {
+                ("", hint.to_string())
+            };
+            let start = words.first().map_or(at, |w| w.0.start);
+            let end = words.last().map_or(start, |w| w.0.end);
+            return Err(vec![Diagnostic::error(
+                Span::new(start, end.max(start)),
+                format!(
+                    "puzzle has {found} cells ({form}), expected {area} (the grid is {}x{}{shape})",
+                    grid.rows, grid.cols
+                ),
+            )
+            .with_note(hint)]);
+        }
+        if whole {
+            if let Some(&(span, extra)) = words.get(area) {
+                return Err(vec![Diagnostic::error(
+                    span,
+                    format!(
+                        "unexpected `{extra}` after the {area} cells: expected `|` and a layer's section (a comment starts with `#`)"
+                    ),
+                )]);
+            }
+        }
+        self.read_tokens(&mut words.iter().take(area).copied(), false)
+    }
+
+    /// The givens of one token a position (`compact`: a character each).
+    fn read_tokens(
+        &self,
+        tokens: &mut dyn Iterator<Item = (Span, &str)>,
+        compact: bool,
+    ) -> Result<Givens, Vec<Diagnostic>> {
+        let area = self.grid.area();
+        let mut values = Vec::with_capacity(area);
+        let mut spans = Vec::with_capacity(area);
+        for (pos, (span, word)) in tokens.enumerate() {
+            if self.grid.is_hole(pos) {
                 continue;
             }
-            let span = Span::new(at + pos, at + pos + 1);
-            let v = if b == b'.' || (b == b'0' && empty_zero) {
+            let v = if word == "." || (word == "0" && self.empty_zero) {
                 None
             } else {
-                match by_byte[usize::from(b)] {
+                let x = match word.as_bytes() {
+                    &[b] if b.is_ascii() && compact => self.by_byte[usize::from(b)],
+                    _ => self.grammar.domain.find(word),
+                };
+                match x {
                     Some(x) => Some(x),
-                    None => return bad(span, &first[pos..pos + 1]),
+                    None => return self.bad(span, word, compact),
                 }
             };
             values.push(v);
             spans.push(span);
         }
-    } else if compact {
-        let at = words[0].0.start;
-        for (pos, (j, ch)) in first.char_indices().enumerate() {
-            let (span, word) = (
-                Span::new(at + j, at + j + ch.len_utf8()),
-                &first[j..j + ch.len_utf8()],
-            );
-            if !take(pos, span, word) {
-                return bad(span, word);
-            }
-        }
-    } else {
-        for (pos, &(span, word)) in words.iter().take(area).enumerate() {
-            if !take(pos, span, word) {
-                return bad(span, word);
-            }
-        }
+        Ok(Givens { values, spans })
     }
-    Ok(Givens { values, spans })
+
+    /// The error for a token that names no value.
+    fn bad<T>(&self, span: Span, word: &str, compact: bool) -> Result<T, Vec<Diagnostic>> {
+        let what = if compact { "character" } else { "cell" };
+        Err(vec![Diagnostic::error(
+            span,
+            format!(
+                "unexpected {what} `{word}`: expected a value ({}) or `.`",
+                self.grammar.domain.describe()
+            ),
+        )])
+    }
+}
+
+/// The first blank-separated word of `text` (which starts at byte `at` of the file), with
+/// its span; `None` when it is all blanks.
+fn first_word(text: &str, at: usize) -> Option<(Span, &str)> {
+    let start = text.len() - text.trim_start().len();
+    let rest = &text[start..];
+    // Byte by byte where the text is ASCII (nearly every line), as `words` reads it.
+    let end = if rest.is_ascii() {
+        rest.bytes()
+            .position(|b| b <= b' ' && (b == b' ' || (b'\t'..=b'\r').contains(&b)))
+    } else {
+        rest.find(char::is_whitespace)
+    };
+    let len = end.unwrap_or(rest.len());
+    (len > 0).then(|| (Span::new(at + start, at + start + len), &rest[..len]))
 }

@@ -401,7 +401,7 @@ mod words {
     use proptest::prelude::*;
 
     /// The words of `text` as `char::is_whitespace` separates them, char by char.
-    fn reference(text: &str, at: usize) -> Vec<(Span, &str)> {
+    pub(super) fn reference(text: &str, at: usize) -> Vec<(Span, &str)> {
         let mut out = Vec::new();
         let mut start = None;
         for (j, ch) in text.char_indices().chain([(text.len(), ' ')]) {
@@ -450,4 +450,111 @@ fn regions_are_numbered_as_they_first_appear_whatever_their_names_length() {
     assert_eq!(names, &["b", "a", "cc", "d"]);
     let want = [0, 0, 1, 1, 0, 0, 1, 1, 2, 2, 3, 3, 2, 2, 3, 3];
     assert_eq!(cells, &want.map(Some).to_vec());
+}
+
+/// A line's cells as the module's documentation says they read, against a plain reader of
+/// that text: the same givens and spans, or an error at the same place.
+mod cells {
+    use super::super::read_puzzles;
+    use crate::diag::{Source, Span};
+    use crate::grammar::Grammar;
+    use proptest::prelude::*;
+
+    /// What a line's cells read as: each cell's value and span, or where the first error
+    /// is.
+    type Cells = Result<(Vec<Option<u16>>, Vec<Span>), Span>;
+
+    /// The rule files: values `1..4` (`0` an empty cell), `0..3` (`0` a value), and a
+    /// shaped grid (holes at the corners), each 4x4.
+    fn grammars() -> Vec<Grammar> {
+        let file = |values: &str, shape: &str| {
+            let text =
+                format!("values {values}\nnode Cell {{ val: value? }}\ngrid 4x4 of Cell{shape}\n");
+            crate::load_str("t.graft", &text).unwrap_or_else(|d| panic!("{d}"))
+        };
+        vec![
+            file("1..4", ""),
+            file("0..3", ""),
+            file("1..4", " shape {\n  .##.\n  ####\n  ####\n  .##.\n}"),
+        ]
+    }
+
+    /// Char by char, as the module's documentation reads a line: compact when every value
+    /// is one character and the first word has a character per position, else a word
+    /// per position; `.` empty, `0` empty where no value is named so, holes skipped.
+    fn reference(g: &Grammar, line: &str) -> Cells {
+        let grid = g.grid.as_ref().expect("a grid");
+        let domain = &g.domain;
+        let words = super::words::reference(line, 0);
+        let area = grid.area();
+        let single = (0..domain.len() as u16).all(|x| domain.name(x).chars().count() == 1);
+        let first = words.first().map_or("", |w| w.1);
+        let tokens: Vec<(Span, &str)> = if single && first.chars().count() == area {
+            let at = words[0].0.start;
+            (first.char_indices())
+                .map(|(j, ch)| {
+                    (
+                        Span::new(at + j, at + j + ch.len_utf8()),
+                        &first[j..j + ch.len_utf8()],
+                    )
+                })
+                .collect()
+        } else if words.len() >= area {
+            words[..area].to_vec()
+        } else {
+            let start = words.first().map_or(0, |w| w.0.start);
+            return Err(Span::new(start, words.last().map_or(start, |w| w.0.end)));
+        };
+        let zero_empty = domain.find("0").is_none();
+        let (mut values, mut spans) = (Vec::new(), Vec::new());
+        for (pos, (span, token)) in tokens.into_iter().enumerate() {
+            if grid.is_hole(pos) {
+                continue;
+            }
+            values.push(match token {
+                "." => None,
+                "0" if zero_empty => None,
+                _ => Some(domain.find(token).ok_or(span)?),
+            });
+            spans.push(span);
+        }
+        Ok((values, spans))
+    }
+
+    fn read(g: &Grammar, line: &str) -> Cells {
+        match read_puzzles(g, &Source::new("p.txt", line)) {
+            Ok(mut puzzles) => {
+                assert_eq!(puzzles.len(), 1, "{line:?}");
+                let givens = puzzles.remove(0).givens;
+                Ok((givens.values, givens.spans))
+            }
+            Err(errors) => Err(errors[0].span),
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
+
+        /// Lines of cells in either form, some with a wrong character, some too short,
+        /// some not ASCII, some with a comment after the cells.
+        #[test]
+        fn cells_read_as_documented(
+            which in 0usize..3,
+            cells in proptest::collection::vec(
+                prop::sample::select(vec!["1", "2", "3", "4", "0", ".", "x", "é", "-"]),
+                14..18,
+            ),
+            separated in any::<bool>(),
+            lead in prop::sample::select(vec!["", " ", "\t", "\u{a0}"]),
+            tail in prop::sample::select(vec!["", " # note", " 1", "\t2", "\u{b}3", "\u{3000}5"]),
+        ) {
+            let g = &grammars()[which];
+            let body = cells.concat();
+            let body = if separated { cells.join(" ") } else { body };
+            let line = format!("{lead}{body}{tail}");
+            // Not a comment line nor a line of sections: those read otherwise.
+            prop_assume!(!line.trim_start().starts_with('#'));
+            prop_assert_eq!(read(g, &line), reference(g, &line), "{:?}", line);
+        }
+    }
 }
