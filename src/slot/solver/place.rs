@@ -220,15 +220,11 @@ impl<M: Mask> Tables<M> {
                 }
                 while !missing.is_zero() {
                     let x = missing.pop_first() as usize;
-                    let mut count = 0;
-                    let mut at = 0;
-                    for (j, (&m, &bw)) in empty.iter().zip(self.board::<W>(w, x)).enumerate() {
-                        let c = bw & m;
-                        if c != 0 {
-                            count += c.count_ones();
-                            at = j * WORD_BITS + c.trailing_zeros() as usize;
-                        }
-                    }
+                    let board = self.board::<W>(w, x);
+                    // Counted without a branch a word; the place found only for a single.
+                    let count: u32 = (empty.iter().zip(board))
+                        .map(|(&m, &bw)| (bw & m).count_ones())
+                        .sum();
                     match count {
                         0 => {
                             w.dirty_hubs = !0;
@@ -236,6 +232,12 @@ impl<M: Mask> Tables<M> {
                             return false;
                         }
                         1 => {
+                            let (j, c) = (empty.iter().zip(board))
+                                .map(|(&m, &bw)| bw & m)
+                                .enumerate()
+                                .find(|&(_, c)| c != 0)
+                                .unwrap_or_default();
+                            let at = j * WORD_BITS + c.trailing_zeros() as usize;
                             self.place_unchecked::<W>(w, at, x as u32);
                             // No longer empty: its stale bits must not count for the
                             // hub's other values.
