@@ -10,10 +10,11 @@ mod check_summary;
 mod cluster_cli;
 mod draw;
 mod live;
+mod paced;
 mod serve;
 mod signals;
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -34,6 +35,7 @@ use args::{
     ReportFormat, SolveArgs, ValueArg,
 };
 use live::Live;
+use paced::Paced;
 use signals::Interrupts;
 
 /// A layered batch compiles every puzzle's model anew, thousands of small vectors and maps
@@ -416,8 +418,9 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
         let live = Arc::clone(&live);
         std::thread::spawn(move || live.show_until(line_stops))
     });
-    let stdout = io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
+    // A block at a time, flushed on a clock (a batch of small puzzles wrote a line a
+    // puzzle, a system call each); on a terminal, each result at once.
+    let out = Paced::new(FLUSH_EVERY, io::stdout().is_terminal());
     let mut stopped = false;
     let mut failure = None;
     // Set when the output ends early (a write failed, or a run did): the runs this stops
@@ -426,70 +429,94 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
     // Set when a run stops at the memory limit, which the end explains if it was the
     // default one.
     let memory_stop = AtomicBool::new(false);
-    run_batch(
-        runs.len(),
-        threads,
-        &config,
-        |i, config, emit| {
-            // After an interrupt, the puzzles not yet started are left out.
-            if runs_stopped(config) {
-                return Ok(true);
-            }
-            let (number, givens, layers) = &runs[i];
-            let mut pieces = Pieces {
-                text: Vec::new(),
-                emit,
-            };
-            let mut run = |engine: &Engine| {
-                run_one(
-                    engine,
-                    args,
-                    config,
-                    puzzles,
-                    *number,
-                    givens.as_ref(),
-                    &mut pieces,
-                )
-            };
-            let report = match layers {
-                None => run(&engine),
-                Some(layers) => engine.with_layers(layers, run),
-            }?;
-            // A run stopped because the output ended has nothing to say: the batch ends
-            // for that reason, reported once (a closed stdout: quietly).
-            if let Some(stop) = report
-                .stop
-                .filter(|_| !output_ended.load(Ordering::Relaxed))
-            {
-                live.note(&format!("puzzle {number}: {stop}\n"));
-                if let StopReason::Memory(_) = stop {
-                    memory_stop.store(true, Ordering::Relaxed);
-                }
-            }
-            pieces.flush()?;
-            live.puzzle_done();
-            Ok(report.stop.is_some())
-        },
-        |_, event: Event<Vec<u8>, Result<bool, Failure>>| {
-            let written = match event {
-                Event::Item(text) => live
-                    .to_stdout(|| out.write_all(&text).and_then(|()| out.flush()))
-                    .map_err(Failure::Io),
-                Event::Done(Ok(stop)) => {
-                    stopped |= stop;
-                    Ok(())
-                }
-                Event::Done(Err(f)) => Err(f),
-            };
-            written
-                .map_err(|f| {
+    let ticks_stop = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        // Started the first time output waits for a tick.
+        let mut ticks = None;
+        let tick = || {
+            // A flush that fails stops the runs, as a failed write does.
+            scope.spawn(|| {
+                out.tick_until(&ticks_stop, || {
                     output_ended.store(true, Ordering::Relaxed);
                     stop_runs(&config);
-                    failure = Some(f);
                 })
-                .is_ok()
-        },
-    );
+            })
+        };
+        run_batch(
+            runs.len(),
+            threads,
+            &config,
+            |i, config, emit| {
+                // After an interrupt, the puzzles not yet started are left out.
+                if runs_stopped(config) {
+                    return Ok(true);
+                }
+                let (number, givens, layers) = &runs[i];
+                let mut pieces = Pieces {
+                    text: Vec::new(),
+                    emit,
+                };
+                let mut run = |engine: &Engine| {
+                    run_one(
+                        engine,
+                        args,
+                        config,
+                        puzzles,
+                        *number,
+                        givens.as_ref(),
+                        &mut pieces,
+                    )
+                };
+                let report = match layers {
+                    None => run(&engine),
+                    Some(layers) => engine.with_layers(layers, run),
+                }?;
+                // A run stopped because the output ended has nothing to say: the batch ends
+                // for that reason, reported once (a closed stdout: quietly).
+                if let Some(stop) = report
+                    .stop
+                    .filter(|_| !output_ended.load(Ordering::Relaxed))
+                {
+                    live.note(&format!("puzzle {number}: {stop}\n"));
+                    if let StopReason::Memory(_) = stop {
+                        memory_stop.store(true, Ordering::Relaxed);
+                    }
+                }
+                pieces.flush()?;
+                live.puzzle_done();
+                Ok(report.stop.is_some())
+            },
+            |_, event: Event<Vec<u8>, Result<bool, Failure>>| {
+                let written = match event {
+                    Event::Item(text) => match live.to_stdout(|| out.write(&text)) {
+                        Ok(waits) => {
+                            if waits && ticks.is_none() {
+                                ticks = Some(tick());
+                            }
+                            Ok(())
+                        }
+                        Err(e) => Err(Failure::Io(e)),
+                    },
+                    Event::Done(Ok(stop)) => {
+                        stopped |= stop;
+                        Ok(())
+                    }
+                    Event::Done(Err(f)) => Err(f),
+                };
+                written
+                    .map_err(|f| {
+                        output_ended.store(true, Ordering::Relaxed);
+                        stop_runs(&config);
+                        failure = Some(f);
+                    })
+                    .is_ok()
+            },
+        );
+        ticks_stop.store(true, Ordering::Release);
+        if let Some(ticks) = ticks {
+            ticks.thread().unpark();
+        }
+    });
     // The line is cleared before anything else is said.
     drop(stop_line);
     if let Some(line) = line {

@@ -352,3 +352,60 @@ fn output_is_the_same_for_any_thread_count() {
         }
     }
 }
+
+#[test]
+fn a_batch_shows_what_it_found_while_a_slow_puzzle_runs() {
+    // Two hundred puzzles of a few microseconds (one solution, found by forced moves
+    // alone: `benches/kinds/classic/9x9.txt`), then the empty 9x9, whose solutions are
+    // past counting: the two hundred counts, which wait in a buffer rather than going out
+    // a write each, must still be seen within a moment through a pipe, not when the
+    // slow one ends.
+    let quick =
+        "8...3...7..17.29.8.42.......8..59..2.......4....6..5...6.......9..3.5.7..2.467...\n"
+            .repeat(200);
+    let path = super::support::temp_path("paced", "txt");
+    let empty = ".".repeat(81);
+    std::fs::write(&path, format!("{quick}{empty}\n")).expect("a temporary puzzle file");
+    let mut child = Command::new(BIN)
+        .current_dir(root())
+        .args([
+            "solve",
+            "rules/sudoku-9x9.graft",
+            "--count",
+            "--threads",
+            "1",
+        ])
+        .arg("--puzzles")
+        .arg(&path)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the grafter binary runs");
+    let mut stdout = child.stdout.take().expect("piped stdout");
+    let (lines, seen) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut text = Vec::new();
+        let mut buf = [0u8; 4096];
+        while let Ok(n @ 1..) = std::io::Read::read(&mut stdout, &mut buf) {
+            text.extend_from_slice(&buf[..n]);
+            let count = text.iter().filter(|&&b| b == b'\n').count();
+            if lines.send(count).is_err() {
+                return;
+            }
+        }
+    });
+    let started = Instant::now();
+    let mut shown = 0;
+    while shown < 200 && started.elapsed() < Duration::from_secs(10) {
+        if let Ok(n) = seen.recv_timeout(Duration::from_millis(50)) {
+            shown = n;
+        }
+    }
+    let running = child.try_wait().expect("waiting for grafter").is_none();
+    child.kill().ok();
+    child.wait().ok();
+    std::fs::remove_file(&path).ok();
+    assert!(running, "the slow puzzle ended: the test shows nothing");
+    assert_eq!(shown, 200, "lines seen after {:?}", started.elapsed());
+}
