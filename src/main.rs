@@ -431,16 +431,20 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
     let memory_stop = AtomicBool::new(false);
     let ticks_stop = AtomicBool::new(false);
     std::thread::scope(|scope| {
-        // Started the first time output waits for a tick.
+        // Started the first time output waits for a tick (`Some(None)`: it could not
+        // start, and what waits goes out at once).
         let mut ticks = None;
         let tick = || {
             // A flush that fails stops the runs, as a failed write does.
-            scope.spawn(|| {
+            let ticking = || {
                 out.tick_until(&ticks_stop, || {
                     output_ended.store(true, Ordering::Relaxed);
                     stop_runs(&config);
                 })
-            })
+            };
+            std::thread::Builder::new()
+                .spawn_scoped(scope, ticking)
+                .ok()
         };
         run_batch(
             runs.len(),
@@ -489,12 +493,11 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
             |_, event: Event<Vec<u8>, Result<bool, Failure>>| {
                 let written = match event {
                     Event::Item(text) => match live.to_stdout(|| out.write(&text)) {
-                        Ok(waits) => {
-                            if waits && ticks.is_none() {
-                                ticks = Some(tick());
-                            }
-                            Ok(())
-                        }
+                        Ok(false) => Ok(()),
+                        Ok(true) => match ticks.get_or_insert_with(tick) {
+                            Some(_) => Ok(()),
+                            None => out.flush().map_err(Failure::Io),
+                        },
                         Err(e) => Err(Failure::Io(e)),
                     },
                     Event::Done(Ok(stop)) => {
@@ -513,7 +516,7 @@ fn solve(args: &SolveArgs) -> Result<u8, Failure> {
             },
         );
         ticks_stop.store(true, Ordering::Release);
-        if let Some(ticks) = ticks {
+        if let Some(Some(ticks)) = ticks {
             ticks.thread().unpark();
         }
     });
