@@ -10,6 +10,9 @@ use crate::model::grouped;
 use crate::slot::mask::Mask;
 use crate::slot::model::{Hub, SlotModel, Slots};
 
+/// The end of a slot's list of new hubs in [`Tables::appended`].
+const NO_LINK: u32 = u32::MAX;
+
 impl<M: Mask> Tables<M> {
     pub fn new(m: &SlotModel) -> Tables<M> {
         Tables::without_hubs(m).with_hubs_of(m)
@@ -288,9 +291,14 @@ impl<M: Mask> Tables<M> {
         let mut hub_table = Vec::with_capacity(hubs);
         hub_table.extend_from_slice(&self.hub_table);
         let mut slot_info = self.slot_info.clone();
-        // The new hubs' (slot, hub) pairs, listed once for both passes of `merged`.
-        let mut write_pairs = Vec::with_capacity(added.iter().map(|h| h.writers.len()).sum());
-        for (k, hub) in added.iter().enumerate() {
+        // Per slot, the new hubs it writes, in hub order: a list threaded through `link`
+        // from the slot's `head`, built from the last hub back so that each list comes
+        // out in hub order. (Grouping the (slot, hub) pairs and merging them with the old
+        // lists took three passes over the slots and four vectors more.)
+        let mut head = vec![NO_LINK; self.n];
+        let mut link: Vec<(u32, u32)> =
+            Vec::with_capacity(added.iter().map(|h| h.writers.len()).sum());
+        for (k, hub) in added.iter().enumerate().rev() {
             let h = first + k;
             let bits = |list: &mut [u64], slots: &Slots| {
                 for &s in slots {
@@ -299,27 +307,40 @@ impl<M: Mask> Tables<M> {
             };
             bits(&mut hub_members, &hub.writers);
             bits(&mut hub_readers, &hub.readers);
-            hub_table.push(hub.table);
-            write_pairs.extend(hub.writers.iter().map(|&w| (w, h as u32)));
-            if h < once.min(TRACKED_ONCE) {
-                for &w in &hub.writers {
+            let tracked = h < once.min(TRACKED_ONCE);
+            for &w in &hub.writers {
+                link.push((h as u32, head[w as usize]));
+                head[w as usize] = (link.len() - 1) as u32;
+                if tracked {
                     slot_info[w as usize].once_of |= 1 << h;
                 }
             }
         }
-        let write_start: Vec<u32> = (self.slot_info.iter().map(|i| i.writes.0))
-            .chain(self.slot_info.last().map(|i| i.writes.1))
-            .collect();
-        let (write_from, writes) = merged((&write_start, &self.writes), &write_pairs);
+        hub_table.extend(added.iter().map(|h| h.table));
         // Every hub here has its writers for readers (an exactly-once hub, a cage): each
         // slot reads the hubs it writes, and no list says so (see `Tables::reads`).
         debug_assert!(m.hubs.iter().all(|h| h.writers == h.readers));
         debug_assert!(self.read_start.is_empty());
-        let write_rows = (writes.iter())
-            .map(|&h| hub_table[h as usize] * d as u32)
-            .collect();
+        // Each slot's old hubs and their rows (the file's hubs keep their tables), then
+        // its new ones.
+        let listed = self.writes.len() + link.len();
+        let (mut writes, mut write_rows) = (vec![0u32; listed], vec![0u32; listed]);
+        let mut to = 0;
         for (s, info) in slot_info.iter_mut().enumerate() {
-            info.writes = (write_from[s], write_from[s + 1]);
+            let from = to;
+            let old = info.writes.0 as usize..info.writes.1 as usize;
+            for (&h, &row) in self.writes[old.clone()].iter().zip(&self.write_rows[old]) {
+                (writes[to], write_rows[to]) = (h, row);
+                to += 1;
+            }
+            let mut at = head[s];
+            while at != NO_LINK {
+                let (h, next) = link[at as usize];
+                (writes[to], write_rows[to]) = (h, hub_table[h as usize] * d as u32);
+                to += 1;
+                at = next;
+            }
+            info.writes = (from as u32, to as u32);
         }
         // The new hubs block the value held: a slot that took the value from its peers in
         // one pass still does, with the new hubs' readers among them.
@@ -445,60 +466,4 @@ pub(crate) fn appendable(file: &SlotModel, m: &SlotModel, appends: bool) -> bool
     let identity = m.same_value_tables();
     once_first(m, first)
         && (m.hubs[first..].iter()).all(|h| identity[h.table as usize] && h.writers == h.readers)
-}
-
-/// Per row, the values of `old` (as [`grouped()`] lists them: each row's start, then the
-/// values) followed by those `pairs` adds to it (`(row, value)`), in the order listed.
-/// ([`grouped()`] over the old values chained with `pairs` gives the same lists, and took
-/// three times the instructions.)
-fn merged((start, old): (&[u32], &[u32]), pairs: &[(u32, u32)]) -> (Vec<u32>, Vec<u32>) {
-    let rows = start.len() - 1;
-    // Per row, how many values `pairs` adds to the rows before it (`before[r]`) and to
-    // it (`before[r + 1] - before[r]`): row `r` moves up by `before[r]` places.
-    let mut before = vec![0u32; rows + 1];
-    for &(r, _) in pairs {
-        before[r as usize + 1] += 1;
-    }
-    for r in 0..rows {
-        before[r + 1] += before[r];
-    }
-    let from: Vec<u32> = (start.iter().zip(&before)).map(|(s, b)| s + b).collect();
-    // Each row's next free place: past its old values.
-    let mut next: Vec<u32> = (start[1..].iter().zip(&before))
-        .map(|(s, b)| s + b)
-        .collect();
-    let mut list = vec![0u32; old.len() + pairs.len()];
-    // The old values, each row's moved up at once.
-    for r in 0..rows {
-        let (a, b) = (start[r] as usize, start[r + 1] as usize);
-        let to = from[r] as usize;
-        list[to..to + (b - a)].copy_from_slice(&old[a..b]);
-    }
-    for &(r, v) in pairs {
-        list[next[r as usize] as usize] = v;
-        next[r as usize] += 1;
-    }
-    (from, list)
-}
-
-#[cfg(test)]
-mod tests {
-    use proptest::prelude::*;
-
-    use super::merged;
-    use crate::model::grouped;
-
-    proptest! {
-        /// Merging is listing the old values, then the added ones, row by row.
-        #[test]
-        fn merged_lists_what_grouping_both_lists(
-            old in prop::collection::vec((0u32..6, 0u32..100), 0..40),
-            added in prop::collection::vec((0u32..6, 0u32..100), 0..20),
-        ) {
-            let rows = 6;
-            let (start, values) = grouped(rows, || old.iter().copied());
-            let both = grouped(rows, || old.iter().chain(&added).copied());
-            prop_assert_eq!(merged((&start, &values), &added), both);
-        }
-    }
 }
