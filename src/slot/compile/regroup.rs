@@ -71,6 +71,10 @@ pub struct Regrouping {
 /// to its region, and each region's cells.
 type Drawn = (NodeTypeId, LabelId, RegionMembers);
 
+/// The regions a puzzle line's layer draws as the line gives them: their node type, the
+/// label joining each cell to its region, each grid cell's region, and how many regions.
+type Drawing<'a> = (NodeTypeId, LabelId, &'a [Option<u32>], usize);
+
 /// A star NAC a layer reaches, and its hubs in the rule file's model.
 struct StarAt {
     star: Star,
@@ -228,23 +232,26 @@ impl Regrouping {
         layers: &Layers,
     ) -> Option<(SlotModel, bool)> {
         let cells = g.grid.as_ref().map_or(&[][..], |grid| &grid.cells[..]);
-        // By layer, the regions it draws (read once for the stars and the groups).
-        let drawn: Vec<Option<Drawn>> = (g.layers.iter())
+        // By layer, the regions it draws: their node type and label, each cell's region
+        // and how many.
+        let drawing: Vec<Option<Drawing>> = (g.layers.iter())
             .zip(&layers.sections)
             .map(|(layer, content)| match (&layer.kind, content) {
                 (LayerKind::Regions { ty, label }, Some(Content::Regions { names, cells: of })) => {
-                    Some((*ty, *label, RegionMembers::of(cells, of, names.len())))
+                    Some((*ty, *label, &of[..], names.len()))
                 }
                 _ => None,
             })
             .collect();
-        let mut regions: Vec<(NodeTypeId, LabelId, &[NodeId])> =
-            Vec::with_capacity(drawn.iter().flatten().map(|(_, _, rs)| rs.regions()).sum());
-        regions.extend(
-            (drawn.iter().flatten())
-                .flat_map(|(ty, label, rs)| rs.iter().map(|r| (*ty, *label, r))),
-        );
-        let mut hubs = Vec::with_capacity(model.hubs.len() + regions.len());
+        // Each region's members listed, by layer, where groups or `forbid` patterns read
+        // them (the stars read a layer's cells straight where they can, see below).
+        let members = |(_, _, of, count): Drawing| RegionMembers::of(cells, of, count);
+        let listed = !self.groups.is_empty() || self.forbids.is_some();
+        let drawn: Vec<Option<Drawn>> = (drawing.iter())
+            .map(|d| d.filter(|_| listed).map(|d| (d.0, d.1, members(d))))
+            .collect();
+        let regions = drawing.iter().flatten().map(|d| d.3).sum::<usize>();
+        let mut hubs = Vec::with_capacity(model.hubs.len() + regions);
         // Grown only by a region some member of which is not whole (see `Star::drawn_groups`).
         let mut scratch = StarScratch::default();
         // Where the file's hubs are copied to, and whether every new hub has its writers
@@ -259,14 +266,34 @@ impl Regrouping {
             hubs.extend_from_slice(&model.hubs[at..s.kept]);
             // The regions' hubs, their table set below.
             let first = hubs.len();
-            let values = s.star.drawn_groups(
-                &g.types,
-                &regions,
-                (&s.nodes, &s.placed),
-                &mut scratch,
-                s.matches,
-                &mut hubs,
-            )?;
+            let (mut values, mut matches) = (0, s.matches);
+            for &(ty, label, of, count) in drawing.iter().flatten() {
+                let place = (&s.nodes[..], &s.placed[..]);
+                let read = (s.star)
+                    .drawn_from_cells(
+                        &g.types,
+                        (ty, label),
+                        (cells, of, count),
+                        place,
+                        matches,
+                        &mut hubs,
+                    )
+                    .or_else(|| {
+                        // A cell that is not whole: the regions read member by member.
+                        let rs = members((ty, label, of, count));
+                        let regions: Vec<_> = rs.iter().map(|r| (ty, label, r)).collect();
+                        (s.star).drawn_groups(
+                            &g.types,
+                            &regions,
+                            place,
+                            &mut scratch,
+                            matches,
+                            &mut hubs,
+                        )
+                    })?;
+                values |= read.0;
+                matches = read.1;
+            }
             let table = match s.table {
                 Some(t) if s.values | values == s.table_values => t,
                 Some(_) => return None,

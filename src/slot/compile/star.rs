@@ -148,8 +148,8 @@ impl Star {
     /// out once for every puzzle drawn on that host; `placed`, by node index, the values
     /// some instance places there. Their hubs are pushed onto `hubs`, in order, with table
     /// 0 (the caller's to set, once it knows the values); the values placed in their
-    /// readers are returned. `None` as for [`Star::groups`] (`hubs` then holds some of
-    /// them).
+    /// readers and the matches counted on from `matches` are returned. `None` as for
+    /// [`Star::groups`] (`hubs` then holds some of them).
     pub(super) fn drawn_groups(
         &self,
         types: &TypeSystem,
@@ -158,7 +158,7 @@ impl Star {
         scratch: &mut StarScratch,
         matches: usize,
         hubs: &mut Vec<Hub>,
-    ) -> Option<u128> {
+    ) -> Option<(u128, usize)> {
         let role = |n: NodeId| nodes[n.index()].role;
         let slot = |n: NodeId| nodes.get(n.index()).and_then(|at| at.slot);
         let groups = regions.iter().map(|&(ty, label, members)| {
@@ -181,7 +181,82 @@ impl Star {
                 table: 0,
             })
         };
-        collect_groups(groups, matches, push).map(|(values, _)| values)
+        collect_groups(groups, matches, push)
+    }
+
+    /// [`Star::drawn_groups`] for the regions one layer draws (node type `ty`, joined to
+    /// their cells by `label`), read straight from the puzzle line's cells where every
+    /// cell a region holds is whole ([`NodeAt::whole`]): a jigsaw's regions, each a hub of
+    /// its cells, without listing each region's members first. `cells[i]` is the region
+    /// of grid cell `grid[i]`, `regions` of them, numbered in the order the layer adds
+    /// their nodes. Pushes the hubs as [`Star::drawn_groups`] does and returns the values
+    /// placed in their readers and the matches counted on from `matches`; `None`, with
+    /// `hubs` as it was, where a cell is not whole or the matches pass
+    /// [`MAX_NAC_MATCHES`], for the caller to read the regions as that does.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn drawn_from_cells(
+        &self,
+        types: &TypeSystem,
+        (ty, label): (NodeTypeId, LabelId),
+        (grid, cells, regions): (&[NodeId], &[Option<u32>], usize),
+        (nodes, placed): (&[NodeAt], &[u128]),
+        matches: usize,
+        hubs: &mut Vec<Hub>,
+    ) -> Option<(u128, usize)> {
+        // No group node of the star's, or joined by another label: no member, no match.
+        if !types.is_subtype(ty, self.group) || label != self.label {
+            return Some((0, matches));
+        }
+        let first = hubs.len();
+        hubs.resize_with(first + regions, || Hub {
+            writers: Slots::new(),
+            readers: Slots::new(),
+            table: 0,
+        });
+        // The values placed in every region's cells: those of the hubs' readers unless
+        // a region has a single cell (its cell no reader: read again below).
+        let mut values = 0u128;
+        for (&n, region) in grid.iter().zip(cells) {
+            let Some(r) = *region else {
+                continue;
+            };
+            let Some(slot) = nodes.get(n.index()).and_then(NodeAt::whole) else {
+                hubs.truncate(first);
+                return None;
+            };
+            hubs[first + r as usize].writers.push(slot);
+            values |= placed[n.index()];
+        }
+        let size = |r: u32| hubs[first + r as usize].writers.len();
+        if (0..regions as u32).any(|r| size(r) < 2) {
+            values = (grid.iter().zip(cells))
+                .filter(|(_, r)| r.is_some_and(|r| size(r) >= 2))
+                .fold(0, |v, (n, _)| v | placed[n.index()]);
+        }
+        // Each region matched with itself cell by cell; one of a single cell blocks
+        // nothing (no hub).
+        let (mut matches, mut kept) = (matches, first);
+        for r in first..first + regions {
+            let size = hubs[r].writers.len();
+            matches += size * size;
+            if size < 2 {
+                continue;
+            }
+            hubs.swap(kept, r);
+            let hub = &mut hubs[kept];
+            // Cells in grid order are mostly in slot order already; each has its own slot.
+            if !hub.writers.windows(2).all(|w| w[0] < w[1]) {
+                hub.writers.sort_unstable();
+            }
+            hub.readers = Slots::from_slice(&hub.writers);
+            kept += 1;
+        }
+        hubs.truncate(if matches > MAX_NAC_MATCHES {
+            first
+        } else {
+            kept
+        });
+        (matches <= MAX_NAC_MATCHES).then_some((values, matches))
     }
 
     /// What group node `g` of `host` adds to the NAC: `Some(None)` when `g` is no group
