@@ -329,10 +329,16 @@ impl<M: Mask> Tables<M> {
         for (s, info) in slot_info.iter_mut().enumerate() {
             let from = to;
             let old = info.writes.0 as usize..info.writes.1 as usize;
-            for (&h, &row) in self.writes[old.clone()].iter().zip(&self.write_rows[old]) {
-                (writes[to], write_rows[to]) = (h, row);
-                to += 1;
+            let end = to + old.len();
+            // One bounds check a slot, not one a hub.
+            let (hubs, rows) = (&mut writes[to..end], &mut write_rows[to..end]);
+            let (old_hubs, old_rows) = (&self.writes[old.clone()], &self.write_rows[old]);
+            for ((h, row), (&old_h, &old_row)) in
+                hubs.iter_mut().zip(rows).zip(old_hubs.iter().zip(old_rows))
+            {
+                (*h, *row) = (old_h, old_row);
             }
+            to = end;
             let mut at = head[s];
             while at != NO_LINK {
                 let (h, next) = link[at as usize];
