@@ -75,7 +75,7 @@ pub struct SlotModel {
     pub slots: Arc<Vec<(NodeId, AttrId)>>,
     pub slot_of: Arc<FxHashMap<(NodeId, AttrId), u32>>,
     /// Per slot: the values some rule may place there (bit x = value x).
-    pub allowed: Vec<u128>,
+    pub allowed: Arc<Vec<u128>>,
     /// Per slot: the rule that fills it.
     pub rule_of: Arc<Vec<Option<usize>>>,
     pub hubs: Vec<Hub>,
@@ -136,7 +136,7 @@ impl SlotModel {
             d,
             slots: Arc::new(slots),
             slot_of: Arc::new(slot_of),
-            allowed: vec![0; n],
+            allowed: Arc::new(vec![0; n]),
             rule_of: Arc::new(vec![None; n]),
             hubs: Vec::new(),
             tables: Arc::default(),

@@ -162,13 +162,13 @@ pub(super) struct Mark {
     tables: usize,
     /// The values allowed before, while the NAC compiles over every value allowed: what it
     /// removes must not hide behind what another NAC, which a layer may change, removed.
-    allowed: Vec<u128>,
+    allowed: Arc<Vec<u128>>,
 }
 
 impl Mark {
     /// Marks `model` and allows every value until [`FixedNacs::record`] restores them.
     pub(super) fn of(model: &mut SlotModel) -> Mark {
-        let all = vec![!0; model.allowed.len()];
+        let all = Arc::new(vec![!0; model.allowed.len()]);
         let allowed = std::mem::replace(&mut model.allowed, all);
         Mark {
             hubs: model.hubs.len(),
@@ -293,7 +293,7 @@ impl Effect {
         let tables = model.tables[mark.tables..].to_vec();
         let removed: Vec<u128> = model.allowed.iter().map(|after| !after).collect();
         model.allowed = mark.allowed;
-        for (allowed, removed) in model.allowed.iter_mut().zip(&removed) {
+        for (allowed, removed) in Arc::make_mut(&mut model.allowed).iter_mut().zip(&removed) {
             *allowed &= !removed;
         }
         Effect {
@@ -316,7 +316,10 @@ impl Effect {
                 table,
             });
         }
-        for (allowed, removed) in model.allowed.iter_mut().zip(&self.removed) {
+        for (allowed, removed) in Arc::make_mut(&mut model.allowed)
+            .iter_mut()
+            .zip(&self.removed)
+        {
             *allowed &= !removed;
         }
     }

@@ -1,5 +1,7 @@
 //! The hubs of one NAC: the slots that write its witnesses and the slots they block.
 
+use std::sync::Arc;
+
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::model::{AttrId, Graph, NodeId, Value};
@@ -135,9 +137,11 @@ fn narrow_by_fixed(
     wattr: AttrId,
     table_id: u32,
 ) {
+    let table = &model.tables[table_id as usize];
+    let allowed = Arc::make_mut(&mut model.allowed);
     for &(s, dn) in fixed {
         if let Value::Val(y) = host.attr(dn, wattr) {
-            model.allowed[s as usize] &= !model.tables[table_id as usize][y as usize];
+            allowed[s as usize] &= !table[y as usize];
         }
     }
 }

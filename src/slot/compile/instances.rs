@@ -254,8 +254,9 @@ impl RuleCompiler<'_> {
                 _ => rule_of[s as usize] = Some(ri),
             }
         }
+        let allowed = Arc::make_mut(&mut model.allowed);
         for &(s, x) in instances.keys() {
-            model.allowed[s as usize] |= 1u128 << x;
+            allowed[s as usize] |= 1u128 << x;
         }
         Ok(())
     }

@@ -386,8 +386,9 @@ impl RuleCompiler<'_> {
             }
         }
         let Some((wvar, wattr)) = witness else {
+            let allowed = Arc::make_mut(&mut model.allowed);
             for (s, x) in blocked {
-                model.allowed[s as usize] &= !(1u128 << x);
+                allowed[s as usize] &= !(1u128 << x);
             }
             return Ok(());
         };

@@ -276,7 +276,7 @@ fn keeps_hubs(model: &SlotModel, hub_values: &[u128], removed: &Removed) -> bool
     if removed.is_empty() {
         return true;
     }
-    let mut after = model.allowed.clone();
+    let mut after = model.allowed.to_vec();
     for &(s, xs) in removed {
         after[s as usize] &= !xs;
         if after[s as usize] == 0 {

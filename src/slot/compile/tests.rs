@@ -710,11 +710,11 @@ fn assert_narrowing_is_the_compilation(
         let Some(removed) = read else {
             return false;
         };
-        let mut allowed = model.allowed.clone();
+        let mut allowed = model.allowed.to_vec();
         for (s, xs) in removed {
             allowed[s as usize] &= !xs;
         }
-        assert_eq!(allowed, fresh.allowed, "{name} puzzle {}", p.number);
+        assert_eq!(allowed, *fresh.allowed, "{name} puzzle {}", p.number);
         assert_eq!(
             (&model.hubs, &model.tables, &model.once),
             (&fresh.hubs, &fresh.tables, &fresh.once),
