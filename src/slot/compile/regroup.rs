@@ -9,9 +9,11 @@
 //! rule file's; the star's hubs are those of the groups the puzzle starts with, each
 //! compiled as [`Star::compile`] does, then one per region the puzzle adds that blocks
 //! something (two cells or more), in node order, which is the order a compilation lists
-//! them in. The regions are read from the puzzle line's layers
+//! them in. The regions are read from the puzzle line's layers, each cell's region
+//! straight into its hub ([`Star::drawn_from_cells`]), or as listed members
 //! ([`RegionMembers`], the same members [`Grammar::with_layers`] joins to each region's
-//! node), so a jigsaw's puzzle builds neither its graph (see
+//! node) where a cell is not whole or a group NAC reads them, so a jigsaw's puzzle builds
+//! neither its graph (see
 //! [`PuzzleGrammar`](crate::grammar::puzzle::PuzzleGrammar)) nor a compilation: no
 //! instances, no NAC replays, no checks; its solver tables are built from the file's
 //! ([`Tables::regrouped`](crate::slot::Tables::regrouped)): the file's with its regions'
