@@ -269,7 +269,9 @@ impl Regrouping {
             // The regions' hubs, their table set below.
             let first = hubs.len();
             let (mut values, mut matches) = (0, s.matches);
-            for &(ty, label, of, count) in drawing.iter().flatten() {
+            for (&(ty, label, of, count), listed) in
+                (drawing.iter().zip(&drawn)).filter_map(|(d, listed)| Some((d.as_ref()?, listed)))
+            {
                 let place = (&s.nodes[..], &s.placed[..]);
                 let read = (s.star)
                     .drawn_from_cells(
@@ -281,8 +283,16 @@ impl Regrouping {
                         &mut hubs,
                     )
                     .or_else(|| {
-                        // A cell that is not whole: the regions read member by member.
-                        let rs = members((ty, label, of, count));
+                        // A cell that is not whole: the regions read member by member,
+                        // listed here unless they are for the groups already.
+                        let own;
+                        let rs = match listed {
+                            Some((_, _, rs)) => rs,
+                            None => {
+                                own = members((ty, label, of, count));
+                                &own
+                            }
+                        };
                         let regions: Vec<_> = rs.iter().map(|r| (ty, label, r)).collect();
                         (s.star).drawn_groups(
                             &g.types,

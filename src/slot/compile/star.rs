@@ -244,19 +244,16 @@ impl Star {
             }
             hubs.swap(kept, r);
             let hub = &mut hubs[kept];
-            // Cells in grid order are mostly in slot order already; each has its own slot.
-            if !hub.writers.windows(2).all(|w| w[0] < w[1]) {
-                hub.writers.sort_unstable();
-            }
+            in_slot_order(&mut hub.writers);
             hub.readers = Slots::from_slice(&hub.writers);
             kept += 1;
         }
-        hubs.truncate(if matches > MAX_NAC_MATCHES {
-            first
-        } else {
-            kept
-        });
-        (matches <= MAX_NAC_MATCHES).then_some((values, matches))
+        if matches > MAX_NAC_MATCHES {
+            hubs.truncate(first);
+            return None;
+        }
+        hubs.truncate(kept);
+        Some((values, matches))
     }
 
     /// What group node `g` of `host` adds to the NAC: `Some(None)` when `g` is no group
@@ -462,16 +459,21 @@ fn whole_group(members: &[NodeId], nodes: &[NodeAt], placed: &[u128]) -> Option<
         slots.push(nodes.get(n.index())?.whole()?);
         values |= placed[n.index()];
     }
-    // Members listed in node order are mostly in slot order already; a node has one slot
-    // of the attribute, so the members' slots are distinct.
-    if !slots.is_sorted() {
-        slots.sort_unstable();
-    }
+    in_slot_order(&mut slots);
     Some(StarGroup {
         matches: members.len() * members.len(),
         values,
         hub: Some((Slots::from_slice(&slots), slots)),
     })
+}
+
+/// Sorts `slots`, the distinct slots of a group's members (a node has one slot of the
+/// attribute), listed in node or grid order: mostly in slot order already, so checked
+/// first.
+fn in_slot_order(slots: &mut Slots) {
+    if !slots.windows(2).all(|w| w[0] < w[1]) {
+        slots.sort_unstable();
+    }
 }
 
 /// Buffers reused group by group.
